@@ -1,0 +1,53 @@
+# Scorekeeper: `make run` serves the app, `make test` runs the whole suite.
+# Both create .venv and install requirements.txt first, so a fresh clone needs
+# only Python 3.11+ and make.
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+WORKERS ?= 2
+PYTEST_ARGS ?=
+
+# IPv6 literals need brackets in a bind address.
+BIND := $(if $(findstring :,$(HOST)),[$(HOST)],$(HOST)):$(PORT)
+
+.PHONY: run test setup install lint format bench clean
+
+$(BIN)/.installed: requirements.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+install: $(BIN)/.installed
+
+setup: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+
+run: setup
+	@echo "Scorekeeper on http://$(BIND)/"
+	$(BIN)/gunicorn scorekeeper.wsgi --bind $(BIND) --workers $(WORKERS) --access-logfile - --forwarded-allow-ips 127.0.0.1
+
+test: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python -m pytest --cov --cov-report=term $(PYTEST_ARGS)
+	@echo "Branch coverage of the referee (games/rules/):"
+	$(BIN)/coverage report --include='games/rules/*' --fail-under=95
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: install
+	$(BIN)/python bench/bench_referee.py
+	$(BIN)/python bench/bench_arrange.py
+
+clean:
+	rm -rf $(VENV) staticfiles .coverage .pytest_cache .hypothesis

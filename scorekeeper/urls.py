@@ -1,0 +1,10 @@
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("games.urls")),
+]
+
+handler400 = "games.views.bad_request"
+handler403 = "games.views.permission_denied"
+handler404 = "games.views.page_not_found"
+handler500 = "games.views.server_error"

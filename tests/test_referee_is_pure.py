@@ -1,0 +1,42 @@
+"""The referee is a library: games/rules never imports Django (design: "The referee is a library")."""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+RULES = Path(__file__).resolve().parent.parent / "games" / "rules"
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_no_module_in_the_referee_imports_django():
+    modules = sorted(RULES.glob("*.py"))
+    assert len(modules) >= 6
+    offenders = {p.name: _imports(p) & {"django", "games"} for p in modules}
+    assert {name: found for name, found in offenders.items() if found} == {}
+
+
+def test_the_referee_imports_and_runs_without_django_installed():
+    # A fresh interpreter in which importing django fails: the referee still works.
+    code = (
+        "import sys; sys.modules['django'] = None\n"
+        "from games.rules import cards, skat, skat_list, pitch, manipulation\n"
+        "r = skat.score_game(game='grand', bid=24, matadors=skat.Matadors('with', 1), outcome='won')\n"
+        "print(r.score)\n"
+    )
+    root = RULES.parent.parent
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "48"
