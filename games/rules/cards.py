@@ -184,7 +184,8 @@ class Deck:
             if parsed not in self:
                 problems.append(
                     Problem(
-                        f"{field}.{i}", f"{parsed.label} is not in {self.name}.{self.missing_hint}"
+                        f"{field}.{i}",
+                        _sentence(f"{parsed.label} is not in {self.name}.{self.missing_hint}"),
                     )
                 )
                 continue
@@ -206,8 +207,8 @@ class Deck:
                         f"{c.label} is there {n} times, but {self.name} has only one {c.name}."
                     )
                 else:
-                    message = f"{c.label} is there {n} times, but {self.name} has only {limit} of each card."
-                problems.append(Problem(field, message))
+                    message = f"{c.label} is there {n} times, but there are only {limit} of each card in {self.name}."
+                problems.append(Problem(field, _sentence(message)))
         return problems
 
 
@@ -231,6 +232,11 @@ MANIPULATION_DECK = Deck(
     copies=2,
     missing_hint=" Manipulation is played without jokers.",
 )
+
+
+def _sentence(text: str) -> str:
+    """Messages start with a capital, also when they start with "high joker"."""
+    return text[:1].upper() + text[1:]
 
 
 def labels(cards: Iterable[Card]) -> str:

@@ -94,7 +94,7 @@ def test_a_deck_reports_every_problem_of_a_list_at_once():
 
 def test_two_decks_allow_each_card_twice_but_not_three_times():
     assert MANIPULATION_DECK.parse(["7H", "7h"], "cards") == [card("7H"), card("7H")]
-    with pytest.raises(RuleError, match="only 2 of each card"):
+    with pytest.raises(RuleError, match="only 2 of each card in two 52-card decks"):
         MANIPULATION_DECK.parse(["7H", "7H", "7♥"], "cards")
     with pytest.raises(RuleError, match="without jokers"):
         MANIPULATION_DECK.parse(["JOKER-LOW"], "cards")
