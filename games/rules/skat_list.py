@@ -1,0 +1,878 @@
+"""Keeping the Skat list: seats, Seeger-Fabian totals, Ramsch and Bock rounds.
+
+This module stands on its own beside ``skat.py`` (which values single games). It
+knows who deals and who sits out, how a series is ranked by the Seeger-Fabian
+system, how a Ramsch deal is scored, and which deals are Bock deals.
+
+Seat indexes start at 0, as in the API. Texts read aloud at the table say
+"seat 1" for index 0, unless the caller passes the players' ``names``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from functools import cache, lru_cache
+from typing import Any, Literal
+
+from .cards import SKAT_DECK
+from .errors import ProblemCollector, RuleError, Step
+from .skat import GAMES
+
+RULE_SECTIONS: dict[str, str] = {
+    "skat-seats": "Seats",
+    "skat-seeger-fabian": "Tournament scoring: Seeger-Fabian",
+    "skat-ramsch": "Ramsch (house rule)",
+    "skat-bock-rounds": "Bock rounds (house rule)",
+}
+
+TABLE_SIZES = (3, 4)
+# A series usually lets every player deal equally often: 36 deals at a 3-table, 48 at a 4-table.
+SERIES_DEALS = {3: 36, 4: 48}
+
+WON_BONUS = 50
+LOST_PENALTY = 50
+# Each game a declarer loses pays the others: 2 × 40 at a 3-table, 3 × 30 at a 4-table.
+DEFENCE_BONUS = {3: 40, 4: 30}
+
+# Only "grand" of the game names (GAMES, from skat.py) matters for the Bock triggers here.
+# The lowest game value is 18 (a suit game "with/against 1" in diamonds); the highest
+# is 264 (Grand Ouvert "with 4"); an overbid loss never goes past the highest bid, 264.
+LOWEST_GAME_VALUE = 18
+HIGHEST_GAME_VALUE = 264
+BOCK_TRIGGER_LIMIT = 100
+
+RAMSCH_PLAYERS = 3
+TOTAL_CARD_POINTS = 120
+TOTAL_TRICKS = 10
+SKAT_CARDS = 2
+CARDS_PER_TRICK = 3
+
+
+def _ordinal(n: int) -> str:
+    # Places at one table run from 1st to 4th.
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n, "th")
+    return f"{n}{suffix}"
+
+
+def _signed(n: int) -> str:
+    """``+50`` / ``−50`` / ``0`` for explanations (a real minus sign reads better aloud)."""
+    if n > 0:
+        return f"+{n}"
+    if n < 0:
+        return f"−{-n}"
+    return "0"
+
+
+def _number(n: int) -> str:
+    """``150`` / ``−54``: a total or a sum, with a real minus sign."""
+    return f"−{-n}" if n < 0 else str(n)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _joined(words: Sequence[str]) -> str:
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _check_players(players: int, problems: ProblemCollector) -> bool:
+    if players in TABLE_SIZES:
+        return True
+    problems.add(
+        "players",
+        f"Skat is kept for 3 or 4 players (at 4 the dealer sits out each deal); got {players}.",
+    )
+    return False
+
+
+def _check_names(
+    names: Sequence[str] | None, count: int, problems: ProblemCollector
+) -> list[str] | None:
+    if names is None:
+        return None
+    if len(names) != count:
+        problems.add("names", f"Give one name per seat ({count}); got {len(names)}.")
+        return None
+    return list(names)
+
+
+def _seat_name(seat: int, names: Sequence[str] | None) -> str:
+    return names[seat] if names else f"seat {seat + 1}"
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+# ---------------------------------------------------------------------------
+# Seats
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DealSeats:
+    """Who deals one deal, who plays from which position, and who sits out."""
+
+    dealer: int
+    forehand: int
+    middlehand: int
+    rearhand: int
+    sitting_out: int | None
+    explanation: tuple[Step, ...]
+
+
+def seats_for_deal(
+    *, players: int, first_dealer: int, deal_number: int, names: Sequence[str] | None = None
+) -> DealSeats:
+    """The seats of deal ``deal_number`` (from 1) when ``first_dealer`` dealt deal 1."""
+    problems = ProblemCollector()
+    table_ok = _check_players(players, problems)
+    if table_ok and not 0 <= first_dealer < players:
+        problems.add(
+            "first_dealer",
+            f"The first dealer must be one of the {players} seats (0 to {players - 1}); "
+            f"got {first_dealer}.",
+        )
+    if deal_number < 1:
+        problems.add("deal_number", f"Deals are counted from 1; got {deal_number}.")
+    shown = _check_names(names, players, problems) if table_ok else None
+    problems.raise_if_any()
+
+    # The deal passes clockwise, one seat on per deal; the player on the dealer's
+    # left (the next seat) is forehand and leads the first trick.
+    dealer = (first_dealer + deal_number - 1) % players
+    forehand, middlehand, rearhand = ((dealer + k) % players for k in (1, 2, 3))
+    sitting_out = dealer if players == 4 else None
+
+    who = [_seat_name(s, shown) for s in (dealer, forehand, middlehand, rearhand)]
+    steps = [
+        Step(
+            f"Deal {deal_number}: {who[0]} deals; {who[1]} is forehand and leads the first "
+            f"trick, {who[2]} is middlehand and {who[3]} is rearhand.",
+            "skat-seats",
+        )
+    ]
+    if sitting_out is None:
+        steps.append(Step("At a table of three the dealer plays as rearhand.", "skat-seats"))
+    else:
+        steps.append(
+            Step(
+                f"At a table of four the dealer sits this deal out; {who[0]} counts "
+                "with the defenders.",
+                "skat-seats",
+            )
+        )
+    return DealSeats(dealer, forehand, middlehand, rearhand, sitting_out, tuple(steps))
+
+
+# ---------------------------------------------------------------------------
+# Seeger-Fabian
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ListedDeal:
+    """One deal as the list records it.
+
+    ``scores`` holds, for every seat, what that seat's list entry changed by in this
+    deal. ``declarer`` and ``won`` are ``None`` for a deal nobody played (thrown in)
+    or a Ramsch. ``sitting_out`` is the dealer at a table of four (``None`` when not
+    recorded, and always at a table of three).
+    """
+
+    scores: tuple[int, ...]
+    declarer: int | None = None
+    won: bool | None = None
+    sitting_out: int | None = None
+
+
+@dataclass(frozen=True)
+class SeegerFabianRow:
+    seat: int
+    list_points: int
+    games_won: int
+    games_lost: int
+    won_bonus: int
+    lost_penalty: int
+    defence_bonus: int
+    total: int
+
+
+@dataclass(frozen=True)
+class SeegerFabianResult:
+    rows: tuple[SeegerFabianRow, ...]
+    standings: tuple[tuple[int, int], ...]
+    explanation: tuple[Step, ...]
+
+
+def seeger_fabian(
+    *, players: int, deals: Sequence[ListedDeal], names: Sequence[str] | None = None
+) -> SeegerFabianResult:
+    """Rank a series by the Seeger-Fabian system used by DSkV and ISPA tournaments."""
+    problems = ProblemCollector()
+    table_ok = _check_players(players, problems)
+    shown = _check_names(names, players, problems) if table_ok else None
+    for i, deal in enumerate(deals):
+        _check_listed_deal(deal, f"deals.{i}", players if table_ok else None, shown, problems)
+    problems.raise_if_any()
+
+    rows = tuple(_seeger_fabian_row(seat, players, deals) for seat in range(players))
+    standings = _standings(rows)
+    steps = [_defence_rule_step(players)]
+    steps.extend(_row_step(row, players, shown) for row in rows)
+    steps.extend(_tie_steps(rows, standings, shown))
+    return SeegerFabianResult(rows, standings, tuple(steps))
+
+
+def _check_listed_deal(
+    deal: ListedDeal,
+    where: str,
+    players: int | None,
+    names: Sequence[str] | None,
+    problems: ProblemCollector,
+) -> None:
+    declarer, won, sitting_out = deal.declarer, deal.won, deal.sitting_out
+    if declarer is None and won is not None:
+        problems.add(
+            f"{where}.won",
+            "A deal without a declarer (thrown in, or Ramsch) is neither won nor lost; "
+            "leave won empty or say who the declarer was.",
+        )
+    if declarer is not None and won is None:
+        problems.add(f"{where}.won", "Say whether the declarer won or lost this game.")
+    if players is None:
+        return
+    seat_range = f"0 to {players - 1}"
+    if len(deal.scores) != players:
+        problems.add(
+            f"{where}.scores",
+            f"Give one score per seat ({players}); got {len(deal.scores)}.",
+        )
+        return
+    if sitting_out is not None:
+        if players == 3:
+            problems.add(
+                f"{where}.sitting_out",
+                "Nobody sits out at a table of three; the dealer plays too.",
+            )
+            sitting_out = None
+        elif not 0 <= sitting_out < players:
+            problems.add(
+                f"{where}.sitting_out",
+                f"The dealer who sits out must be one of the seats ({seat_range}); "
+                f"got {sitting_out}.",
+            )
+            sitting_out = None
+        elif deal.scores[sitting_out] != 0:
+            problems.add(
+                f"{where}.scores.{sitting_out}",
+                f"{_capitalised(_seat_name(sitting_out, names))} sat this deal out, so their "
+                f"list entry cannot change; got {_signed(deal.scores[sitting_out])}.",
+            )
+    if declarer is None:
+        return
+    if not 0 <= declarer < players:
+        problems.add(
+            f"{where}.declarer",
+            f"The declarer must be one of the seats ({seat_range}); got {declarer}.",
+        )
+        return
+    who = _capitalised(_seat_name(declarer, names))
+    if declarer == sitting_out:
+        problems.add(
+            f"{where}.declarer",
+            f"{who} dealt and sat this deal out, so cannot be its declarer.",
+        )
+        return
+    # Only the declarer's list entry moves in a played game; the defenders write nothing.
+    for seat, score in enumerate(deal.scores):
+        if seat not in (declarer, sitting_out) and score != 0:
+            problems.add(
+                f"{where}.scores.{seat}",
+                f"{_capitalised(_seat_name(seat, names))} defended, and only the declarer's "
+                f"list entry changes in a game; got {_signed(score)}.",
+            )
+    # A won game is written as +value, a lost one as −2 × value: never zero.
+    score = deal.scores[declarer]
+    if won is True and score <= 0:
+        problems.add(
+            f"{where}.scores.{declarer}",
+            f"{who} won this game, so their list entry goes up by the game value; "
+            f"got {_signed(score)}.",
+        )
+    if won is False and score >= 0:
+        problems.add(
+            f"{where}.scores.{declarer}",
+            f"{who} lost this game, so their list entry goes down by twice the game value; "
+            f"got {_signed(score)}.",
+        )
+
+
+def _seeger_fabian_row(seat: int, players: int, deals: Sequence[ListedDeal]) -> SeegerFabianRow:
+    list_points = sum(deal.scores[seat] for deal in deals)
+    games_won = sum(1 for d in deals if d.declarer == seat and d.won)
+    games_lost = sum(1 for d in deals if d.declarer == seat and d.won is False)
+    # Every other player at the table, the dealer sitting out included, gets the
+    # defence bonus for a game some other declarer lost.
+    lost_by_others = sum(
+        1 for d in deals if d.declarer is not None and d.declarer != seat and d.won is False
+    )
+    won_bonus = WON_BONUS * games_won
+    lost_penalty = -LOST_PENALTY * games_lost
+    defence_bonus = DEFENCE_BONUS[players] * lost_by_others
+    total = list_points + won_bonus + lost_penalty + defence_bonus
+    return SeegerFabianRow(
+        seat, list_points, games_won, games_lost, won_bonus, lost_penalty, defence_bonus, total
+    )
+
+
+def _rank_key(row: SeegerFabianRow) -> tuple[int, int, int]:
+    # Higher total first; on equal totals more games won, then fewer games lost.
+    return (-row.total, -row.games_won, row.games_lost)
+
+
+def _standings(rows: Sequence[SeegerFabianRow]) -> tuple[tuple[int, int], ...]:
+    ordered = sorted(rows, key=lambda row: (_rank_key(row), row.seat))
+    standings: list[tuple[int, int]] = []
+    for position, row in enumerate(ordered, start=1):
+        if standings and _rank_key(ordered[position - 2]) == _rank_key(row):
+            rank = standings[-1][0]  # still equal after both tie-breaks: the place is shared
+        else:
+            rank = position
+        standings.append((rank, row.seat))
+    return tuple(standings)
+
+
+def _defence_rule_step(players: int) -> Step:
+    others = f"the other {players - 1} players at this table of {players}"
+    if players == 4:
+        others += " (the dealer sitting out included)"
+    return Step(
+        f"Seeger-Fabian: list points, plus {WON_BONUS} for each game won as declarer, minus "
+        f"{LOST_PENALTY} for each game lost as declarer, plus {DEFENCE_BONUS[players]} to each "
+        f"of {others} for every game a declarer loses.",
+        "skat-seeger-fabian",
+    )
+
+
+def _row_step(row: SeegerFabianRow, players: int, names: Sequence[str] | None) -> Step:
+    parts = [f"{_number(row.list_points)} list points"]
+    if row.games_won:
+        parts.append(f"{_signed(row.won_bonus)} for {_plural(row.games_won, 'game')} won")
+    if row.games_lost:
+        parts.append(f"{_signed(row.lost_penalty)} for {_plural(row.games_lost, 'game')} lost")
+    if row.defence_bonus:
+        lost_by_others = row.defence_bonus // DEFENCE_BONUS[players]
+        parts.append(
+            f"{_signed(row.defence_bonus)} for {_plural(lost_by_others, 'game')} "
+            "lost by another declarer"
+        )
+    who = _capitalised(_seat_name(row.seat, names))
+    return Step(f"{who}: {', '.join(parts)}; total {_number(row.total)}.", "skat-seeger-fabian")
+
+
+def _tie_steps(
+    rows: Sequence[SeegerFabianRow],
+    standings: Sequence[tuple[int, int]],
+    names: Sequence[str] | None,
+) -> list[Step]:
+    rank_of = {seat: rank for rank, seat in standings}
+    by_total: dict[int, list[int]] = {}
+    for _, seat in standings:
+        by_total.setdefault(rows[seat].total, []).append(seat)
+    steps = []
+    for total, seats in by_total.items():
+        if len(seats) < 2:
+            continue
+        who = [_seat_name(seat, names) for seat in seats]
+        places = ", ".join(
+            f"{_seat_name(seat, names)} ({rows[seat].games_won} won, "
+            f"{rows[seat].games_lost} lost) {_ordinal(rank_of[seat])}"
+            for seat in seats
+        )
+        both = "both" if len(seats) == 2 else "all"
+        steps.append(
+            Step(
+                f"{_capitalised(_joined(who))} {both} total {_number(total)}; the tie goes to more games "
+                f"won, then fewer games lost: {places}.",
+                "skat-seeger-fabian",
+            )
+        )
+    return steps
+
+
+# ---------------------------------------------------------------------------
+# Options shared by the house rules below
+# ---------------------------------------------------------------------------
+
+
+def _read_options(
+    cls: type, data: Mapping[str, Any] | None, field_name: str, check: dict[str, Any]
+) -> dict[str, Any]:
+    """Validate a mapping of options against ``check`` (name → allowed test and wording)."""
+    if data is None:
+        return {}
+    problems = ProblemCollector()
+    if not isinstance(data, Mapping):
+        raise RuleError("Give the options as an object of names and values.", field_name)
+    known = [f.name for f in fields(cls)]
+    values: dict[str, Any] = {}
+    for name, value in data.items():
+        if name not in known:
+            problems.add(
+                f"{field_name}.{name}",
+                f'"{name}" is not an option here; the options are {_joined(known)}.',
+            )
+            continue
+        accepts, wording = check[name]
+        if not accepts(value):
+            problems.add(f"{field_name}.{name}", f"{name} must be {wording}.")
+            continue
+        values[name] = value
+    problems.raise_if_any()
+    return values
+
+
+def _is_bool(value: object) -> bool:
+    return isinstance(value, bool)
+
+
+# ---------------------------------------------------------------------------
+# Ramsch
+# ---------------------------------------------------------------------------
+
+RAMSCH_TIES = ("all_tied_lose", "last_trick_loses")
+
+
+@dataclass(frozen=True)
+class RamschOptions:
+    """How a tie for most card points is settled in Ramsch.
+
+    ``all_tied_lose`` (the default): every tied player loses their points.
+    ``last_trick_loses``: only the tied player who took the last trick loses. If none
+    of the tied players took it, that tie-break cannot choose, so all of them lose as
+    under the default.
+    """
+
+    tie: Literal["all_tied_lose", "last_trick_loses"] = "all_tied_lose"
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any] | None, field: str = "options") -> RamschOptions:
+        check = {
+            "tie": (
+                lambda v: v in RAMSCH_TIES,
+                'one of "all_tied_lose" (every tied player loses) or "last_trick_loses" '
+                "(the tied player who took the last trick loses)",
+            )
+        }
+        return cls(**_read_options(cls, data, field, check))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"tie": self.tie}
+
+
+@dataclass(frozen=True)
+class RamschResult:
+    scores: tuple[int, ...]
+    losers: tuple[int, ...]
+    jungfrau: tuple[int, ...]
+    durchmarsch: int | None
+    explanation: tuple[Step, ...]
+
+
+def _card_point_values() -> list[int]:
+    worth = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2}
+    return [worth.get(c.rank, 0) for c in SKAT_DECK.cards]
+
+
+# How many cards of each value the deck has: 4 each of 11, 10, 4, 3, 2 and twelve 0s.
+_VALUE_COUNTS = tuple(sorted(Counter(_card_point_values()).items(), reverse=True))
+
+
+@cache
+def _reachable_points() -> tuple[frozenset[int], ...]:
+    """For n = 0…32: every card-point sum some n cards of the Skat deck can have."""
+    reachable: list[set[int]] = [set() for _ in range(len(SKAT_DECK) + 1)]
+    reachable[0].add(0)
+    for value in _card_point_values():
+        for n in range(len(SKAT_DECK) - 1, -1, -1):
+            reachable[n + 1] |= {s + value for s in reachable[n]}
+    return tuple(frozenset(sums) for sums in reachable)
+
+
+@lru_cache(maxsize=1024)
+def _can_share(cards: tuple[int, ...], points: tuple[int, ...]) -> bool:
+    """Can the 32 cards be split into piles of these sizes worth these card points?"""
+
+    @cache
+    def share(kind: int, cards_left: tuple[int, ...], points_left: tuple[int, ...]) -> bool:
+        value, count = _VALUE_COUNTS[kind]
+        if value == 0:
+            # Blanks are the last kind: they fill the piles up without adding points.
+            return not any(points_left) and sum(cards_left) == count
+        for first in range(count + 1):
+            for second in range(count + 1 - first):
+                taken = (first, second, count - first - second)
+                new_cards = tuple(c - t for c, t in zip(cards_left, taken, strict=True))
+                new_points = tuple(p - t * value for p, t in zip(points_left, taken, strict=True))
+                fits = min(new_cards) >= 0 and min(new_points) >= 0
+                if fits and share(kind + 1, new_cards, new_points):
+                    return True
+        return False
+
+    return share(0, cards, points)
+
+
+def _check_ramsch(
+    points: Sequence[int], tricks: Sequence[int], last_trick: int, problems: ProblemCollector
+) -> None:
+    counts_ok = True
+    for name, values, unit, total in (
+        ("points", points, "card points", TOTAL_CARD_POINTS),
+        ("tricks", tricks, "tricks", TOTAL_TRICKS),
+    ):
+        if not _check_ramsch_counts(name, values, unit, total, problems):
+            counts_ok = False
+    last_ok = 0 <= last_trick < RAMSCH_PLAYERS
+    if not last_ok:
+        problems.add(
+            "last_trick",
+            f"The last trick was taken by player 1, 2 or 3 (0 to 2); got {last_trick}.",
+        )
+    if len(points) != RAMSCH_PLAYERS or len(tricks) != RAMSCH_PLAYERS:
+        return
+    if last_ok and tricks[last_trick] == 0:
+        last_ok = False
+        problems.add(
+            "last_trick",
+            f"Player {last_trick + 1} took no trick, so cannot have taken the last one.",
+        )
+    # Card points come only with tricks (the skat goes to whoever took the last trick),
+    # so a player without a trick has none.
+    empty_handed = [i for i, t in enumerate(tricks) if t == 0 and points[i] > 0]
+    for i in empty_handed:
+        problems.add(
+            f"points.{i}", f"Player {i + 1} took no trick, so has no card points; got {points[i]}."
+        )
+    if counts_ok and last_ok and not empty_handed:
+        _check_ramsch_piles(points, tricks, last_trick, problems)
+
+
+def _check_ramsch_counts(
+    name: str, values: Sequence[int], unit: str, total: int, problems: ProblemCollector
+) -> bool:
+    if len(values) != RAMSCH_PLAYERS:
+        problems.add(
+            name, f"Give the {unit} of the three players in the Ramsch; got {len(values)}."
+        )
+        return False
+    negative = [i for i, v in enumerate(values) if v < 0]
+    for i in negative:
+        problems.add(f"{name}.{i}", f"Player {i + 1} cannot have {values[i]} {unit}.")
+    if negative:
+        return False
+    if sum(values) != total:
+        hint = " (the skat counts for whoever took the last trick)" if name == "points" else ""
+        problems.add(name, f"The {unit} add up to {sum(values)}, but a deal has {total}{hint}.")
+        return False
+    return True
+
+
+def _check_ramsch_piles(
+    points: Sequence[int], tricks: Sequence[int], last_trick: int, problems: ProblemCollector
+) -> None:
+    """Can the cards the players took really hold the card points they counted?"""
+    cards = _pile_sizes(tricks, last_trick)
+    reachable = _reachable_points()
+    piles_ok = True
+    for i, (n, have) in enumerate(zip(cards, points, strict=True)):
+        if have not in reachable[n]:
+            piles_ok = False
+            problems.add(f"points.{i}", _pile_message(i, tricks[i], n, have, last_trick))
+    # Each pile may be possible alone while the three together are not (two players
+    # who both need three of the four aces, say).
+    if piles_ok and not _can_share(cards, tuple(points)):
+        piles = [
+            f"player {i + 1} {have} in {n} cards"
+            for i, (n, have) in enumerate(zip(cards, points, strict=True))
+        ]
+        problems.add(
+            "points",
+            "The 32 cards cannot be shared out to give these card points with these tricks "
+            f"({_joined(piles)}); please count again.",
+        )
+
+
+def _pile_sizes(tricks: Sequence[int], last_trick: int) -> tuple[int, ...]:
+    # Each trick is three cards; the skat's two cards go to whoever took the last trick.
+    return tuple(
+        CARDS_PER_TRICK * t + (SKAT_CARDS if i == last_trick else 0) for i, t in enumerate(tricks)
+    )
+
+
+def _pile_message(player: int, tricks: int, cards: int, have: int, last_trick: int) -> str:
+    sums = _reachable_points()[cards]
+    held = _plural(tricks, "trick") + (" and the skat" if player == last_trick else "")
+    start = f"Player {player + 1} took {held}, {cards} cards,"
+    if have > max(sums):
+        return f"{start} which hold at most {max(sums)} card points; got {have}."
+    if have < min(sums):
+        return f"{start} which hold at least {min(sums)} card points; got {have}."
+    return f"{start} and no {cards} Skat cards are worth exactly {_plural(have, 'card point')}."
+
+
+def score_ramsch(
+    *,
+    points: Sequence[int],
+    tricks: Sequence[int],
+    last_trick: int,
+    options: RamschOptions | None = None,
+    bock: bool = False,
+) -> RamschResult:
+    """Score a Ramsch deal from the card points and tricks of the three active players.
+
+    ``points`` already include the skat for the winner of the last trick, so they add
+    up to 120; ``tricks`` add up to 10; ``last_trick`` is who took the last trick.
+    """
+    options = options or RamschOptions()
+    problems = ProblemCollector()
+    _check_ramsch(points, tricks, last_trick, problems)
+    problems.raise_if_any()
+
+    steps = [
+        Step(
+            "Ramsch: "
+            + ", ".join(
+                f"player {i + 1} {p} card points in {_plural(t, 'trick')}"
+                for i, (p, t) in enumerate(zip(points, tricks, strict=True))
+            )
+            + f"; player {last_trick + 1} took the last trick and with it the skat.",
+            "skat-ramsch",
+        )
+    ]
+    sweeper = next((i for i, t in enumerate(tricks) if t == TOTAL_TRICKS), None)
+    if sweeper is not None:
+        return _durchmarsch(sweeper, 2 if bock else 1, steps)
+
+    top = max(points)
+    tied = tuple(i for i, p in enumerate(points) if p == top)
+    losers = _ramsch_losers(tied, last_trick, options, top, steps)
+    jungfrau = tuple(i for i, t in enumerate(tricks) if t == 0)
+    loss = top
+    # Each player without a trick doubles the loss; there can be only one, since two
+    # empty-handed players would leave every trick to the third (a Durchmarsch).
+    for player in jungfrau:
+        loss *= 2
+        steps.append(
+            Step(
+                f"Player {player + 1} took no trick (Jungfrau), which doubles the loss to {loss}.",
+                "skat-ramsch",
+            )
+        )
+    if bock:
+        loss *= 2
+        steps.append(Step(f"A Bock deal counts double: {loss}.", "skat-bock-rounds"))
+    scores = tuple(-loss if i in losers else 0 for i in range(RAMSCH_PLAYERS))
+    steps.append(
+        Step(
+            "Scores: "
+            + ", ".join(f"player {i + 1} {_signed(s)}" for i, s in enumerate(scores))
+            + ".",
+            "skat-ramsch",
+        )
+    )
+    return RamschResult(scores, losers, jungfrau, None, tuple(steps))
+
+
+def _durchmarsch(sweeper: int, factor: int, steps: list[Step]) -> RamschResult:
+    gain = TOTAL_CARD_POINTS * factor
+    steps.append(
+        Step(
+            f"Player {sweeper + 1} took every trick (Durchmarsch) and scores "
+            f"+{TOTAL_CARD_POINTS}; nobody loses.",
+            "skat-ramsch",
+        )
+    )
+    if factor > 1:
+        steps.append(Step(f"A Bock deal counts double: +{gain}.", "skat-bock-rounds"))
+    scores = tuple(gain if i == sweeper else 0 for i in range(RAMSCH_PLAYERS))
+    # The two empty-handed players are not Jungfrau here: nobody loses, so there is
+    # no loss for them to double.
+    return RamschResult(scores, (), (), sweeper, tuple(steps))
+
+
+def _ramsch_losers(
+    tied: tuple[int, ...],
+    last_trick: int,
+    options: RamschOptions,
+    top: int,
+    steps: list[Step],
+) -> tuple[int, ...]:
+    if len(tied) == 1:
+        steps.append(
+            Step(
+                f"Player {tied[0] + 1} has the most card points, {top}, and loses that many.",
+                "skat-ramsch",
+            )
+        )
+        return tied
+    who = _joined([f"player {i + 1}" for i in tied])
+    both = "both" if len(tied) == 2 else "all"
+    start = f"{_capitalised(who)} {both} have the most card points, {top}"
+    if options.tie == "all_tied_lose":
+        steps.append(Step(f"{start}, so each of them loses {top}.", "skat-ramsch"))
+        return tied
+    if last_trick in tied:
+        steps.append(
+            Step(
+                f"{start}; by this sheet's tie rule the one who took the last trick, "
+                f"player {last_trick + 1}, loses {top}.",
+                "skat-ramsch",
+            )
+        )
+        return (last_trick,)
+    steps.append(
+        Step(
+            f"{start}; none of them took the last trick, so the tie rule cannot pick one "
+            f"and each of them loses {top}.",
+            "skat-ramsch",
+        )
+    )
+    return tied
+
+
+# ---------------------------------------------------------------------------
+# Bock rounds
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BockTriggers:
+    """Which events add a Bock round on this sheet (each chosen per sheet, all off by default)."""
+
+    sixty_all: bool = False
+    lost_after_kontra: bool = False
+    hundred_or_more: bool = False
+    grand_hand_won: bool = False
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any] | None, field: str = "options") -> BockTriggers:
+        check = {f.name: (_is_bool, "true or false") for f in fields(cls)}
+        return cls(**_read_options(cls, data, field, check))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def bock_triggered(
+    *,
+    triggers: BockTriggers,
+    game: str,
+    hand: bool,
+    won: bool,
+    declarer_points: int | None,
+    kontra: bool,
+    game_value: int,
+) -> tuple[Step, ...]:
+    """The Bock rounds one played game adds: one step per trigger it hits (empty if none).
+
+    ``game_value`` is the value the game is scored at (after an overbid is raised),
+    before a loss is doubled and before Kontra/Re/Bock, as ``skat.py`` reports it.
+    ``declarer_points`` is ``None`` when the table did not count card points exactly;
+    a 60:60 game cannot be recognised then, and that trigger stays silent. Null games
+    have no card points that count, so 60:60 never applies to them.
+    """
+    problems = ProblemCollector()
+    if game not in GAMES:
+        problems.add("game", f'"{game}" is not a Skat game; choose one of {_joined(GAMES)}.')
+    if declarer_points is not None and not 0 <= declarer_points <= TOTAL_CARD_POINTS:
+        problems.add(
+            "declarer_points",
+            f"The declarer's card points are 0 to {TOTAL_CARD_POINTS}; got {declarer_points}.",
+        )
+    elif declarer_points is not None and game != "null" and declarer_points <= 60 and won:
+        # A suit or grand game needs 61 card points to be won; 60:60 is lost.
+        problems.add(
+            "won",
+            f"With {declarer_points} card points the declarer cannot win; "
+            "61 are needed (60:60 is lost).",
+        )
+    if not LOWEST_GAME_VALUE <= game_value <= HIGHEST_GAME_VALUE:
+        problems.add(
+            "game_value",
+            f"A game is worth {LOWEST_GAME_VALUE} to {HIGHEST_GAME_VALUE} (before a loss is "
+            f"doubled and before Kontra, Re or Bock); got {game_value}.",
+        )
+    problems.raise_if_any()
+
+    hits: list[str] = []
+    if triggers.sixty_all and game != "null" and declarer_points == 60:
+        hits.append("The game ended 60:60")
+    if triggers.lost_after_kontra and kontra and not won:
+        hits.append("The declarer lost after the defenders said Kontra")
+    if triggers.hundred_or_more and game_value >= BOCK_TRIGGER_LIMIT:
+        hits.append(f"The game was worth {game_value}, {BOCK_TRIGGER_LIMIT} or more")
+    if triggers.grand_hand_won and game == "grand" and hand and won:
+        hits.append("A Grand Hand was won")
+    return tuple(
+        Step(
+            f"{hit}, so a Bock round (one deal per seat, every game doubled) is added.",
+            "skat-bock-rounds",
+        )
+        for hit in hits
+    )
+
+
+@dataclass(frozen=True)
+class BockEvent:
+    """What one deal means for the Bock schedule.
+
+    ``triggers_hit`` is how many Bock rounds the deal adds (one per trigger hit, see
+    :func:`bock_triggered`). ``thrown_in`` marks a deal nobody played: it still uses
+    up its place in a running Bock round, because a round is one deal per seat and
+    the deal passes on as after any deal, and it cannot trigger anything.
+    """
+
+    triggers_hit: int
+    thrown_in: bool = False
+
+
+def bock_schedule(*, players: int, events: Sequence[int | BockEvent]) -> tuple[bool, ...]:
+    """For each deal in order, whether it is played as a Bock deal.
+
+    ``events`` holds one entry per deal: how many Bock rounds that deal triggers (an
+    int, or a :class:`BockEvent`). A Bock round is one deal per seat (3 or 4 deals).
+    Rounds queue up: new rounds start after those already waiting, and never before
+    the next deal, so a trigger inside a running round lengthens the Bock run.
+    To learn whether the next deal will be a Bock deal, add a 0 for it.
+    """
+    problems = ProblemCollector()
+    _check_players(players, problems)
+    limit = len(fields(BockTriggers))
+    for i, event in enumerate(events):
+        hit = event.triggers_hit if isinstance(event, BockEvent) else event
+        if not 0 <= hit <= limit:
+            problems.add(
+                f"events.{i}",
+                f"A deal adds 0 to {limit} Bock rounds (one per trigger); got {hit}.",
+            )
+        elif isinstance(event, BockEvent) and event.thrown_in and hit:
+            problems.add(
+                f"events.{i}",
+                "A thrown-in deal has no game, so it cannot trigger a Bock round.",
+            )
+    problems.raise_if_any()
+
+    waiting = 0  # Bock deals still owed
+    schedule: list[bool] = []
+    for event in events:
+        schedule.append(waiting > 0)
+        waiting = max(waiting - 1, 0)
+        hit = event.triggers_hit if isinstance(event, BockEvent) else event
+        waiting += hit * players
+    return tuple(schedule)
