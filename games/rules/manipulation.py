@@ -1,0 +1,1185 @@
+"""Manipulation: the rummy game in which everyone may rearrange the table.
+
+Two 52-card decks are shuffled together, so every card exists exactly twice.
+Players lay out melds (sequences and groups), may rebuild the melds already on
+the table as they like, and pay penalty points for the cards they are left
+holding when someone goes out. The lowest total wins.
+
+The referee here answers four questions: is this meld valid, was this turn
+legal, can these cards be laid out completely, and what does this round score.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import pairwise, product
+from typing import Literal
+
+from .cards import MANIPULATION_DECK, RANKS, SUITS, Card, labels
+from .errors import Problem, ProblemCollector, RuleError, Step
+
+RULE_SECTIONS: dict[str, str] = {
+    "manipulation-cards": "Cards",
+    "manipulation-melds": "Melds",
+    "manipulation-sequences": "Sequences",
+    "manipulation-groups": "Groups",
+    "manipulation-ace": "The ace",
+    "manipulation-turn": "A turn",
+    "manipulation-drawing": "Drawing from the stock",
+    "manipulation-stock-out": "When the stock runs out",
+    "manipulation-penalties": "Penalty points",
+    "manipulation-game-end": "End of the game",
+}
+
+TARGETS = (200, 300)
+ACE_RULES = ("high", "low_or_high")
+STOCK_OUT_RULES = ("play_on", "end_round")
+MIN_PLAYERS = 3
+MAX_PLAYERS = 5
+LONGEST_SEQUENCE = 13
+LARGEST_GROUP = 4
+SMALLEST_MELD = 3
+
+# Rank values along a sequence; the ace sits above the king unless it is played low.
+RANK_VALUE = {rank: 14 - index for index, rank in enumerate(RANKS)}
+ACE_LOW_VALUE = 1
+_RANK_AT_VALUE = {value: rank for rank, value in RANK_VALUE.items()} | {ACE_LOW_VALUE: "A"}
+# The ranks between the two places an ace can take, low to high: 2 up to K.
+_MIDDLE_RANKS = tuple(sorted((r for r in RANKS if r != "A"), key=RANK_VALUE.__getitem__))
+
+_COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+_TIMES_WORDS = {1: "once", 2: "twice"}
+
+
+def _count_word(n: int) -> str:
+    return _COUNT_WORDS.get(n, str(n))
+
+
+def _times_word(n: int) -> str:
+    return _TIMES_WORDS.get(n, f"{n} times")
+
+
+def _card_order(c: Card) -> tuple[int, int]:
+    """Suit by suit (♣ ♠ ♥ ♦), low rank to high: the order cards are listed in."""
+    return (SUITS.index(c.suit or ""), RANK_VALUE[c.rank])
+
+
+def _sorted_cards(cards: Iterable[Card]) -> list[Card]:
+    return sorted(cards, key=_card_order)
+
+
+# --------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True)
+class ManipulationOptions:
+    """The choices a table makes before the first deal."""
+
+    target: int = 200
+    ace: str = "high"
+    stock_out: str = "play_on"
+
+    @classmethod
+    def from_mapping(
+        cls, data: Mapping[str, object] | None, field: str = "options"
+    ) -> ManipulationOptions:
+        if data is None:
+            return cls()
+        if not isinstance(data, Mapping):
+            raise RuleError(
+                [Problem(field, 'Give the options as an object, like {"target": 300}.')]
+            )
+        problems = ProblemCollector()
+        for name in data:
+            if name not in ("target", "ace", "stock_out"):
+                problems.add(
+                    f"{field}.{name}",
+                    f'Manipulation has no option "{name}"; the options are target, ace and stock_out.',
+                )
+        target = data.get("target", cls.target)
+        if not isinstance(target, int) or isinstance(target, bool) or target not in TARGETS:
+            problems.add(
+                f"{field}.target",
+                f"The game is played to 200 or 300 penalty points; {_as_typed(target)} is not one of them.",
+            )
+        ace = data.get("ace", cls.ace)
+        if ace not in ACE_RULES:
+            problems.add(
+                f"{field}.ace",
+                f'The ace is either "high" (Q-K-A only) or "low_or_high" (A-2-3 too); '
+                f"{_as_typed(ace)} is neither.",
+            )
+        stock_out = data.get("stock_out", cls.stock_out)
+        if stock_out not in STOCK_OUT_RULES:
+            problems.add(
+                f"{field}.stock_out",
+                'When the stock runs out the table either plays on ("play_on") or ends the '
+                f'round ("end_round"); {_as_typed(stock_out)} is neither.',
+            )
+        problems.raise_if_any()
+        return cls(target=int(target), ace=str(ace), stock_out=str(stock_out))
+
+    def as_dict(self) -> dict[str, object]:
+        return {"target": self.target, "ace": self.ace, "stock_out": self.stock_out}
+
+    @property
+    def ace_low_allowed(self) -> bool:
+        return self.ace == "low_or_high"
+
+
+def _as_typed(value: object) -> str:
+    """A value as it was written in the request (JSON), for messages."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+# --------------------------------------------------------------------------- cards
+
+
+def _deck_problems(cards: Sequence[Card], field: str | None) -> list[Problem]:
+    """Cards that do not exist in two ordinary decks (jokers), one problem each."""
+    problems = []
+    for index, c in enumerate(cards):
+        if c not in MANIPULATION_DECK:
+            where = f"{field}.{index}" if field else None
+            problems.append(
+                Problem(where, f"{c.label} is not a Manipulation card: the game uses no jokers.")
+            )
+    return problems
+
+
+def _require_deck_cards(cards: Sequence[Card], field: str | None) -> None:
+    problems = _deck_problems(cards, field)
+    if problems:
+        raise RuleError(problems)
+
+
+def penalty(card: Card) -> int:
+    """What one card left in hand costs: ace 15, K Q J 10 ten each, 2 to 9 five each."""
+    _require_deck_cards([card], None)
+    if card.rank == "A":
+        return 15
+    if card.rank in ("K", "Q", "J", "10"):
+        return 10
+    return 5
+
+
+def penalty_of(cards: Iterable[Card]) -> int:
+    return sum(penalty(c) for c in cards)
+
+
+# Every card of both decks left in hands at once: the most a round can cost in total.
+WORST_PENALTY = penalty_of(MANIPULATION_DECK.cards)
+
+
+# --------------------------------------------------------------------------- melds
+
+MeldKind = Literal["sequence", "group"]
+
+
+@dataclass(frozen=True)
+class MeldCheck:
+    """Whether one meld is valid, what kind it is, and if not, why not."""
+
+    valid: bool
+    kind: MeldKind | None
+    reason: str | None
+
+
+@dataclass(frozen=True)
+class _Judgement:
+    """A meld's verdict, plus what the explanation needs: the rule it rests on and the
+    reason without the cards in front (a turn's reasons name the meld already)."""
+
+    check: MeldCheck
+    rule: str
+    detail: str | None = None
+    ace_low: bool = False
+
+
+def _invalid(
+    detail: str, rule: str, shown: str | None = None, reason: str | None = None
+) -> _Judgement:
+    """``reason`` is the whole sentence for the meld alone; by default the cards, then
+    ``detail``."""
+    if reason is None:
+        reason = f"{shown}: {detail}" if shown else detail
+    return _Judgement(MeldCheck(False, None, reason), rule, detail)
+
+
+def check_meld(cards: Sequence[Card], *, options: ManipulationOptions) -> MeldCheck:
+    """Is this one meld valid? The order the cards are given in does not matter."""
+    _require_deck_cards(cards, None)
+    return _judge_meld(cards, options).check
+
+
+def _judge_meld(cards: Sequence[Card], options: ManipulationOptions) -> _Judgement:
+    if not cards:
+        return _invalid("a meld needs at least 3 cards; this one is empty", "manipulation-melds")
+    if len(cards) == 1:
+        return _invalid("a meld needs at least 3 cards; this one has only 1", "manipulation-melds")
+    if len({c.rank for c in cards}) == 1:
+        return _judge_group(cards)
+    if len({c.suit for c in cards}) == 1:
+        return _judge_sequence(cards, options)
+    if len(cards) < SMALLEST_MELD:
+        return _invalid("a meld needs at least 3 cards; this one has only 2", "manipulation-melds")
+    what = "a sequence (one suit, ranks in a row) nor a group (one rank, different suits)"
+    return _invalid(
+        f"these cards are neither {what}",
+        "manipulation-melds",
+        reason=f"{labels(_sorted_cards(cards))} is neither {what}",
+    )
+
+
+def _judge_group(cards: Sequence[Card]) -> _Judgement:
+    if len(cards) < SMALLEST_MELD:
+        return _invalid(
+            "a group needs at least 3 cards; this one has only 2", "manipulation-groups"
+        )
+    if len(cards) > LARGEST_GROUP:
+        return _invalid(
+            f"a group holds at most 4 cards, one of each suit; this one has {len(cards)}",
+            "manipulation-groups",
+        )
+    repeated = _sorted_cards(c for c, n in Counter(cards).items() if n > 1)
+    if repeated:
+        return _invalid(
+            f"a group needs different suits: {_there_twice(repeated)}", "manipulation-groups"
+        )
+    return _Judgement(MeldCheck(True, "group", None), "manipulation-groups")
+
+
+def _there_twice(cards: list[Card]) -> str:
+    shown = " and ".join(c.label for c in cards)
+    return f"{shown} {'is' if len(cards) == 1 else 'are'} there twice"
+
+
+def _judge_sequence(cards: Sequence[Card], options: ManipulationOptions) -> _Judgement:
+    if len(cards) < SMALLEST_MELD:
+        return _invalid(
+            "a sequence needs at least 3 cards; this one has only 2", "manipulation-sequences"
+        )
+    if len(cards) > LONGEST_SEQUENCE:
+        return _invalid(
+            f"a sequence holds at most 13 cards, one of each rank; this one has {len(cards)}",
+            "manipulation-sequences",
+        )
+    repeated = _sorted_cards(c for c, n in Counter(cards).items() if n > 1)
+    if repeated:
+        return _invalid(
+            f"{_there_twice(repeated)}, but a sequence holds each rank only once",
+            "manipulation-sequences",
+        )
+    suit = cards[0].suit
+    high = sorted(RANK_VALUE[c.rank] for c in cards)
+    has_ace = high[-1] == RANK_VALUE["A"]
+    low = sorted(ACE_LOW_VALUE if v == RANK_VALUE["A"] else v for v in high)
+    if _in_a_row(high):
+        return _Judgement(MeldCheck(True, "sequence", None), "manipulation-sequences")
+    if has_ace and options.ace_low_allowed and _in_a_row(low):
+        return _Judgement(MeldCheck(True, "sequence", None), "manipulation-ace", ace_low=True)
+    if has_ace and RANK_VALUE["K"] in high and RANK_VALUE["2"] in high and _round_the_corner(high):
+        shown = labels(_cyclic_order(_cards_at(high, suit)))
+        return _invalid(
+            "the sequence wraps round the ace (K-A-2), which these rules do not allow",
+            "manipulation-ace",
+            reason=f"{shown} wraps round the ace, which these rules do not allow",
+        )
+    if has_ace and _in_a_row(low):
+        return _invalid(
+            f"the ace counts high only here, so {Card('A', suit).label} cannot go below "
+            f"{Card('2', suit).label} (A-2-3 needs the option ace low or high)",
+            "manipulation-ace",
+            labels(_cards_at(low, suit)),
+        )
+    if has_ace and options.ace_low_allowed and low[-1] - low[0] < high[-1] - high[0]:
+        return _invalid(
+            _gap_reason(low, suit), "manipulation-sequences", labels(_cards_at(low, suit))
+        )
+    return _invalid(
+        _gap_reason(high, suit), "manipulation-sequences", labels(_cards_at(high, suit))
+    )
+
+
+def _in_a_row(values: Sequence[int]) -> bool:
+    ordered = sorted(values)
+    return all(b - a == 1 for a, b in pairwise(ordered))
+
+
+def _round_the_corner(values: Sequence[int]) -> bool:
+    """Would these ranks be in a row if the ace joined the king to the two?"""
+    present = {v % 13 for v in values}  # 2..12 stay, K -> 0, A -> 1
+    missing = [v for v in range(13) if v not in present]
+    # In a row on the circle means the missing ranks form one unbroken stretch.
+    gaps = sum(1 for v in missing if (v - 1) % 13 in present)
+    return gaps == 1
+
+
+def _cyclic_order(cards: list[Card]) -> list[Card]:
+    """The cards from the first after the gap round the circle, e.g. Q K A 2 3."""
+    by_value = {RANK_VALUE[c.rank] % 13: c for c in cards}
+    start = next(v for v in by_value if (v - 1) % 13 not in by_value)
+    return [by_value[(start + i) % 13] for i in range(len(cards))]
+
+
+def _cards_at(values: Iterable[int], suit: str | None) -> list[Card]:
+    return [Card(_RANK_AT_VALUE[v], suit) for v in sorted(values)]
+
+
+def _gap_reason(values: list[int], suit: str | None) -> str:
+    ordered = sorted(values)
+    holes = []
+    for below, above in pairwise(ordered):
+        if above - below < 2:
+            continue
+        missing = _cards_at(range(below + 1, above), suit)
+        lower, upper = _cards_at([below], suit)[0], _cards_at([above], suit)[0]
+        if len(missing) == 1:
+            what = f"the {missing[0].label} is missing"
+        elif len(missing) == 2:
+            what = f"the {missing[0].label} and {missing[1].label} are missing"
+        else:
+            what = f"everything from {missing[0].label} to {missing[-1].label} is missing"
+        holes.append(f"{what} between {lower.label} and {upper.label}")
+    return "; ".join(holes)
+
+
+@dataclass(frozen=True)
+class MeldsResult:
+    valid: bool
+    melds: tuple[MeldCheck, ...]
+    explanation: tuple[Step, ...]
+
+
+def _meld_label(cards: Sequence[Card], judgement: _Judgement | None = None) -> str:
+    if not cards:
+        return "no cards"
+    if judgement is not None and judgement.check.kind == "sequence":
+        ordered = _sorted_cards(cards)
+        if judgement.ace_low:
+            ordered = ordered[-1:] + ordered[:-1]
+        return labels(ordered)
+    return labels(_sorted_cards(cards))
+
+
+def check_melds(*, melds: Sequence[Sequence[Card]], options: ManipulationOptions) -> MeldsResult:
+    """Judge every meld on a table. More than two of one card anywhere is an input error."""
+    problems = ProblemCollector()
+    for index, meld in enumerate(melds):
+        problems.problems.extend(_deck_problems(meld, f"melds.{index}"))
+    problems.problems.extend(
+        MANIPULATION_DECK.duplicate_problems((c for meld in melds for c in meld), "melds")
+    )
+    problems.raise_if_any()
+    judgements = [_judge_meld(meld, options) for meld in melds]
+    steps = [
+        _meld_step(number, meld, judgement)
+        for number, (meld, judgement) in enumerate(zip(melds, judgements, strict=True), start=1)
+    ]
+    bad = sum(1 for j in judgements if not j.check.valid)
+    if not melds:
+        steps.append(Step("There are no melds to check.", "manipulation-melds"))
+    elif bad == 0:
+        steps.append(
+            Step(
+                "Every meld is valid." if len(melds) > 1 else "The meld is valid.",
+                "manipulation-melds",
+            )
+        )
+    else:
+        steps.append(
+            Step(
+                "The meld is not valid."
+                if len(melds) == 1
+                else f"{bad} of {len(melds)} melds {'is' if bad == 1 else 'are'} not valid.",
+                "manipulation-melds",
+            )
+        )
+    return MeldsResult(
+        valid=bad == 0,
+        melds=tuple(j.check for j in judgements),
+        explanation=tuple(steps),
+    )
+
+
+def _meld_step(number: int, meld: Sequence[Card], judgement: _Judgement) -> Step:
+    shown = _meld_label(meld, judgement)
+    if not judgement.check.valid:
+        return Step(f"Meld {number} ({shown}) is not valid: {judgement.detail}.", judgement.rule)
+    if judgement.ace_low:
+        return Step(f"Meld {number} ({shown}) is a sequence with the ace low.", judgement.rule)
+    return Step(f"Meld {number} ({shown}) is a {judgement.check.kind}.", judgement.rule)
+
+
+# --------------------------------------------------------------------------- turn
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    legal: bool
+    played: tuple[Card, ...]
+    reasons: tuple[str, ...]
+    explanation: tuple[Step, ...]
+
+
+def check_turn(
+    *,
+    table_before: Sequence[Sequence[Card]],
+    table_after: Sequence[Sequence[Card]],
+    hand: Sequence[Card] | None = None,
+    options: ManipulationOptions,
+) -> TurnResult:
+    """Was this turn legal? Every broken rule is a reason; only jokers are an input error."""
+    problems = ProblemCollector()
+    for name, table in (("table_before", table_before), ("table_after", table_after)):
+        for index, meld in enumerate(table):
+            problems.problems.extend(_deck_problems(meld, f"{name}.{index}"))
+    if hand is not None:
+        problems.problems.extend(_deck_problems(hand, "hand"))
+    problems.raise_if_any()
+
+    before = Counter(c for meld in table_before for c in meld)
+    after = Counter(c for meld in table_after for c in meld)
+    played = after - before
+    steps = [
+        Step(
+            f"Before the turn the table held {_cards_in_melds(before, table_before)}; "
+            f"after it, {_cards_in_melds(after, table_after)}.",
+            "manipulation-turn",
+        )
+    ]
+    reasons: list[str] = []
+    _judge_table_after(table_after, options, reasons, steps)
+    _judge_table_kept(before - after, reasons, steps)
+    _judge_played(played, hand, reasons, steps)
+    _judge_copies(after, played, hand, reasons, steps)
+    if reasons:
+        count = len(reasons)
+        steps.append(
+            Step(
+                f"The turn is not legal: {_count_word(count)} rule"
+                f"{'' if count == 1 else 's'} broken.",
+                "manipulation-turn",
+            )
+        )
+    else:
+        steps.append(Step("The turn is legal.", "manipulation-turn"))
+    return TurnResult(
+        legal=not reasons,
+        played=tuple(_sorted_cards(played.elements())),
+        reasons=tuple(reasons),
+        explanation=tuple(steps),
+    )
+
+
+def _cards_in_melds(cards: Counter[Card], table: Sequence[Sequence[Card]]) -> str:
+    total = cards.total()
+    melds = len(table)
+    return f"{total} card{'' if total == 1 else 's'} in {melds} meld{'' if melds == 1 else 's'}"
+
+
+def _judge_table_after(
+    table_after: Sequence[Sequence[Card]],
+    options: ManipulationOptions,
+    reasons: list[str],
+    steps: list[Step],
+) -> None:
+    judgements = [_judge_meld(meld, options) for meld in table_after]
+    for number, (meld, judgement) in enumerate(zip(table_after, judgements, strict=True), 1):
+        if not judgement.check.valid:
+            reason = f"meld {number} ({_meld_label(meld)}) is not valid: {judgement.detail}"
+            reasons.append(reason)
+            steps.append(Step(reason[0].upper() + reason[1:] + ".", judgement.rule))
+    if table_after and all(j.check.valid for j in judgements):
+        steps.append(
+            Step(
+                "Every meld on the table afterwards is valid: "
+                + ", ".join(
+                    f"{_meld_label(m, j)} ({j.check.kind})"
+                    for m, j in zip(table_after, judgements, strict=True)
+                )
+                + ".",
+                "manipulation-melds",
+            )
+        )
+
+
+def _judge_table_kept(missing: Counter[Card], reasons: list[str], steps: list[Step]) -> None:
+    if not missing:
+        steps.append(Step("Every card that was on the table is still there.", "manipulation-turn"))
+        return
+    for c in _sorted_cards(missing):
+        n = missing[c]
+        if n == 1:
+            reason = f"the {c.label} from the table is missing"
+        elif n == 2:
+            reason = f"both {c.label} from the table are missing"
+        else:
+            reason = f"{_count_word(n)} {c.label} from the table are missing"
+        reasons.append(reason)
+        steps.append(
+            Step(
+                reason[0].upper() + reason[1:] + ": cards on the table stay on the table, "
+                "though they may move between melds.",
+                "manipulation-turn",
+            )
+        )
+
+
+def _judge_played(
+    played: Counter[Card],
+    hand: Sequence[Card] | None,
+    reasons: list[str],
+    steps: list[Step],
+) -> None:
+    if not played:
+        reason = "no card came from your hand"
+        reasons.append(reason)
+        steps.append(
+            Step(
+                "No card came from your hand: each turn must add at least one. A player who "
+                "cannot do that draws from the stock instead.",
+                "manipulation-drawing",
+            )
+        )
+        return
+    shown = labels(_sorted_cards(played.elements()))
+    steps.append(Step(f"Cards added to the table: {shown}.", "manipulation-turn"))
+    if hand is None:
+        return
+    held = Counter(hand)
+    for c in _sorted_cards(played):
+        count, have = played[c], held[c]
+        if count <= have:
+            continue
+        if have == 0 and count == 1:
+            reason = f"{c.label} was not in your hand"
+        elif have == 0:
+            reason = f"{c.label} was added {_times_word(count)} but was not in your hand"
+        else:
+            reason = (
+                f"{c.label} was added {_times_word(count)} but your hand held only "
+                f"{_count_word(have)}"
+            )
+        reasons.append(reason)
+        steps.append(Step(reason[0].upper() + reason[1:] + ".", "manipulation-turn"))
+    if all(played[c] <= held[c] for c in played):
+        steps.append(Step("All of them came from your hand.", "manipulation-turn"))
+
+
+def _judge_copies(
+    after: Counter[Card],
+    played: Counter[Card],
+    hand: Sequence[Card] | None,
+    reasons: list[str],
+    steps: list[Step],
+) -> None:
+    leftovers = Counter(hand or ()) - played
+    everything = after + leftovers
+    for c in _sorted_cards(c for c, n in everything.items() if n > MANIPULATION_DECK.copies):
+        where = "on the table and in your hand" if leftovers[c] else "on the table"
+        reason = (
+            f"there would be {_count_word(everything[c])} {c.label} {where}, but the two decks "
+            "hold only two of each card"
+        )
+        reasons.append(reason)
+        steps.append(Step(reason[0].upper() + reason[1:] + ".", "manipulation-cards"))
+
+
+# --------------------------------------------------------------------------- arrange
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    possible: bool
+    melds: tuple[tuple[Card, ...], ...] | None
+    explanation: tuple[Step, ...]
+
+
+def arrange(*, cards: Sequence[Card], options: ManipulationOptions) -> Arrangement:
+    """Can all of these cards be laid out as valid melds at once? If so, one way to do it.
+
+    The search is exact. It walks up the ranks once, keeping for each suit only how
+    many sequences are still open and how long they are (one card, two, or three and
+    more), which is all that decides what the next rank can do.
+    """
+    problems = _deck_problems(cards, "cards")
+    problems += MANIPULATION_DECK.duplicate_problems(cards, "cards")
+    if problems:
+        raise RuleError(problems)
+    total = len(cards)
+    if not cards:
+        return Arrangement(
+            True, (), (Step("No cards, so nothing to lay out.", "manipulation-melds"),)
+        )
+    counts = Counter(cards)
+    stranded = _stranded_cards(counts, options)
+    if stranded:
+        has = "has" if len(stranded) == 1 else "have"
+        return Arrangement(
+            False,
+            None,
+            (
+                Step(
+                    f"{_plural(total, 'card')} cannot all be laid out: {labels(stranded)} "
+                    f"{has} no meld to go in. There are not enough neighbouring cards of the "
+                    "same suit for a sequence, nor three suits of the same rank for a group.",
+                    "manipulation-melds",
+                ),
+            ),
+        )
+    layout = _find_layout(counts, options)
+    if layout is None:
+        return Arrangement(
+            False,
+            None,
+            (
+                Step(
+                    f"Each of the {_plural(total, 'card')} could join some meld on its own, but "
+                    "not all at the same time: every way of laying them out leaves cards over.",
+                    "manipulation-melds",
+                ),
+            ),
+        )
+    sequences = sum(1 for m in layout if _is_sequence(m))
+    groups = len(layout) - sequences
+    kinds = [_plural(n, kind) for n, kind in ((sequences, "sequence"), (groups, "group")) if n]
+    steps = [
+        Step(
+            f"All {_plural(total, 'card')} can be laid out as {' and '.join(kinds)}:",
+            "manipulation-melds",
+        )
+    ]
+    for meld in layout:
+        if not _is_sequence(meld):
+            steps.append(Step(f"Group {labels(meld)}.", "manipulation-groups"))
+        elif meld[0].rank == "A":
+            steps.append(Step(f"Sequence {labels(meld)}, with the ace low.", "manipulation-ace"))
+        else:
+            steps.append(Step(f"Sequence {labels(meld)}.", "manipulation-sequences"))
+    return Arrangement(True, layout, tuple(steps))
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _is_sequence(meld: Sequence[Card]) -> bool:
+    return meld[0].rank != meld[1].rank
+
+
+def _stranded_cards(counts: Counter[Card], options: ManipulationOptions) -> list[Card]:
+    """Cards that no meld could take even if every other card stood aside for them."""
+    stranded = []
+    for c in _sorted_cards(counts):
+        suits_of_rank = sum(1 for s in SUITS if counts[Card(c.rank, s)])
+        if suits_of_rank >= SMALLEST_MELD:
+            continue
+        values = [RANK_VALUE[c.rank]]
+        if c.rank == "A" and options.ace_low_allowed:
+            values.append(ACE_LOW_VALUE)
+        present = {v for v in range(ACE_LOW_VALUE, 15) if counts[Card(_RANK_AT_VALUE[v], c.suit)]}
+        if not options.ace_low_allowed:
+            present.discard(ACE_LOW_VALUE)
+        if not any(
+            all(v in present for v in range(start, start + SMALLEST_MELD))
+            for value in values
+            for start in range(value - SMALLEST_MELD + 1, value + 1)
+        ):
+            stranded.extend([c] * counts[c])
+    return stranded
+
+
+# Per suit, the open sequences ending at the rank just passed: how many hold one
+# card, two cards, and three or more. Two copies of each card mean at most two
+# sequences of one suit can be open at once.
+_SUIT_STATES = tuple(
+    (one, two, more)
+    for one in range(3)
+    for two in range(3)
+    for more in range(3)
+    if one + two + more <= MANIPULATION_DECK.copies
+)
+_STATE_INDEX = {state: index for index, state in enumerate(_SUIT_STATES)}
+_CLOSABLE = frozenset(_STATE_INDEX[(0, 0, n)] for n in range(3))
+_BITS = 4  # bits per suit in a packed state; ten suit states fit in four bits
+_MASK = (1 << _BITS) - 1
+
+
+def _suit_step(state: int, count: int, grouped: int) -> int | None:
+    """The suit's open sequences after this rank, if ``grouped`` of its ``count`` cards
+    go into groups and the rest into sequences; ``None`` if that strands a sequence.
+
+    Sequences of one or two cards must take the next card or they are not melds. A
+    longer one may take it or stop; taking it is never worse than starting a new
+    sequence with that card, because the new one would have to grow to three first.
+    """
+    one, two, more = _SUIT_STATES[state]
+    free = count - grouped - one - two
+    if free < 0:
+        return None
+    extended = min(free, more)
+    return _STATE_INDEX[(free - extended, one, two + extended)]
+
+
+_NEXT = {
+    (state, count, grouped): _suit_step(state, count, grouped)
+    for state in range(len(_SUIT_STATES))
+    for count in range(3)
+    for grouped in range(count + 1)
+}
+
+
+def _groups_possible(grouped: Sequence[int]) -> bool:
+    """Can cards of one rank, ``grouped[s]`` of suit s, be split into groups?
+
+    One group takes 3 or 4 cards of different suits; with two copies per card, two
+    groups take 6 to 8, and any such set splits evenly enough (each suit's pair goes
+    one to each group, single cards fill the smaller group).
+    """
+    total = sum(grouped)
+    if total == 0:
+        return True
+    if SMALLEST_MELD <= total <= LARGEST_GROUP:
+        return max(grouped) <= 1
+    return total >= 2 * SMALLEST_MELD
+
+
+_GROUPABLE = frozenset(g for g in product(range(3), repeat=4) if _groups_possible(g))
+
+
+@cache
+def _suit_options(state: int, count: int) -> tuple[tuple[int, int], ...]:
+    """(cards grouped, next state) for each way this suit can play this rank."""
+    options = []
+    for grouped in range(count + 1):
+        nxt = _NEXT[(state, count, grouped)]
+        if nxt is not None:
+            options.append((grouped, nxt))
+    return tuple(options)
+
+
+def _advance(
+    layer: dict[int, int],
+    counts: Sequence[int],
+    parents: dict[int, tuple[int, tuple[int, ...]]] | None = None,
+) -> dict[int, int]:
+    """Every packed state reachable after one more rank.
+
+    The value of each state is a bit set of the ways the aces were split at the
+    bottom (see ``_find_layout``); a state reached from several keeps them all.
+    """
+    new: dict[int, int] = {}
+    c0, c1, c2, c3 = counts
+    for state, ways in layer.items():
+        for g0, n0 in _suit_options(state & _MASK, c0):
+            for g1, n1 in _suit_options((state >> _BITS) & _MASK, c1):
+                for g2, n2 in _suit_options((state >> 2 * _BITS) & _MASK, c2):
+                    for g3, n3 in _suit_options(state >> 3 * _BITS, c3):
+                        if (g0, g1, g2, g3) not in _GROUPABLE:
+                            continue
+                        key = n0 | n1 << _BITS | n2 << 2 * _BITS | n3 << 3 * _BITS
+                        if parents is not None and key not in new:
+                            parents[key] = (state, (g0, g1, g2, g3))
+                        new[key] = new.get(key, 0) | ways
+    return new
+
+
+def _unpack(state: int) -> list[int]:
+    return [(state >> i * _BITS) & _MASK for i in range(len(SUITS))]
+
+
+def _pack(states: Sequence[int]) -> int:
+    return sum(s << i * _BITS for i, s in enumerate(states))
+
+
+def _final_aces(state: int, aces: Sequence[int]) -> tuple[int, ...] | None:
+    """How to play the high aces so that every sequence ends at three cards or more."""
+    choices = []
+    for suit_state, count in zip(_unpack(state), aces, strict=True):
+        suit_choices = [g for g, nxt in _suit_options(suit_state, count) if nxt in _CLOSABLE]
+        if not suit_choices:
+            return None
+        choices.append(suit_choices)
+    return next((g for g in product(*choices) if g in _GROUPABLE), None)
+
+
+def _find_layout(
+    counts: Counter[Card], options: ManipulationOptions
+) -> tuple[tuple[Card, ...], ...] | None:
+    """The exact search. Ranks go 2 up to K; the aces come last (high) and, when the
+    table allows, some of them first (low), each low ace starting a sequence A-2-3...
+
+    Which aces went low is decided at the bottom and only matters again at the top,
+    so rather than carrying it through every rank, each reachable state keeps a bit
+    set of the low-ace splits that lead to it.
+    """
+    per_rank = {rank: [counts[Card(rank, s)] for s in SUITS] for rank in RANKS}
+    aces = per_rank["A"]
+    if options.ace_low_allowed:
+        limits = [min(aces[i], per_rank["2"][i], per_rank["3"][i]) for i in range(len(SUITS))]
+        splits = list(product(*(range(limit + 1) for limit in limits)))
+    else:
+        splits = [(0, 0, 0, 0)]
+    start: dict[int, int] = {}
+    for bit, split in enumerate(splits):
+        key = _pack([_STATE_INDEX[(low, 0, 0)] for low in split])
+        start[key] = start.get(key, 0) | 1 << bit
+    layer = start
+    for rank in _MIDDLE_RANKS:
+        layer = _advance(layer, per_rank[rank])
+        if not layer:
+            return None
+    for state, ways in layer.items():
+        for bit, split in enumerate(splits):
+            if not ways >> bit & 1:
+                continue
+            high = [a - low for a, low in zip(aces, split, strict=True)]
+            grouped = _final_aces(state, high)
+            if grouped is not None:
+                return _rebuild(per_rank, split, start, bit, state, grouped)
+    return None
+
+
+def _rebuild(
+    per_rank: dict[str, list[int]],
+    split: Sequence[int],
+    start: dict[int, int],
+    bit: int,
+    final_state: int,
+    final_grouped: tuple[int, ...],
+) -> tuple[tuple[Card, ...], ...]:
+    """Walk the search again for the chosen ace split only, remembering how each state
+    was reached, then play the choices out with real cards."""
+    layer = {key: 1 for key, ways in start.items() if ways >> bit & 1}
+    history = []
+    for rank in _MIDDLE_RANKS:
+        parents: dict[int, tuple[int, tuple[int, ...]]] = {}
+        layer = _advance(layer, per_rank[rank], parents)
+        history.append(parents)
+    grouped_by_rank: list[tuple[int, ...]] = []
+    state = final_state
+    for parents in reversed(history):
+        state, grouped = parents[state]
+        grouped_by_rank.append(grouped)
+    grouped_by_rank.reverse()
+    grouped_by_rank.append(final_grouped)
+    return _lay_out(per_rank, split, grouped_by_rank)
+
+
+def _lay_out(
+    per_rank: dict[str, list[int]],
+    split: Sequence[int],
+    grouped_by_rank: Sequence[Sequence[int]],
+) -> tuple[tuple[Card, ...], ...]:
+    open_runs: list[list[list[Card]]] = [
+        [[Card("A", suit)] for _ in range(low)] for suit, low in zip(SUITS, split, strict=True)
+    ]
+    sequences: list[list[Card]] = []
+    groups: list[tuple[Card, ...]] = []
+    ranks = [*_MIDDLE_RANKS, "A"]
+    for rank, grouped in zip(ranks, grouped_by_rank, strict=True):
+        counts = per_rank[rank]
+        if rank == "A":
+            counts = [c - low for c, low in zip(counts, split, strict=True)]
+        rank_groups: list[Card] = []
+        for i, suit in enumerate(SUITS):
+            c = Card(rank, suit)
+            runs = open_runs[i]
+            short = [r for r in runs if len(r) < SMALLEST_MELD]
+            # A long sequence that began with a low ace should not also take the high one.
+            long = sorted(
+                (r for r in runs if len(r) >= SMALLEST_MELD), key=lambda r: r[0].rank == "A"
+            )
+            free = counts[i] - grouped[i] - len(short)
+            extended = min(free, len(long))
+            sequences.extend(long[extended:])
+            kept = short + long[:extended]
+            for run in kept:
+                run.append(c)
+            open_runs[i] = kept + [[c] for _ in range(free - extended)]
+            rank_groups.extend([c] * grouped[i])
+        groups.extend(_split_groups(rank_groups))
+    for runs in open_runs:
+        sequences.extend(runs)
+    finished = []
+    for run in sequences:
+        if len(run) > LONGEST_SEQUENCE:
+            # A-2-...-K-A in one suit: play it as A-2-3 and 4 up to the high ace.
+            finished.extend([tuple(run[:SMALLEST_MELD]), tuple(run[SMALLEST_MELD:])])
+        else:
+            finished.append(tuple(run))
+    finished.sort(key=_sequence_order)
+    groups.sort(key=lambda group: RANK_VALUE[group[0].rank])
+    return (*finished, *groups)
+
+
+def _sequence_order(run: Sequence[Card]) -> tuple[int, int]:
+    bottom = ACE_LOW_VALUE if run[0].rank == "A" else RANK_VALUE[run[0].rank]
+    return (SUITS.index(run[0].suit or ""), bottom)
+
+
+def _split_groups(cards: list[Card]) -> list[tuple[Card, ...]]:
+    if not cards:
+        return []
+    if len(cards) <= LARGEST_GROUP:
+        return [tuple(cards)]
+    first: list[Card] = []
+    second: list[Card] = []
+    pairs = [c for c, n in Counter(cards).items() if n == 2]
+    singles = [c for c, n in Counter(cards).items() if n == 1]
+    first.extend(pairs)
+    second.extend(pairs)
+    for c in singles:
+        (first if len(first) <= len(second) else second).append(c)
+    return [tuple(_sorted_cards(first)), tuple(_sorted_cards(second))]
+
+
+# --------------------------------------------------------------------------- round
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    penalties: dict[str, int]
+    scores_after: dict[str, int]
+    game_over: bool
+    winners: tuple[str, ...]
+    went_out: str | None
+    explanation: tuple[Step, ...]
+
+
+def score_round(
+    *,
+    hands: Mapping[str, Sequence[Card]],
+    scores_before: Mapping[str, int] | None = None,
+    options: ManipulationOptions,
+) -> RoundResult:
+    """Score a round from the cards each player is left holding."""
+    problems = ProblemCollector()
+    _check_players(hands, "hands", problems)
+    for name, hand in hands.items():
+        problems.problems.extend(_deck_problems(hand, f"hands.{name}"))
+        problems.problems.extend(MANIPULATION_DECK.duplicate_problems(hand, f"hands.{name}"))
+    # A card over the limit in one hand is reported there; here only those that are
+    # over it because several hands hold them.
+    held = Counter(c for hand in hands.values() for c in hand if c in MANIPULATION_DECK)
+    limit = MANIPULATION_DECK.copies
+    for c in _sorted_cards(c for c, n in held.items() if n > limit):
+        if all(Counter(hand)[c] <= limit for hand in hands.values()):
+            problems.add(
+                "hands",
+                f"{c.label} is in the hands {_count_word(held[c])} times between them, but the "
+                "two decks hold only two of each card.",
+            )
+    empty = [name for name, hand in hands.items() if not hand]
+    if len(empty) > 1:
+        problems.add(
+            "hands",
+            f"Only one player can go out, but {_all_of(empty)} have no cards left.",
+        )
+    _check_scores_before(hands, scores_before, options, problems)
+    problems.raise_if_any()
+
+    penalties = {name: penalty_of(hand) for name, hand in hands.items()}
+    steps = []
+    for name, hand in hands.items():
+        if not hand:
+            steps.append(Step(f"{name} went out and scores 0.", "manipulation-penalties"))
+            continue
+        ordered = sorted(hand, key=lambda c: (-penalty(c), _card_order(c)))
+        values = [penalty(c) for c in ordered]
+        sum_text = " + ".join(map(str, values)) + " = " if len(values) > 1 else ""
+        steps.append(
+            Step(
+                f"{name} is left with {labels(ordered)}: {sum_text}{penalties[name]} points.",
+                "manipulation-penalties",
+            )
+        )
+    return _finish_round(penalties, empty[0] if empty else None, scores_before, options, steps)
+
+
+def score_round_from_penalties(
+    *,
+    penalties: Mapping[str, int],
+    scores_before: Mapping[str, int] | None = None,
+    options: ManipulationOptions,
+) -> RoundResult:
+    """Score a round from penalty points the table has already counted."""
+    problems = ProblemCollector()
+    _check_players(penalties, "penalties", problems)
+    for name, points in penalties.items():
+        field = f"penalties.{name}"
+        if points < 0:
+            problems.add(field, f"{name}'s penalty cannot be negative ({points}).")
+        elif points % 5:
+            problems.add(
+                field,
+                f"{name}'s penalty of {points} cannot be right: every card costs 5, 10 or 15, "
+                "so penalties are multiples of 5.",
+            )
+        elif points > WORST_PENALTY:
+            problems.add(
+                field,
+                f"{name}'s penalty of {points} is more than every card of both decks together "
+                f"({WORST_PENALTY}).",
+            )
+    zero = [name for name, points in penalties.items() if points == 0]
+    if len(zero) > 1:
+        problems.add(
+            "penalties",
+            f"Only one player can go out, but {_all_of(zero)} have 0; a player still "
+            "holding cards scores at least 5.",
+        )
+    total = sum(p for p in penalties.values() if p > 0)
+    if not problems and total > WORST_PENALTY:
+        problems.add(
+            "penalties",
+            f"Together these penalties come to {total}, more than every card of both decks "
+            f"({WORST_PENALTY}).",
+        )
+    _check_scores_before(penalties, scores_before, options, problems)
+    problems.raise_if_any()
+
+    steps = [
+        Step(
+            f"{name} went out and scores 0."
+            if points == 0
+            else f"{name} takes {points} penalty points for the cards left in hand.",
+            "manipulation-penalties",
+        )
+        for name, points in penalties.items()
+    ]
+    return _finish_round(dict(penalties), zero[0] if zero else None, scores_before, options, steps)
+
+
+def _names(names: Sequence[str]) -> str:
+    """Ana; Ana and Ben; Ana, Ben and Cem."""
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + f" and {names[-1]}"
+
+
+def _all_of(names: Sequence[str]) -> str:
+    """Ana and Ben both; Ana, Ben and Cem all."""
+    return _names(names) + (" both" if len(names) == 2 else " all")
+
+
+def _check_players(players: Mapping[str, object], field: str, problems: ProblemCollector) -> None:
+    count = len(players)
+    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+        problems.add(
+            field,
+            f"Manipulation is played by 3 to 5 players; this round has {count}.",
+        )
+    for name in players:
+        if not name.strip():
+            problems.add(field, "Every player needs a name; one of them is blank.")
+
+
+def _check_scores_before(
+    players: Mapping[str, object],
+    scores_before: Mapping[str, int] | None,
+    options: ManipulationOptions,
+    problems: ProblemCollector,
+) -> None:
+    if scores_before is None:
+        return
+    for name in players:
+        if name not in scores_before:
+            problems.add(
+                f"scores_before.{name}", f"There is no score before this round for {name}."
+            )
+    for name, score in scores_before.items():
+        field = f"scores_before.{name}"
+        if name not in players:
+            problems.add(field, f"{name} has a score but is not playing in this round.")
+        elif score < 0:
+            problems.add(
+                field, f"{name}'s score cannot be negative ({score}): penalties only add up."
+            )
+        elif score % 5:
+            problems.add(
+                field,
+                f"{name}'s score of {score} cannot be right: penalties come in fives.",
+            )
+        elif score >= options.target:
+            problems.add(
+                field,
+                f"{name} already has {score}, which reached the target of {options.target}, "
+                "so the game ended before this round.",
+            )
+
+
+def _finish_round(
+    penalties: dict[str, int],
+    went_out: str | None,
+    scores_before: Mapping[str, int] | None,
+    options: ManipulationOptions,
+    steps: list[Step],
+) -> RoundResult:
+    if went_out is None:
+        if options.stock_out == "end_round":
+            how = "the stock ran out and the player to move could not meld, which ends the round"
+        else:
+            how = "the stock ran out and every player passed in turn, which ends the round"
+        steps.append(Step(f"Nobody went out: {how}.", "manipulation-stock-out"))
+    before = dict.fromkeys(penalties, 0) if scores_before is None else dict(scores_before)
+    after = {name: before[name] + points for name, points in penalties.items()}
+    if scores_before is None:
+        steps.append(
+            Step(
+                "Totals after this first round: "
+                + ", ".join(f"{name} {after[name]}" for name in penalties)
+                + ".",
+                "manipulation-game-end",
+            )
+        )
+    else:
+        steps.append(
+            Step(
+                "Totals: "
+                + ", ".join(
+                    f"{name} {before[name]} + {penalties[name]} = {after[name]}"
+                    for name in penalties
+                )
+                + ".",
+                "manipulation-game-end",
+            )
+        )
+    reached = [name for name, total in after.items() if total >= options.target]
+    if not reached:
+        steps.append(
+            Step(
+                f"Nobody has reached {options.target}, so the game goes on.",
+                "manipulation-game-end",
+            )
+        )
+        return RoundResult(penalties, after, False, (), went_out, tuple(steps))
+    lowest = min(after.values())
+    winners = tuple(name for name, total in after.items() if total == lowest)
+    who = _names(reached)
+    steps.append(
+        Step(
+            f"{who} reached the target of {options.target}, so the game ends with this round.",
+            "manipulation-game-end",
+        )
+    )
+    if len(winners) == 1:
+        steps.append(
+            Step(f"{winners[0]} has the lowest total, {lowest}, and wins.", "manipulation-game-end")
+        )
+    else:
+        steps.append(
+            Step(
+                f"{_names(list(winners))} share the lowest total, {lowest}, and share the win.",
+                "manipulation-game-end",
+            )
+        )
+    return RoundResult(penalties, after, True, winners, went_out, tuple(steps))
