@@ -108,7 +108,15 @@ def test_a_choice_must_be_text_and_a_card_must_exist():
 
 @pytest.mark.parametrize(
     ("value", "word"),
-    [(None, "null"), (True, "true"), (False, "false"), (1, "a number"), ("x", "text"), ([], "a list"), ({}, "an object")],
+    [
+        (None, "null"),
+        (True, "true"),
+        (False, "false"),
+        (1, "a number"),
+        ("x", "text"),
+        ([], "a list"),
+        ({}, "an object"),
+    ],
 )
 def test_values_are_named_as_json_names_them(value, word):
     assert describe(value) == word

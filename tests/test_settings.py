@@ -9,8 +9,16 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _manage(*args: str, env: dict[str, str], tmp_path: Path) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "HTTPS", "SECRET_KEY"}}
-    clean.pop("DATABASE_URL", None)
+    # The child sees only what the test sets, not the test run's own settings.
+    ours = {
+        "DEBUG",
+        "HTTPS",
+        "SECRET_KEY",
+        "DATABASE_URL",
+        "ALLOWED_HOSTS",
+        "DJANGO_ALLOW_ASYNC_UNSAFE",
+    }
+    clean = {k: v for k, v in os.environ.items() if k not in ours}
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
@@ -56,7 +64,7 @@ def test_sqlite_runs_in_wal_mode_with_immediate_transactions(tmp_path):
         "    print(c.fetchone()[0])\n"
         "print(connection.settings_dict['OPTIONS']['transaction_mode'])\n"
     )
-    done = _manage("shell", "-c", code, env={}, tmp_path=tmp_path)
+    done = _manage("shell", "--no-imports", "-c", code, env={}, tmp_path=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["wal", "IMMEDIATE"]
     assert (tmp_path / "db.sqlite3").exists()
@@ -64,8 +72,8 @@ def test_sqlite_runs_in_wal_mode_with_immediate_transactions(tmp_path):
 
 def test_a_generated_secret_key_is_kept_across_restarts(tmp_path):
     code = "from django.conf import settings; print(settings.SECRET_KEY)"
-    first = _manage("shell", "-c", code, env={}, tmp_path=tmp_path)
-    second = _manage("shell", "-c", code, env={}, tmp_path=tmp_path)
+    first = _manage("shell", "--no-imports", "-c", code, env={}, tmp_path=tmp_path)
+    second = _manage("shell", "--no-imports", "-c", code, env={}, tmp_path=tmp_path)
     assert first.returncode == 0, first.stderr
     assert first.stdout == second.stdout
     assert len(first.stdout.strip()) >= 50

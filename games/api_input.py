@@ -1,0 +1,269 @@
+"""Reading a JSON request body into plain values for the referee.
+
+The referee checks what the values mean; this module only checks their shape
+(types, required fields, card codes) and reports every shape problem at once,
+each at its dotted field path, in words a player understands.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from games.rules.cards import Card, Deck
+from games.rules.errors import Problem, RuleError
+
+_MISSING = object()
+
+
+class UnreadableInput(RuleError):
+    """The request cannot be read at all (answered 400; rule problems are 422)."""
+
+
+def parse_json_object(raw: bytes) -> dict[str, Any]:
+    """The request body as a JSON object, or ``UnreadableInput`` saying what is wrong with it."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UnreadableInput("The request body must be UTF-8 text.") from None
+    if not text.strip():
+        raise UnreadableInput("The request body is empty; send a JSON object.")
+    try:
+        data = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as error:
+        raise UnreadableInput(
+            f"The request body is not valid JSON ({error.msg} at line {error.lineno}, "
+            f"column {error.colno})."
+        ) from None
+    except (ValueError, RecursionError):
+        raise UnreadableInput("The request body is not valid JSON.") from None
+    if not isinstance(data, dict):
+        raise UnreadableInput('The request body must be a JSON object, like {"game": "grand"}.')
+    return data
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def describe(value: object) -> str:
+    """How a JSON value is named in a message: 'text', 'a list', …"""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
+
+
+class Body:
+    """One JSON object being read field by field.
+
+    Each reader method records a problem instead of raising, so that one answer
+    lists everything wrong; :meth:`finish` raises them together and also reports
+    fields nobody asked for (usually a typo).
+    """
+
+    def __init__(self, data: dict[str, Any], prefix: str = "") -> None:
+        self.data = data
+        self.prefix = prefix
+        self.problems: list[Problem] = []
+        self._read: set[str] = set()
+        self._children: list[Body] = []
+
+    # -- plumbing ---------------------------------------------------------------
+    def path(self, name: str | int) -> str:
+        return f"{self.prefix}{name}"
+
+    def add(self, name: str | int | None, message: str) -> None:
+        field = self.prefix.rstrip(".") or None if name is None else self.path(name)
+        self.problems.append(Problem(field, message))
+
+    def _take(self, name: str, required: bool) -> Any:
+        self._read.add(name)
+        value = self.data.get(name, _MISSING)
+        if value is _MISSING and required:
+            self.add(name, f"{name.replace('_', ' ').capitalize()} is missing.")
+        return value
+
+    def has(self, name: str) -> bool:
+        return self.data.get(name) is not None
+
+    # -- readers ----------------------------------------------------------------
+    def boolean(self, name: str, default: bool = False) -> bool:
+        value = self._take(name, required=False)
+        if value is _MISSING or value is None:
+            return default
+        if not isinstance(value, bool):
+            self.add(name, f"{_label(name)} must be true or false, not {describe(value)}.")
+            return default
+        return value
+
+    def integer(self, name: str, *, required: bool = True) -> int | None:
+        value = self._take(name, required)
+        if value is _MISSING or (value is None and not required):
+            return None
+        return self._as_integer(name, value)
+
+    def _as_integer(self, name: str | int, value: Any) -> int | None:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            self.add(name, f"{_label(name)} must be a whole number, not {describe(value)}.")
+            return None
+        if isinstance(value, float):
+            if not value.is_integer():
+                self.add(name, f"{_label(name)} must be a whole number, not {value}.")
+                return None
+            value = int(value)
+        if abs(value) > 10**9:
+            self.add(name, f"{_label(name)} is far too large.")
+            return None
+        return value
+
+    def choice(
+        self,
+        name: str,
+        choices: Iterable[str],
+        *,
+        default: str | None = None,
+        required: bool = False,
+    ) -> str | None:
+        """A word from a fixed list; case and surrounding spaces do not matter."""
+        options = tuple(choices)
+        value = self._take(name, required and default is None)
+        if value is _MISSING or (value is None and not required):
+            return default
+        if not isinstance(value, str):
+            self.add(
+                name, f"{_label(name)} must be one of {_listing(options)}, not {describe(value)}."
+            )
+            return default
+        word = value.strip().lower()
+        if word not in options:
+            hint = _did_you_mean(word, options)
+            self.add(
+                name,
+                f'"{_short(value)}" is not a choice here; use one of {_listing(options)}.{hint}',
+            )
+            return default
+        return word
+
+    def cards(
+        self, name: str, deck: Deck, *, required: bool = True, copies: int | None = None
+    ) -> list[Card] | None:
+        value = self._take(name, required)
+        if value is _MISSING or (value is None and not required):
+            return None
+        try:
+            return deck.parse(value, self.path(name), copies=copies)
+        except RuleError as error:
+            self.problems.extend(error.problems)
+            return None
+
+    def card(self, name: str, deck: Deck) -> Card | None:
+        value = self._take(name, required=True)
+        if value is _MISSING:
+            return None
+        try:
+            parsed = deck.parse([value], self.path(name))[0]
+        except RuleError as error:
+            self.problems.extend(Problem(self.path(name), p.message) for p in error.problems)
+            return None
+        return parsed
+
+    def object(self, name: str, *, required: bool = False) -> Body | None:
+        value = self._take(name, required)
+        if value is _MISSING or (value is None and not required):
+            return None
+        if not isinstance(value, dict):
+            self.add(name, f"{_label(name)} must be an object, not {describe(value)}.")
+            return None
+        child = Body(value, prefix=self.path(name) + ".")
+        self._children.append(child)
+        return child
+
+    def list(self, name: str, *, required: bool = True) -> list[Any] | None:
+        value = self._take(name, required)
+        if value is _MISSING or (value is None and not required):
+            return None
+        if not isinstance(value, list):
+            self.add(name, f"{_label(name)} must be a list, not {describe(value)}.")
+            return None
+        return value
+
+    def raw(self, name: str) -> Any:
+        """A value passed on as it is (options the referee reads itself)."""
+        value = self._take(name, required=False)
+        return None if value is _MISSING else value
+
+    def entries(self) -> list[tuple[str, Any]]:
+        """Every key and value of an object whose keys are data (names, point cards)."""
+        self._read.update(self.data)
+        return list(self.data.items())
+
+    def integers_by_key(self, name: str, *, required: bool = False) -> dict[str, int] | None:
+        """An object of whole numbers keyed by name, such as ``{"A": 12, "B": -4}``."""
+        child = self.object(name, required=required)
+        if child is None:
+            return None
+        numbers: dict[str, int] = {}
+        for key, value in child.entries():
+            number = child._as_integer(key, value)
+            if number is not None:
+                numbers[key] = number
+        return numbers
+
+    def forbid_together(self, *names: str) -> None:
+        given = [n for n in names if self.has(n)]
+        if len(given) > 1:
+            self.add(given[1], f"Give either {_listing(given, 'or')}, not both.")
+
+    # -- the end ----------------------------------------------------------------
+    def collect(self) -> list[Problem]:
+        problems = list(self.problems)
+        for key in self.data:
+            if key not in self._read:
+                hint = _did_you_mean(str(key), sorted(self._read))
+                problems.append(
+                    Problem(
+                        self.path(key),
+                        f'"{_short(str(key))}" is not a field of this request.{hint}',
+                    )
+                )
+        for child in self._children:
+            problems.extend(child.collect())
+        return problems
+
+    def finish(self) -> None:
+        """Raise every shape problem found, if any."""
+        problems = self.collect()
+        if problems:
+            raise UnreadableInput(problems)
+
+
+def _label(name: str | int) -> str:
+    if isinstance(name, int):
+        return f"Entry {name + 1}"
+    return name.replace("_", " ").capitalize()
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 30 else text[:30] + "…"
+
+
+def _listing(words: Iterable[str], last: str = "or") -> str:
+    quoted = [f'"{w}"' for w in words]
+    if len(quoted) <= 1:
+        return "".join(quoted)
+    return ", ".join(quoted[:-1]) + f" {last} " + quoted[-1]
+
+
+def _did_you_mean(word: str, options: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
+    return f' Did you mean "{close[0]}"?' if close else ""

@@ -1,0 +1,807 @@
+"""The OpenAPI 3.1 description of the JSON API, and the data for its human page.
+
+One source for both: the schema served at /api/v1/openapi.json and the page at
+/api/ are built from the same endpoint list, and the page's example answers are
+computed by the referee itself, so the documentation cannot drift from the code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+CARD = {
+    "type": "string",
+    "description": (
+        "A card code, rank then suit: ranks A K Q J 10 9 8 7 6 5 4 3 2, suits C S H D. "
+        "Also accepted: T for 10, lower case, the suit symbols ♣ ♠ ♥ ♦. "
+        "Pitch jokers: JOKER-HIGH, JOKER-LOW."
+    ),
+    "examples": ["JC", "10H", "t♥"],
+}
+CARDS = {"type": "array", "items": {"$ref": "#/components/schemas/Card"}}
+MELDS = {"type": "array", "items": CARDS}
+EXPLANATION = {
+    "type": "array",
+    "items": {"type": "string"},
+    "description": "Short sentences that walk from the input to the result, as a referee would say them.",
+}
+STEPS = {
+    "type": "array",
+    "description": "The explanation again, each sentence with the rule-book section it rests on.",
+    "items": {
+        "type": "object",
+        "required": ["text", "rule"],
+        "properties": {"text": {"type": "string"}, "rule": {"type": ["string", "null"]}},
+    },
+}
+TEAM_NUMBERS = {
+    "type": "object",
+    "required": ["A", "B"],
+    "properties": {"A": {"type": "integer"}, "B": {"type": "integer"}},
+    "additionalProperties": False,
+}
+ERROR = {
+    "type": "object",
+    "required": ["errors"],
+    "properties": {
+        "errors": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "required": ["field", "message"],
+                "properties": {
+                    "field": {
+                        "type": ["string", "null"],
+                        "description": "Dotted path of the field (cards.2, options.target), null for the whole request.",
+                    },
+                    "message": {
+                        "type": "string",
+                        "description": "A sentence a player understands.",
+                    },
+                },
+            },
+        }
+    },
+}
+
+
+def _boolean(description: str, default: bool = False) -> dict[str, Any]:
+    return {"type": "boolean", "default": default, "description": description}
+
+
+def _enum(values: tuple[str, ...], description: str, default: str | None = None) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "string", "enum": list(values), "description": description}
+    if default is not None:
+        schema["default"] = default
+    return schema
+
+
+def _integer(description: str, minimum: int | None = None, maximum: int | None = None) -> dict:
+    schema: dict[str, Any] = {"type": "integer", "description": description}
+    if minimum is not None:
+        schema["minimum"] = minimum
+    if maximum is not None:
+        schema["maximum"] = maximum
+    return schema
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    game: str
+    path: str
+    name: str
+    summary: str
+    description: str
+    request: dict[str, Any]
+    required: tuple[str, ...]
+    response: dict[str, Any]
+    response_required: tuple[str, ...]
+    examples: tuple[tuple[str, dict[str, Any]], ...] = field(default=())
+
+    @property
+    def operation_id(self) -> str:
+        return self.name.replace("api-", "").replace("-", "_")
+
+
+SKAT_OPTIONS_NOTE = "Skat house rules are per request here: kontra, re, bock."
+
+PITCH_OPTIONS = {
+    "type": "object",
+    "description": "Per-sheet options of the Pitch rules; every one has a default.",
+    "properties": {
+        "target": _integer("Points to win the game.", 11, 500) | {"default": 52},
+        "made_scores": _enum(
+            ("taken", "bid"),
+            "What a pitching team that made its bid scores: the points it took, or its bid.",
+            "taken",
+        ),
+        "two_goes_to": _enum(
+            ("taker", "player"),
+            "Who scores the two: the team that won it in a trick, or the team that played it.",
+            "taker",
+        ),
+        "all_pass": _enum(
+            ("dealer_4", "redeal"),
+            "When the first three pass: the dealer must bid 4, or the cards are dealt again.",
+            "dealer_4",
+        ),
+        "win_condition": _enum(
+            ("bidder_first", "bid_out"),
+            "Both teams over the target on one hand: the pitching team wins; or a team can only "
+            "win on a hand it pitched and made.",
+            "bidder_first",
+        ),
+    },
+    "additionalProperties": False,
+}
+
+MANIPULATION_OPTIONS = {
+    "type": "object",
+    "description": "Per-sheet options of the Manipulation rules; every one has a default.",
+    "properties": {
+        "target": {
+            "type": "integer",
+            "enum": [200, 300],
+            "default": 200,
+            "description": "The game ends after the round in which someone reaches this many penalty points.",
+        },
+        "ace": _enum(
+            ("high", "low_or_high"),
+            "The ace ends a sequence high only (Q-K-A), or may also start one low (A-2-3); never K-A-2.",
+            "high",
+        ),
+        "stock_out": _enum(
+            ("play_on", "end_round"),
+            "Once the stock is empty: players who cannot meld pass until everyone has, or the "
+            "round ends as soon as the player to move cannot meld.",
+            "play_on",
+        ),
+    },
+    "additionalProperties": False,
+}
+
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        game="skat",
+        path="/api/v1/skat/score",
+        name="api-skat-score",
+        summary="Score a Skat game",
+        description=(
+            "The value of a suit, grand or null game, whether it was won, overbidding, and "
+            "the score on the list. Give the matadors as a count or as the declarer's 12 "
+            "cards, and the result as card points and tricks, as the declarer's trick cards "
+            "with the skat, or as a one-word outcome. " + SKAT_OPTIONS_NOTE
+        ),
+        request={
+            "game": _enum(
+                ("diamonds", "hearts", "spades", "clubs", "grand", "null"), "The game declared."
+            ),
+            "bid": _integer(
+                "The bid the declarer won the auction with: a legal bid from 18 to 264.", 18, 264
+            ),
+            "hand": _boolean("Played from the hand, without picking up the skat."),
+            "ouvert": _boolean(
+                "Open: the declarer's cards lie face up. A suit or grand ouvert is always hand and schwarz announced."
+            ),
+            "announced": _enum(
+                ("none", "schneider", "schwarz"), "Announcement made (hand games only).", "none"
+            ),
+            "matadors": {
+                "description": "Matadors as a count: with N (declarer holds the top trump) or against N.",
+                "oneOf": [
+                    {
+                        "type": "object",
+                        "required": ["with"],
+                        "properties": {"with": {"type": "integer", "minimum": 1, "maximum": 11}},
+                        "additionalProperties": False,
+                    },
+                    {
+                        "type": "object",
+                        "required": ["against"],
+                        "properties": {"against": {"type": "integer", "minimum": 1, "maximum": 11}},
+                        "additionalProperties": False,
+                    },
+                ],
+            },
+            "declarer_cards": CARDS
+            | {
+                "description": "Instead of matadors: the declarer's 10 dealt cards plus the 2 skat cards.",
+                "minItems": 12,
+                "maxItems": 12,
+            },
+            "declarer_points": _integer("Card points of the declarer, skat included.", 0, 120),
+            "declarer_tricks": _integer("Tricks the declarer took.", 0, 10),
+            "declarer_trick_cards": CARDS
+            | {
+                "description": "Instead of points and tricks: every card in the declarer's tricks (a multiple of 3)."
+            },
+            "skat": CARDS
+            | {
+                "description": "With declarer_trick_cards: the 2 skat cards, which count for the declarer.",
+                "minItems": 2,
+                "maxItems": 2,
+            },
+            "outcome": _enum(
+                ("won", "won_schneider", "won_schwarz", "lost", "lost_schneider", "lost_schwarz"),
+                "For tables that do not count points: the result of play before bid and announcements are checked. Null takes won or lost.",
+            ),
+            "kontra": _boolean("House rule: a defender said Kontra (counts double)."),
+            "re": _boolean("House rule: the declarer answered Re (counts four times)."),
+            "bock": _boolean("House rule: a Bock game (the list score counts double)."),
+        },
+        required=("game", "bid"),
+        response={
+            "won": {"type": "boolean"},
+            "overbid": {"type": "boolean", "description": "The game was worth less than the bid."},
+            "base_value": {
+                "type": "integer",
+                "description": "Base value; for null the fixed null value.",
+            },
+            "multiplier": {
+                "type": ["integer", "null"],
+                "description": "Sum of the levels; null for null games.",
+            },
+            "matadors": {
+                "type": ["object", "null"],
+                "description": '{"with": N} or {"against": N}; null for null games.',
+            },
+            "game_value": {
+                "type": "integer",
+                "description": "The value the game is scored at, after the overbid adjustment, before doubling a loss and before Kontra/Re.",
+            },
+            "score": {
+                "type": "integer",
+                "description": "The declarer's list entry: +value, or −2 × value; ×2 Kontra, ×4 Re, ×2 Bock.",
+            },
+            "contract": {"type": "string", "description": "The declaration in words."},
+            "levels": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"level": {"type": "string"}, "count": {"type": "integer"}},
+                },
+            },
+            "declarer_points": {"type": ["integer", "null"]},
+            "declarer_tricks": {"type": ["integer", "null"]},
+            "schneider": {"type": "boolean"},
+            "schwarz": {"type": "boolean"},
+            "explanation": EXPLANATION,
+            "steps": STEPS,
+        },
+        response_required=(
+            "won",
+            "overbid",
+            "base_value",
+            "multiplier",
+            "matadors",
+            "game_value",
+            "score",
+            "explanation",
+        ),
+        examples=(
+            (
+                "Clubs with 2, won with 72 points",
+                {
+                    "game": "clubs",
+                    "bid": 36,
+                    "matadors": {"with": 2},
+                    "declarer_points": 72,
+                    "declarer_tricks": 6,
+                },
+            ),
+            (
+                "Overbid: Diamonds without 1 after a bid of 22",
+                {"game": "diamonds", "bid": 22, "matadors": {"against": 1}, "outcome": "won"},
+            ),
+            (
+                "Grand Ouvert with 4",
+                {
+                    "game": "grand",
+                    "bid": 264,
+                    "hand": True,
+                    "ouvert": True,
+                    "matadors": {"with": 4},
+                    "outcome": "won_schwarz",
+                },
+            ),
+            ("Null Hand lost", {"game": "null", "bid": 35, "hand": True, "declarer_tricks": 1}),
+        ),
+    ),
+    Endpoint(
+        game="skat",
+        path="/api/v1/skat/trick",
+        name="api-skat-trick",
+        summary="Who wins a Skat trick",
+        description="Three cards in the order they were played; the answer is the index of the winning card.",
+        request={
+            "game": _enum(
+                ("diamonds", "hearts", "spades", "clubs", "grand", "null"), "The game being played."
+            ),
+            "cards": CARDS
+            | {"minItems": 3, "maxItems": 3, "description": "The trick in play order."},
+        },
+        required=("game", "cards"),
+        response={
+            "winner": {"type": "integer", "minimum": 0, "maximum": 2},
+            "explanation": EXPLANATION,
+            "steps": STEPS,
+        },
+        response_required=("winner", "explanation"),
+        examples=(("Hearts: the J♦ is a trump", {"game": "hearts", "cards": ["QH", "JD", "AH"]}),),
+    ),
+    Endpoint(
+        game="skat",
+        path="/api/v1/skat/follow",
+        name="api-skat-follow",
+        summary="Was a Skat card allowed?",
+        description="The card led, a player's hand and the card they played: did they follow suit as they had to?",
+        request={
+            "game": _enum(
+                ("diamonds", "hearts", "spades", "clubs", "grand", "null"), "The game being played."
+            ),
+            "led": {"$ref": "#/components/schemas/Card"},
+            "hand": CARDS | {"description": "The player's cards before playing."},
+            "played": {"$ref": "#/components/schemas/Card"},
+        },
+        required=("game", "led", "hand", "played"),
+        response={"legal": {"type": "boolean"}, "explanation": EXPLANATION, "steps": STEPS},
+        response_required=("legal", "explanation"),
+        examples=(
+            (
+                "Grand: J♣ must follow a jack led",
+                {"game": "grand", "led": "JH", "hand": ["JC", "AS", "7S"], "played": "AS"},
+            ),
+        ),
+    ),
+    Endpoint(
+        game="pitch",
+        path="/api/v1/pitch/hand",
+        name="api-pitch-hand",
+        summary="Score a Pitch hand",
+        description="The bid, the pitching team, and which team took each of the 8 point cards (or that it was out of play).",
+        request={
+            "bid": {
+                "oneOf": [
+                    {"type": "integer", "minimum": 4, "maximum": 9},
+                    {"type": "string", "enum": ["moon"]},
+                ],
+                "description": "4 to 9, or moon (all 10 points).",
+            },
+            "pitcher_team": _enum(
+                ("A", "B"), "The team of the highest bidder: A is seats 1 and 3, B seats 2 and 4."
+            ),
+            "points": {
+                "type": "object",
+                "description": 'For each point card, "A", "B" or "out" (out of play: it scores for nobody).',
+                "required": [
+                    "ace",
+                    "jack",
+                    "off_jack",
+                    "high_joker",
+                    "low_joker",
+                    "ten",
+                    "two",
+                    "three",
+                ],
+                "properties": {
+                    key: {"type": "string", "enum": ["A", "B", "out"]}
+                    for key in (
+                        "ace",
+                        "jack",
+                        "off_jack",
+                        "high_joker",
+                        "low_joker",
+                        "ten",
+                        "two",
+                        "three",
+                    )
+                },
+                "additionalProperties": False,
+            },
+            "scores_before": TEAM_NUMBERS
+            | {"description": "Team scores before the hand (default 0 and 0)."},
+            "options": {"$ref": "#/components/schemas/PitchOptions"},
+        },
+        required=("bid", "pitcher_team", "points"),
+        response={
+            "made": {"type": "boolean"},
+            "taken": TEAM_NUMBERS,
+            "delta": TEAM_NUMBERS,
+            "scores_after": TEAM_NUMBERS,
+            "game_over": {"type": "boolean"},
+            "winner": {"type": ["string", "null"], "enum": ["A", "B", None]},
+            "options": {"$ref": "#/components/schemas/PitchOptions"},
+            "explanation": EXPLANATION,
+            "steps": STEPS,
+        },
+        response_required=(
+            "made",
+            "taken",
+            "delta",
+            "scores_after",
+            "game_over",
+            "winner",
+            "explanation",
+        ),
+        examples=(
+            (
+                "Team A bids 5 and makes it",
+                {
+                    "bid": 5,
+                    "pitcher_team": "A",
+                    "points": {
+                        "ace": "A",
+                        "jack": "A",
+                        "off_jack": "B",
+                        "high_joker": "A",
+                        "low_joker": "B",
+                        "ten": "A",
+                        "two": "A",
+                        "three": "B",
+                    },
+                },
+            ),
+            (
+                "Shooting the moon at 30",
+                {
+                    "bid": "moon",
+                    "pitcher_team": "B",
+                    "scores_before": {"A": 41, "B": 30},
+                    "points": {
+                        "ace": "B",
+                        "jack": "B",
+                        "off_jack": "B",
+                        "high_joker": "B",
+                        "low_joker": "B",
+                        "ten": "B",
+                        "two": "B",
+                        "three": "B",
+                    },
+                },
+            ),
+        ),
+    ),
+    Endpoint(
+        game="pitch",
+        path="/api/v1/pitch/trick",
+        name="api-pitch-trick",
+        summary="Who wins a Pitch trick",
+        description="2 to 4 trumps in play order (a player out of trumps sits out).",
+        request={
+            "trump": _enum(("C", "S", "H", "D"), "The trump suit."),
+            "cards": CARDS
+            | {
+                "minItems": 2,
+                "maxItems": 4,
+                "description": "The trick in play order; every card must be a trump.",
+            },
+        },
+        required=("trump", "cards"),
+        response={
+            "winner": {"type": "integer", "minimum": 0, "maximum": 3},
+            "explanation": EXPLANATION,
+            "steps": STEPS,
+        },
+        response_required=("winner", "explanation"),
+        examples=(
+            (
+                "Spades: the ace beats the jokers and the off-jack",
+                {"trump": "S", "cards": ["2S", "JC", "JOKER-LOW", "AS"]},
+            ),
+        ),
+    ),
+    Endpoint(
+        game="manipulation",
+        path="/api/v1/manipulation/melds",
+        name="api-manipulation-melds",
+        summary="Are these melds valid?",
+        description="Each meld is checked on its own: a sequence of one suit or a group of one rank.",
+        request={
+            "melds": MELDS | {"description": "The melds, each a list of cards."},
+            "options": {"$ref": "#/components/schemas/ManipulationOptions"},
+        },
+        required=("melds",),
+        response={
+            "valid": {"type": "boolean"},
+            "melds": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["valid", "kind", "reason"],
+                    "properties": {
+                        "valid": {"type": "boolean"},
+                        "kind": {"type": ["string", "null"], "enum": ["sequence", "group", None]},
+                        "reason": {"type": ["string", "null"]},
+                    },
+                },
+            },
+            "explanation": EXPLANATION,
+            "steps": STEPS,
+        },
+        response_required=("valid", "melds"),
+        examples=(("A sequence and a group", {"melds": [["7H", "8H", "9H"], ["QS", "QH", "QD"]]}),),
+    ),
+    Endpoint(
+        game="manipulation",
+        path="/api/v1/manipulation/turn",
+        name="api-manipulation-turn",
+        summary="Was a turn legal?",
+        description=(
+            "The table before and after a turn, and optionally the player's hand. A turn that "
+            "breaks the rules answers 200 with legal false and every reason."
+        ),
+        request={
+            "table_before": MELDS | {"description": "The melds on the table before the turn."},
+            "table_after": MELDS | {"description": "The melds on the table after the turn."},
+            "hand": CARDS | {"description": "The player's hand before the turn (optional)."},
+            "options": {"$ref": "#/components/schemas/ManipulationOptions"},
+        },
+        required=("table_before", "table_after"),
+        response={
+            "legal": {"type": "boolean"},
+            "played": CARDS | {"description": "Cards added from the hand."},
+            "reasons": {"type": "array", "items": {"type": "string"}},
+            "explanation": EXPLANATION,
+            "steps": STEPS,
+        },
+        response_required=("legal", "played", "reasons"),
+        examples=(
+            (
+                "Splitting a run to add a card",
+                {
+                    "table_before": [["5H", "6H", "7H", "8H", "9H"]],
+                    "table_after": [["5H", "6H", "7H"], ["7H", "8H", "9H"]],
+                    "hand": ["7H", "KC"],
+                },
+            ),
+            (
+                "A card from the table went missing",
+                {
+                    "table_before": [["7H", "8H", "9H"]],
+                    "table_after": [["8H", "9H", "10H"]],
+                    "hand": ["10H"],
+                },
+            ),
+        ),
+    ),
+    Endpoint(
+        game="manipulation",
+        path="/api/v1/manipulation/arrange",
+        name="api-manipulation-arrange",
+        summary="Can all these cards go down?",
+        description="Whether the cards (up to 104, each at most twice) can be laid out as valid melds using every card, and one way to do it.",
+        request={
+            "cards": CARDS | {"maxItems": 104},
+            "options": {"$ref": "#/components/schemas/ManipulationOptions"},
+        },
+        required=("cards",),
+        response={
+            "possible": {"type": "boolean"},
+            "melds": {"type": ["array", "null"], "items": CARDS},
+            "explanation": EXPLANATION,
+            "steps": STEPS,
+        },
+        response_required=("possible", "melds"),
+        examples=(
+            (
+                "Runs and a group from nine cards",
+                {"cards": ["7H", "8H", "9H", "QS", "QH", "QD", "10C", "JC", "QC"]},
+            ),
+        ),
+    ),
+    Endpoint(
+        game="manipulation",
+        path="/api/v1/manipulation/round",
+        name="api-manipulation-round",
+        summary="Score a Manipulation round",
+        description="The cards left in each player's hand at the end of the round (the player who went out has none).",
+        request={
+            "hands": {
+                "type": "object",
+                "additionalProperties": CARDS,
+                "description": "Cards left in hand, by player name (3 to 5 players).",
+            },
+            "scores_before": {
+                "type": "object",
+                "additionalProperties": {"type": "integer"},
+                "description": "Totals before the round, by player name.",
+            },
+            "options": {"$ref": "#/components/schemas/ManipulationOptions"},
+        },
+        required=("hands",),
+        response={
+            "penalties": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "scores_after": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "game_over": {"type": "boolean"},
+            "winners": {"type": "array", "items": {"type": "string"}},
+            "went_out": {"type": ["string", "null"]},
+            "explanation": EXPLANATION,
+            "steps": STEPS,
+        },
+        response_required=("penalties", "scores_after", "game_over", "winners", "explanation"),
+        examples=(
+            (
+                "Ana is caught with an ace and a ten",
+                {
+                    "hands": {"Ana": ["AS", "10H"], "Ben": [], "Cem": ["4C"]},
+                    "scores_before": {"Ana": 180, "Ben": 95, "Cem": 120},
+                },
+            ),
+        ),
+    ),
+)
+
+GAME_TITLES = {"skat": "Skat", "pitch": "10-Point Pitch", "manipulation": "Manipulation"}
+
+
+def _operation(endpoint: Endpoint) -> dict[str, Any]:
+    request_schema = {
+        "type": "object",
+        "properties": endpoint.request,
+        "required": list(endpoint.required),
+        "additionalProperties": False,
+    }
+    response_schema = {
+        "type": "object",
+        "properties": endpoint.response,
+        "required": list(endpoint.response_required),
+    }
+    error = {"application/json": {"schema": {"$ref": "#/components/schemas/Errors"}}}
+    return {
+        "post": {
+            "operationId": endpoint.operation_id,
+            "tags": [GAME_TITLES[endpoint.game]],
+            "summary": endpoint.summary,
+            "description": endpoint.description,
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/json": {
+                        "schema": request_schema,
+                        "examples": {
+                            f"example{i}": {"summary": title, "value": value}
+                            for i, (title, value) in enumerate(endpoint.examples, start=1)
+                        },
+                    }
+                },
+            },
+            "responses": {
+                "200": {
+                    "description": "The referee's answer.",
+                    "content": {"application/json": {"schema": response_schema}},
+                },
+                "400": {
+                    "description": "The request could not be read: not JSON, wrong types, unknown or repeated cards, unknown fields.",
+                    "content": error,
+                },
+                "405": {"description": "Only POST is answered.", "content": error},
+                "422": {
+                    "description": "The request is readable but breaks the rules (an illegal bid, a contradiction).",
+                    "content": error,
+                },
+            },
+        }
+    }
+
+
+@cache
+def schema() -> dict[str, Any]:
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Scorekeeper referee API",
+            "version": "1.0.0",
+            "description": (
+                "The rules of Skat, 10-Point Pitch and Manipulation as a stateless JSON API. "
+                "Every answer explains itself; bad input answers 4xx with "
+                '{"errors": [{"field", "message"}]}.'
+            ),
+        },
+        "paths": {endpoint.path: _operation(endpoint) for endpoint in ENDPOINTS},
+        "components": {
+            "schemas": {
+                "Card": CARD,
+                "Errors": ERROR,
+                "PitchOptions": PITCH_OPTIONS,
+                "ManipulationOptions": MANIPULATION_OPTIONS,
+            }
+        },
+    }
+
+
+def _type_label(schema: dict[str, Any]) -> str:
+    if "$ref" in schema:
+        return schema["$ref"].rsplit("/", 1)[-1].lower().replace("options", " options")
+    if "oneOf" in schema:
+        return " or ".join(_type_label(s) for s in schema["oneOf"])
+    kind = schema.get("type", "object")
+    if isinstance(kind, list):
+        kind = " or ".join(kind)
+    if kind == "array":
+        items = schema.get("items", {})
+        return f"list of {_type_label(items)}s" if items else "list"
+    if "enum" in schema:
+        return " | ".join(str(v) for v in schema["enum"] if v is not None)
+    return kind
+
+
+@dataclass(frozen=True)
+class FieldDoc:
+    name: str
+    type: str
+    required: bool
+    description: str
+
+
+@dataclass(frozen=True)
+class ExampleDoc:
+    title: str
+    request: str
+    status: int
+    response: str
+
+
+@dataclass(frozen=True)
+class EndpointDoc:
+    endpoint: Endpoint
+    fields: tuple[FieldDoc, ...]
+    response_fields: tuple[FieldDoc, ...]
+    examples: tuple[ExampleDoc, ...]
+
+    @property
+    def anchor(self) -> str:
+        return self.endpoint.path.removeprefix("/api/v1/").replace("/", "-")
+
+
+@dataclass(frozen=True)
+class GameDoc:
+    slug: str
+    title: str
+    endpoints: tuple[EndpointDoc, ...]
+
+
+def _fields(properties: dict[str, Any], required: tuple[str, ...]) -> tuple[FieldDoc, ...]:
+    return tuple(
+        FieldDoc(name, _type_label(spec), name in required, spec.get("description", ""))
+        for name, spec in properties.items()
+    )
+
+
+@cache
+def documentation() -> tuple[GameDoc, ...]:
+    """The API page's content, with each example answered by the referee itself."""
+    import json
+
+    from django.urls import resolve
+
+    from games.api import answer
+
+    games = []
+    for slug, title in GAME_TITLES.items():
+        docs = []
+        for endpoint in (e for e in ENDPOINTS if e.game == slug):
+            handler = resolve(endpoint.path).func.handler
+            examples = []
+            for example_title, request in endpoint.examples:
+                status, payload = answer(handler, request)
+                examples.append(
+                    ExampleDoc(
+                        example_title,
+                        json.dumps(request, indent=2, ensure_ascii=False),
+                        status,
+                        json.dumps(payload, indent=2, ensure_ascii=False),
+                    )
+                )
+            docs.append(
+                EndpointDoc(
+                    endpoint,
+                    _fields(endpoint.request, endpoint.required),
+                    _fields(endpoint.response, endpoint.response_required),
+                    tuple(examples),
+                )
+            )
+        games.append(GameDoc(slug, title, tuple(docs)))
+    return tuple(games)

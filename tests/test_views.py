@@ -1,0 +1,96 @@
+"""The pages: home and the API documentation."""
+
+import pytest
+from django.urls import reverse
+
+from games import openapi
+
+
+@pytest.mark.django_db
+def test_home_says_what_the_app_is_and_links_to_the_api_docs(client):
+    response = client.get(reverse("games:home"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Keep score at a real card table" in html
+    for name in ("Skat", "10-Point Pitch", "Manipulation"):
+        assert name in html
+    assert 'href="/api/"' in html
+    assert "vendor/htmx/htmx.min.js" in html  # htmx from our own static files, never a CDN
+    assert 'name="viewport"' in html
+    assert 'name="color-scheme" content="light dark"' in html
+
+
+@pytest.mark.django_db
+def test_pages_load_no_script_or_style_from_another_site(client):
+    for url in (reverse("games:home"), reverse("games:api-docs")):
+        html = client.get(url).content.decode()
+        assert "http://" not in html.replace("http://testserver", "")
+        assert "https://" not in html
+        assert "//cdn" not in html
+
+
+@pytest.mark.django_db
+def test_api_docs_page_documents_every_endpoint_with_a_live_example(client):
+    response = client.get(reverse("games:api-docs"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    for path in openapi.schema()["paths"]:
+        assert path in html
+    # The examples are answered by the referee itself: the Clubs example shows its score.
+    assert "&quot;game_value&quot;: 36" in html
+    assert "Answer (200)" in html
+    assert "Answer (4" not in html
+
+
+def test_openapi_schema_is_served_and_describes_every_referee_endpoint(client):
+    response = client.get(reverse("games:openapi"))
+    assert response.status_code == 200
+    schema = response.json()
+    assert schema["openapi"].startswith("3.1")
+    assert sorted(schema["paths"]) == sorted(
+        [
+            "/api/v1/skat/score",
+            "/api/v1/skat/trick",
+            "/api/v1/skat/follow",
+            "/api/v1/pitch/hand",
+            "/api/v1/pitch/trick",
+            "/api/v1/manipulation/melds",
+            "/api/v1/manipulation/turn",
+            "/api/v1/manipulation/arrange",
+            "/api/v1/manipulation/round",
+        ]
+    )
+    for operation in schema["paths"].values():
+        assert set(operation["post"]["responses"]) == {"200", "400", "405", "422"}
+
+
+@pytest.mark.django_db
+def test_unknown_pages_get_a_friendly_404(client):
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404
+    assert "Page not found" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("handler", "status"),
+    [("bad_request", 400), ("permission_denied", 403), ("page_not_found", 404)],
+)
+@pytest.mark.django_db
+def test_error_pages_speak_json_under_the_api(rf, handler, status):
+    from games import views
+
+    response = getattr(views, handler)(rf.get("/api/v1/skat/score"), Exception())
+    assert response.status_code == status
+    assert b'"errors"' in response.content
+    page = getattr(views, handler)(rf.get("/somewhere"), Exception())
+    assert page.status_code == status
+    assert b"<html" in page.content
+
+
+@pytest.mark.django_db
+def test_server_error_page_reassures_the_player(rf):
+    from games import views
+
+    response = views.server_error(rf.get("/"))
+    assert response.status_code == 500
+    assert b"Nothing you entered was lost" in response.content
