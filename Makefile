@@ -13,7 +13,7 @@ PYTEST_ARGS ?=
 # IPv6 literals need brackets in a bind address.
 BIND := $(if $(findstring :,$(HOST)),[$(HOST)],$(HOST)):$(PORT)
 
-.PHONY: run test setup install lint format bench clean
+.PHONY: run test setup install chromium lint format bench clean
 
 $(BIN)/.installed: requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,7 +30,17 @@ run: setup
 	@echo "Scorekeeper on http://$(BIND)/"
 	$(BIN)/gunicorn scorekeeper.wsgi --bind $(BIND) --workers $(WORKERS) --access-logfile - --forwarded-allow-ips 127.0.0.1
 
-test: setup
+# Browser tests drive Debian's Chromium through Playwright; never a downloaded browser.
+chromium:
+	@if command -v chromium >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing Debian's chromium for the browser tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
+	else \
+		echo "Chromium is missing (apt-get install chromium): the browser tests will be skipped"; \
+	fi
+
+test: setup chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest --cov --cov-report=term $(PYTEST_ARGS)
