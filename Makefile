@@ -45,7 +45,7 @@ test: setup chromium
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest --cov --cov-report=term $(PYTEST_ARGS)
 	@echo "Branch coverage of the referee (games/rules/):"
-	$(BIN)/coverage report --include='games/rules/*' --fail-under=95
+	$(BIN)/coverage report --include='games/rules/*' --no-skip-covered --fail-under=95
 
 lint: install
 	$(BIN)/ruff check .
