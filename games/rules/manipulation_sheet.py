@@ -1,0 +1,341 @@
+"""The Manipulation score sheet: penalty points round after round, lowest total wins.
+
+Three to five players sit in seat order. The deal passes to the left (the next
+seat), so round ``n`` is dealt by seat ``(first_dealer + n - 1) % players`` and
+the seat after the dealer plays first. A round is entered either as the cards
+left in every hand (the player who went out holds none) or as the penalty points
+the table already counted, one entry per seat. Each round is scored by
+:func:`games.rules.manipulation.score_round` (or ``score_round_from_penalties``)
+with the players' names and the running totals; the sheet refuses rounds once the
+game has ended.
+
+Problems the referee reports under a player's name (``hands.Ana.2``) are moved to
+that player's seat (``hands.0.2``), as in the round's JSON.
+
+``DealResult.details``:
+    ``went_out`` (the seat that went out, or ``None`` when the stock ran out) and
+    ``penalties`` (this round's penalty points per seat).
+``SheetState.details``:
+    ``target`` (200 or 300) and ``closest``: ``{"seats": (...), "points_left": n}``,
+    the seat(s) with the highest total, nearest to ending the game, and how many
+    points they are from the target (0 once it is reached).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import Card
+from .errors import Problem, ProblemCollector, RuleError, Step
+from .manipulation import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    ManipulationOptions,
+    RoundResult,
+    score_round,
+    score_round_from_penalties,
+)
+from .sheet import DealResult, NextDeal, SheetState
+
+# The referee's sections cover melds, penalties and the end of the game; who deals
+# and who plays first is the one thing only the sheet explains.
+RULE_SECTIONS: dict[str, str] = {
+    "manipulation-deal": "Dealing and the order of play",
+}
+
+
+@dataclass(frozen=True)
+class ManipulationDeal:
+    """One round as entered: exactly one of the two is given, one entry per seat."""
+
+    hands: tuple[tuple[Card, ...], ...] | None = None
+    penalties: tuple[int, ...] | None = None
+
+
+class ManipulationSheet:
+    """The running penalty totals of one game of Manipulation, fed one round at a time."""
+
+    def __init__(
+        self,
+        *,
+        players: Sequence[str],
+        first_dealer: int,
+        options: ManipulationOptions | Mapping[str, Any] | None = None,
+    ) -> None:
+        problems = ProblemCollector()
+        self.options = _checked_options(options, problems)
+        _check_seating(players, first_dealer, problems)
+        problems.raise_if_any()
+        self.players = tuple(players)
+        self.first_dealer = first_dealer
+        self._deals: list[DealResult] = []
+        self._totals = (0,) * len(self.players)
+        self._winners: tuple[int, ...] = ()
+
+    @property
+    def finished(self) -> bool:
+        return bool(self._winners)
+
+    # -- adding a round ---------------------------------------------------------------
+
+    def add(self, deal: ManipulationDeal) -> DealResult:
+        """Score the next round; on any problem raise ``RuleError`` and change nothing."""
+        if self.finished:
+            raise RuleError(
+                f"The game is over: {self._ending(past=True)}. Start a new sheet for another game.",
+                None,
+            )
+        self._check_entries(deal)
+        # In the first round there is nothing before it; the referee then says so.
+        before = dict(zip(self.players, self._totals, strict=True)) if self._deals else None
+        try:
+            if deal.hands is not None:
+                played = score_round(
+                    hands=dict(zip(self.players, deal.hands, strict=True)),
+                    scores_before=before,
+                    options=self.options,
+                )
+            else:
+                played = score_round_from_penalties(
+                    penalties=dict(zip(self.players, deal.penalties or (), strict=True)),
+                    scores_before=before,
+                    options=self.options,
+                )
+        except RuleError as error:
+            raise RuleError(
+                Problem(self._seat_field(p.field), p.message) for p in error.problems
+            ) from None
+        result = self._deal_result(played)
+        self._deals.append(result)
+        self._totals = result.totals
+        self._winners = tuple(self.players.index(name) for name in played.winners)
+        return result
+
+    def _check_entries(self, deal: ManipulationDeal) -> None:
+        entered = {"hands": deal.hands, "penalties": deal.penalties}
+        given = [name for name, entries in entered.items() if entries is not None]
+        count = len(self.players)
+        if not given:
+            raise RuleError(
+                'Enter the round either as the cards left in each hand ("hands", one list '
+                'per seat) or as each player\'s penalty points ("penalties", one number per '
+                "seat).",
+                None,
+            )
+        if len(given) == 2:
+            raise RuleError(
+                "Enter the round as hands or as penalties, not both: the penalties follow "
+                "from the hands.",
+                "penalties",
+            )
+        field = given[0]
+        got = len(entered[field] or ())
+        if got != count:
+            singular = {"hands": "hand", "penalties": "penalty"}[field]
+            raise RuleError(
+                f"This table has {count} players ({', '.join(self.players)}), so give "
+                f"{count} {field}, one per seat in that order; got {got} "
+                f"{singular if got == 1 else field}.",
+                field,
+            )
+
+    def _seat_field(self, field: str | None) -> str | None:
+        """``hands.Ana.2`` → ``hands.0.2``: the referee names players, the sheet's JSON seats."""
+        entry, _, rest = (field or "").partition(".")
+        for seat, name in enumerate(self.players):
+            if rest == name:
+                return f"{entry}.{seat}"
+            index = rest.removeprefix(f"{name}.")
+            if index != rest and index.isdigit():
+                return f"{entry}.{seat}.{index}"
+        return field
+
+    def _deal_result(self, played: RoundResult) -> DealResult:
+        number = len(self._deals) + 1
+        dealer = self._dealer(number)
+        went_out = None if played.went_out is None else self.players.index(played.went_out)
+        penalties = tuple(played.penalties[name] for name in self.players)
+        opening = Step(
+            f"Round {number}: {self.players[dealer]} dealt and "
+            f"{self.players[self._forehand(dealer)]} played first; "
+            f"{_went_out_words(played.went_out)}.",
+            "manipulation-deal",
+        )
+        summary = _capitalised(_went_out_words(played.went_out)) + "; "
+        summary += ", ".join(
+            f"{name} +{points}"
+            for name, points in zip(self.players, penalties, strict=True)
+            if name != played.went_out
+        )
+        if played.winners:
+            summary += f"; {_winning_words([*played.winners])}"
+        return DealResult(
+            number=number,
+            dealer=dealer,
+            scores=penalties,
+            totals=tuple(played.scores_after[name] for name in self.players),
+            summary=summary,
+            explanation=(opening, *played.explanation),
+            details={"went_out": went_out, "penalties": penalties},
+        )
+
+    # -- the state of the sheet -------------------------------------------------------
+
+    @property
+    def state(self) -> SheetState:
+        highest = max(self._totals)
+        return SheetState(
+            players=self.players,
+            deals=tuple(self._deals),
+            totals=self._totals,
+            finished=self.finished,
+            winners=self._winners,
+            next_deal=None if self.finished else self._next_deal(),
+            headline=self._headline(),
+            details={
+                "target": self.options.target,
+                "closest": {
+                    "seats": self._seats_with(highest),
+                    "points_left": max(self.options.target - highest, 0),
+                },
+            },
+        )
+
+    def _next_deal(self) -> NextDeal:
+        number = len(self._deals) + 1
+        dealer = self._dealer(number)
+        return NextDeal(number=number, dealer=dealer, forehand=self._forehand(dealer))
+
+    def _headline(self) -> str:
+        if self.finished:
+            rounds = len(self._deals)
+            return (
+                f"Game over after {rounds} round{'s' if rounds != 1 else ''} · "
+                f"{self._ending(' · ')}"
+            )
+        lowest, highest = min(self._totals), max(self._totals)
+        number = len(self._deals) + 1
+        if lowest == highest:
+            return f"Round {number} · all on {lowest} · the game ends at {self.options.target}"
+        leaders = self._names_with(lowest)
+        closest = self._names_with(highest)
+        verb = "leads" if len(self._seats_with(lowest)) == 1 else "lead"
+        is_are = "is" if len(self._seats_with(highest)) == 1 else "are"
+        return (
+            f"Round {number} · {leaders} {verb} with {lowest} · "
+            f"{closest} {is_are} {self.options.target - highest} from {self.options.target}"
+        )
+
+    def _ending(self, separator: str = " and ", *, past: bool = False) -> str:
+        """Who reached the target and who won: ``Cem reached 210 · Ana wins with 85``."""
+        reached = [
+            f"{name} reached {total}"
+            for name, total in zip(self.players, self._totals, strict=True)
+            if total >= self.options.target
+        ]
+        lowest = min(self._totals)
+        names = [self.players[seat] for seat in self._winners]
+        return f"{_joined(reached)}{separator}{_winning_words(names, past=past)} with {lowest}"
+
+    # -- seats ------------------------------------------------------------------------
+
+    def _dealer(self, number: int) -> int:
+        # The deal passes one seat to the left after every round.
+        return (self.first_dealer + number - 1) % len(self.players)
+
+    def _forehand(self, dealer: int) -> int:
+        # Play starts on the dealer's left and goes round clockwise.
+        return (dealer + 1) % len(self.players)
+
+    def _seats_with(self, total: int) -> tuple[int, ...]:
+        return tuple(seat for seat, t in enumerate(self._totals) if t == total)
+
+    def _names_with(self, total: int) -> str:
+        return _joined([self.players[seat] for seat in self._seats_with(total)])
+
+
+def replay(
+    *,
+    players: Sequence[str],
+    first_dealer: int,
+    options: ManipulationOptions | Mapping[str, Any] | None = None,
+    deals: Sequence[ManipulationDeal],
+) -> SheetState:
+    """The sheet after every round in order; a round that fails is reported under ``hands.<i>``."""
+    sheet = ManipulationSheet(players=players, first_dealer=first_dealer, options=options)
+    for index, deal in enumerate(deals):
+        try:
+            sheet.add(deal)
+        except RuleError as error:
+            raise error.prefixed(f"hands.{index}") from None
+    return sheet.state
+
+
+# -- checking the table -----------------------------------------------------------------
+
+
+def _checked_options(
+    options: ManipulationOptions | Mapping[str, Any] | None, problems: ProblemCollector
+) -> ManipulationOptions:
+    # Options built directly are checked too: the dataclass itself accepts any value.
+    data = options.as_dict() if isinstance(options, ManipulationOptions) else options
+    try:
+        return ManipulationOptions.from_mapping(data)
+    except RuleError as error:
+        problems.absorb(error)
+        return ManipulationOptions()
+
+
+def _check_seating(players: Sequence[str], first_dealer: int, problems: ProblemCollector) -> None:
+    count = len(players)
+    table_ok = MIN_PLAYERS <= count <= MAX_PLAYERS
+    if not table_ok:
+        problems.add(
+            "players",
+            f"Manipulation is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; this sheet "
+            f"has {count}.",
+        )
+    seen: dict[str, int] = {}
+    for seat, name in enumerate(players):
+        key = name.strip().casefold()
+        if not key:
+            problems.add(f"players.{seat}", f"Seat {seat + 1} needs a name.")
+        elif key in seen:
+            problems.add(
+                f"players.{seat}",
+                f"{name.strip()} already sits at seat {seen[key] + 1}; give every player a "
+                f"different name so the sheet can tell them apart.",
+            )
+        else:
+            seen[key] = seat
+    if table_ok and not 0 <= first_dealer < count:
+        problems.add(
+            "first_dealer",
+            f"The first dealer is one of the {count} seats, 0 to {count - 1}; got {first_dealer}.",
+        )
+
+
+# -- wording ----------------------------------------------------------------------------
+
+
+def _went_out_words(name: str | None) -> str:
+    return "nobody went out" if name is None else f"{name} went out"
+
+
+def _winning_words(names: Sequence[str], *, past: bool = False) -> str:
+    if len(names) == 1:
+        return f"{names[0]} {'won' if past else 'wins'}"
+    return f"{_joined(names)} {'shared' if past else 'share'} the win"
+
+
+def _joined(words: Sequence[str]) -> str:
+    """Ana; Ana and Ben; Ana, Ben and Cem."""
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + f" and {words[-1]}"
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,55 @@
+"""What every game's score sheet has in common: the state after replaying its deals.
+
+A sheet stores each deal exactly as it was entered; its scores are never stored but
+derived by replaying every deal in order through the game's rules. A correction to
+deal 3 therefore re-scores deals 4 … n, and nothing can drift. Each game has a
+``replay(...)`` function (``skat_sheet``, ``pitch_sheet``, ``manipulation_sheet``)
+returning a :class:`SheetState`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import Step
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """One deal as scored on the sheet."""
+
+    number: int  # 1, 2, 3 … in the order played
+    dealer: int  # seat index
+    scores: tuple[int, ...]  # what this deal changed, per seat (Pitch: the seat's team)
+    totals: tuple[int, ...]  # running totals per seat after this deal
+    summary: str  # one line for the list: "Ana: Grand Hand with 2, won, +96"
+    explanation: tuple[Step, ...]
+    details: Mapping[str, Any] = field(default_factory=dict)  # game-specific facts
+
+
+@dataclass(frozen=True)
+class NextDeal:
+    """Who deals next and what the person keeping score should know about it."""
+
+    number: int
+    dealer: int
+    forehand: int
+    sitting_out: int | None = None  # the dealer at a 4-player Skat table
+    notes: tuple[str, ...] = ()  # "Bock: this deal counts double."
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SheetState:
+    """Everything the sheet page and the API show, derived from the deals."""
+
+    players: tuple[str, ...]
+    deals: tuple[DealResult, ...]
+    totals: tuple[int, ...]  # per seat
+    finished: bool
+    winners: tuple[int, ...]  # seats; empty while the game goes on
+    next_deal: NextDeal | None  # None once finished
+    headline: str  # "Team B leads 41 to 34; 52 wins" / "Series: deal 12 of 36"
+    details: Mapping[str, Any] = field(default_factory=dict)  # standings, team totals …
