@@ -1,0 +1,168 @@
+"""Reading a Skat deal for the score sheet.
+
+A played deal is the ``/api/v1/skat/score`` request plus ``declarer`` (a seat index)
+and without ``bock`` (the sheet knows which deals are Bock deals). A deal everyone
+passed is ``{"passed": true}``; on a sheet that plays Ramsch it also carries
+``"ramsch": {"points": [...], "tricks": [...], "last_trick": seat}`` with one entry per
+seat (``null`` allowed for the dealer sitting out at a table of four).
+
+Only the shape is read here: types, field names, card codes. Whether the seat
+plays this deal, the game adds up, or the Ramsch fits the sheet is for
+``games.rules.skat_sheet`` to judge.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.api_input import Body, describe
+from games.rules.cards import SKAT_DECK
+from games.rules.errors import RuleError
+from games.rules.skat import ANNOUNCEMENTS, GAMES, OUTCOMES, Matadors
+from games.rules.skat_sheet import RamschEntry, SkatDeal, SkatSheetOptions
+
+_BOCK_TRIGGERS = {
+    "sixty_all": "60:60",
+    "lost_after_kontra": "a game lost after Kontra",
+    "hundred_or_more": "a game worth 100 or more",
+    "grand_hand_won": "a won Grand Hand",
+}
+_RAMSCH_TIES = {
+    "all_tied_lose": "tied players all lose",
+    "last_trick_loses": "of tied players, the one who took the last trick loses",
+}
+_SWITCHES = ("hand", "ouvert", "kontra", "re")
+_CARD_LISTS = ("declarer_cards", "declarer_trick_cards", "skat")
+
+
+def read_deal(data: dict[str, Any], *, players: int, options: SkatSheetOptions) -> SkatDeal:
+    """The typed deal, or ``UnreadableInput`` listing every shape problem.
+
+    ``players`` and ``options`` are part of every game's reader; a Skat deal reads
+    the same whatever they are (one entry per seat is the engine's to check).
+    """
+    body = Body(data)
+    passed = body.boolean("passed")
+    declarer = body.integer("declarer", required=not passed)
+    game = _read_game(body, required=not passed)
+    ramsch = _read_ramsch(body)
+    if body.raw("bock") is not None:
+        body.add(
+            "bock",
+            "The sheet itself knows which deals are Bock deals (from its Bock rules); "
+            "leave bock out.",
+        )
+    body.finish()
+    return SkatDeal(declarer=declarer, game=game, passed=passed, ramsch=ramsch)
+
+
+def _read_game(body: Body, *, required: bool) -> dict[str, Any]:
+    """The ``score_game`` arguments that were given; a switch left off or "none" is not given."""
+    game: dict[str, Any] = {
+        "game": body.choice("game", GAMES, required=required),
+        "bid": body.integer("bid", required=required),
+        "announced": body.choice("announced", ANNOUNCEMENTS, default="none"),
+        "matadors": _read_matadors(body),
+        "declarer_points": body.integer("declarer_points", required=False),
+        "declarer_tricks": body.integer("declarer_tricks", required=False),
+        "outcome": body.choice("outcome", OUTCOMES),
+    }
+    for name in _SWITCHES:
+        game[name] = body.boolean(name)
+    for name in _CARD_LISTS:
+        game[name] = body.cards(name, SKAT_DECK, required=False)
+    return {
+        name: value
+        for name, value in game.items()
+        if value is not None and value is not False and value != "none"
+    }
+
+
+def _read_matadors(body: Body) -> Matadors | None:
+    value = body.raw("matadors")
+    if value is None:
+        return None
+    try:
+        return Matadors.from_mapping(value)
+    except RuleError as error:
+        body.problems.extend(error.problems)
+        return None
+
+
+def _read_ramsch(body: Body) -> RamschEntry | None:
+    ramsch = body.object("ramsch")
+    if ramsch is None:
+        return None
+    points = _per_seat(ramsch, "points")
+    tricks = _per_seat(ramsch, "tricks")
+    last_trick = _read_last_trick(ramsch)
+    if points is None or tricks is None or last_trick is None:
+        return None
+    return RamschEntry(points=points, tricks=tricks, last_trick=last_trick)
+
+
+def _read_last_trick(ramsch: Body) -> int | None:
+    if ramsch.data.get("last_trick") is None:
+        ramsch.raw("last_trick")
+        ramsch.add("last_trick", "Say which seat took the last trick (the skat goes with it).")
+        return None
+    return ramsch.integer("last_trick")
+
+
+def _per_seat(body: Body, name: str) -> tuple[int | None, ...] | None:
+    """A list of whole numbers, one per seat; ``null`` where a seat sat out."""
+    values = body.list(name)
+    if values is None:
+        return None
+    read: list[int | None] = []
+    readable = True
+    for i, value in enumerate(values):
+        if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+            read.append(value)
+        elif isinstance(value, float) and value.is_integer():
+            read.append(int(value))
+        else:
+            readable = False
+            body.add(
+                f"{name}.{i}",
+                f"Entry {i + 1} of {name} must be a whole number (or null for the dealer "
+                f"sitting out), not {describe(value)}.",
+            )
+    return tuple(read) if readable else None
+
+
+def read_options(data: dict[str, Any] | None) -> SkatSheetOptions:
+    """The options of a new sheet; ``RuleError`` at ``options.<name>`` for each bad one."""
+    return SkatSheetOptions.from_mapping(data)
+
+
+def options_summary(options: SkatSheetOptions) -> tuple[str, ...]:
+    """One short line per option, defaults included, as the sheet shows them."""
+    if options.series_deals is None:
+        series = "Series of 36 deals at three players, 48 at four"
+    elif options.series_deals == 1:
+        series = "Series of 1 deal"
+    else:
+        series = f"Series of {options.series_deals} deals"
+    kontra = "Kontra and Re allowed" if options.kontra_re else "No Kontra or Re"
+    if options.all_pass == "ramsch":
+        all_pass = f"Ramsch when all pass; {_RAMSCH_TIES[options.ramsch_tie]}"
+    else:
+        all_pass = "Thrown in when all pass (no Ramsch)"
+    return (series, kontra, all_pass, _bock_summary(options))
+
+
+def _bock_summary(options: SkatSheetOptions) -> str:
+    chosen = options.bock.as_dict()
+    on = [words for name, words in _BOCK_TRIGGERS.items() if chosen[name]]
+    off = [words for name, words in _BOCK_TRIGGERS.items() if not chosen[name]]
+    if not on:
+        return "No Bock rounds"
+    line = f"Bock round after {_either(on)}"
+    return f"{line} (not after {_either(off)})" if off else line
+
+
+def _either(words: list[str]) -> str:
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " or " + words[-1]
