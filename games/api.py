@@ -60,7 +60,7 @@ def referee_endpoint(handler: Handler) -> Callable[[HttpRequest], JsonResponse]:
     return view
 
 
-def explanation(steps: Iterable[Step]) -> dict[str, Any]:
+def steps_json(steps: Iterable[Step]) -> dict[str, Any]:
     """The explanation as the contract's list of sentences, plus the rule each one rests on."""
     steps = tuple(steps)
     return {
@@ -123,7 +123,7 @@ def skat_score(body: Body) -> dict[str, Any]:
         "declarer_tricks": result.declarer_tricks,
         "schneider": result.schneider,
         "schwarz": result.schwarz,
-        **explanation(result.explanation),
+        **steps_json(result.explanation),
     }
 
 
@@ -133,7 +133,7 @@ def skat_trick(body: Body) -> dict[str, Any]:
     cards = body.cards("cards", SKAT_DECK)
     body.finish()
     result = skat.trick_winner(game=game, cards=cards)
-    return {"winner": result.winner, **explanation(result.explanation)}
+    return {"winner": result.winner, **steps_json(result.explanation)}
 
 
 @referee_endpoint
@@ -144,7 +144,7 @@ def skat_follow(body: Body) -> dict[str, Any]:
     played = body.card("played", SKAT_DECK)
     body.finish()
     result = skat.follow_check(game=game, led=led, hand=hand, played=played)
-    return {"legal": result.legal, **explanation(result.explanation)}
+    return {"legal": result.legal, **steps_json(result.explanation)}
 
 
 # -- Pitch --------------------------------------------------------------------------
@@ -216,7 +216,7 @@ def pitch_hand(body: Body) -> dict[str, Any]:
         "game_over": result.game_over,
         "winner": result.winner,
         "options": options.as_dict(),
-        **explanation(result.explanation),
+        **steps_json(result.explanation),
     }
 
 
@@ -234,7 +234,7 @@ def pitch_trick(body: Body) -> dict[str, Any]:
     cards = body.cards("cards", PITCH_DECK)
     body.finish()
     result = pitch.trick_winner(trump=trump, cards=cards)
-    return {"winner": result.winner, **explanation(result.explanation)}
+    return {"winner": result.winner, **steps_json(result.explanation)}
 
 
 _SUIT_WORDS = {
@@ -283,7 +283,7 @@ def manipulation_melds(body: Body) -> dict[str, Any]:
     return {
         "valid": result.valid,
         "melds": [{"valid": m.valid, "kind": m.kind, "reason": m.reason} for m in result.melds],
-        **explanation(result.explanation),
+        **steps_json(result.explanation),
     }
 
 
@@ -302,7 +302,7 @@ def manipulation_turn(body: Body) -> dict[str, Any]:
         "legal": result.legal,
         "played": codes(result.played),
         "reasons": list(result.reasons),
-        **explanation(result.explanation),
+        **steps_json(result.explanation),
     }
 
 
@@ -316,7 +316,7 @@ def manipulation_arrange(body: Body) -> dict[str, Any]:
     return {
         "possible": result.possible,
         "melds": None if result.melds is None else [codes(meld) for meld in result.melds],
-        **explanation(result.explanation),
+        **steps_json(result.explanation),
     }
 
 
@@ -340,7 +340,7 @@ def manipulation_round(body: Body) -> dict[str, Any]:
         "game_over": result.game_over,
         "winners": list(result.winners),
         "went_out": result.went_out,
-        **explanation(result.explanation),
+        **steps_json(result.explanation),
     }
 
 

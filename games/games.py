@@ -1,16 +1,41 @@
 """The game registry: one entry per game.
 
 Everything that differs between games and is not a rule (names, players at the
-table, the referee module, where its pages live) is looked up here, so adding a
-game later is one new entry plus its rules module.
+table, the referee and sheet modules, how the pages' forms map to the deal's JSON,
+which options a new sheet asks for) is looked up here, so adding a game later is
+one new entry plus its rules, sheet engine, deal reader and entry template.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
+from typing import Any
 
-from games.rules import manipulation, pitch, skat
+from django.http import QueryDict
+
+from games import entry_forms
+from games.deal_input import manipulation as manipulation_input
+from games.deal_input import pitch as pitch_input
+from games.deal_input import skat as skat_input
+from games.rules import manipulation, manipulation_sheet, pitch, pitch_sheet, skat, skat_sheet
+
+
+@dataclass(frozen=True)
+class OptionField:
+    """One option on the new-sheet form. ``name`` is a dotted path into the options JSON."""
+
+    name: str
+    label: str
+    kind: str  # "bool", "choice" or "number"
+    choices: tuple[tuple[str, str], ...] = ()
+    default: Any = None
+    help: str = ""
+
+    @property
+    def input_name(self) -> str:
+        return "option_" + self.name.replace(".", "__")
 
 
 @dataclass(frozen=True)
@@ -22,11 +47,73 @@ class GameEntry:
     tagline: str
     summary: str
     endpoints: tuple[str, ...]
+    sheet_module: ModuleType
+    sheet_class: type
+    deal_input: ModuleType
+    option_fields: tuple[OptionField, ...]
+    entry_from_post: Callable[..., dict[str, Any]]
+    form_values: Callable[[dict[str, Any]], dict[str, Any]]
 
     @property
     def players_label(self) -> str:
         low, high = min(self.players), max(self.players)
         return f"{low} players" if low == high else f"{low} to {high} players"
+
+    @property
+    def entry_template(self) -> str:
+        return f"games/entry/{self.slug}.html"
+
+    # -- sheets ------------------------------------------------------------------------
+    def read_options(self, data: object, *, players: int) -> Any:
+        return self.deal_input.read_options(data if data is not None else {})
+
+    def options_as_dict(self, options: Any) -> dict[str, Any]:
+        return options.as_dict()
+
+    def sheet_options(self, sheet: Any) -> Any:
+        cached = getattr(sheet, "_options", None)
+        if cached is None:
+            cached = self.read_options(sheet.options, players=None)
+            sheet._options = cached
+        return cached
+
+    def options_summary(self, options: Any) -> tuple[str, ...]:
+        return tuple(self.deal_input.options_summary(options))
+
+    def new_sheet(self, *, names: Sequence[str], first_dealer: int, options: Any) -> Any:
+        return self.sheet_class(players=list(names), first_dealer=first_dealer, options=options)
+
+    def read_deal(self, data: Any, *, players: int, options: Any) -> Any:
+        return self.deal_input.read_deal(data, players=players, options=options)
+
+    def options_from_post(self, post: QueryDict) -> dict[str, Any]:
+        """The new-sheet form's option fields as the options JSON (nested by dotted name)."""
+        options: dict[str, Any] = {}
+        for option in self.option_fields:
+            raw = post.get(option.input_name)
+            if option.kind == "bool":
+                value: Any = raw in ("on", "true", "1")
+            elif raw is None or raw.strip() == "":
+                continue
+            elif option.kind == "number":
+                text = raw.strip()
+                value = int(text) if text.lstrip("-").isdigit() else text
+            else:
+                value = int(raw) if raw.isdigit() else raw
+            target = options
+            *parents, last = option.name.split(".")
+            for parent in parents:
+                target = target.setdefault(parent, {})
+            target[last] = value
+        return options
+
+    def option_value(self, options: Mapping[str, Any], option: OptionField) -> Any:
+        value: Any = options
+        for part in option.name.split("."):
+            if not isinstance(value, Mapping) or part not in value:
+                return option.default
+            value = value[part]
+        return value
 
 
 GAMES: dict[str, GameEntry] = {
@@ -44,6 +131,62 @@ GAMES: dict[str, GameEntry] = {
                 "International Skat Order."
             ),
             endpoints=("games:api-skat-score", "games:api-skat-trick", "games:api-skat-follow"),
+            sheet_module=skat_sheet,
+            sheet_class=skat_sheet.SkatSheet,
+            deal_input=skat_input,
+            entry_from_post=entry_forms.skat_entry,
+            form_values=entry_forms.skat_form,
+            option_fields=(
+                OptionField(
+                    "kontra_re",
+                    "Kontra and Re",
+                    "bool",
+                    default=False,
+                    help="A defender may double the game, the declarer double again.",
+                ),
+                OptionField("bock.sixty_all", "Bock round after a 60:60", "bool", default=False),
+                OptionField(
+                    "bock.lost_after_kontra",
+                    "Bock round after a lost game with Kontra",
+                    "bool",
+                    default=False,
+                ),
+                OptionField(
+                    "bock.hundred_or_more",
+                    "Bock round after a game worth 100 or more",
+                    "bool",
+                    default=False,
+                ),
+                OptionField(
+                    "bock.grand_hand_won",
+                    "Bock round after a won Grand Hand",
+                    "bool",
+                    default=False,
+                ),
+                OptionField(
+                    "all_pass",
+                    "When all three pass",
+                    "choice",
+                    choices=(("throw_in", "Throw the cards in"), ("ramsch", "Play Ramsch")),
+                    default="throw_in",
+                ),
+                OptionField(
+                    "ramsch_tie",
+                    "Ramsch: tie for most points",
+                    "choice",
+                    choices=(
+                        ("all_tied_lose", "All tied players lose"),
+                        ("last_trick_loses", "The tied player who took the last trick loses"),
+                    ),
+                    default="all_tied_lose",
+                ),
+                OptionField(
+                    "series_deals",
+                    "Deals in the series",
+                    "number",
+                    help="Leave empty for the usual 36 at three players, 48 at four.",
+                ),
+            ),
         ),
         GameEntry(
             slug="pitch",
@@ -56,6 +199,48 @@ GAMES: dict[str, GameEntry] = {
                 "three; made or set; the moon won or lost."
             ),
             endpoints=("games:api-pitch-hand", "games:api-pitch-trick"),
+            sheet_module=pitch_sheet,
+            sheet_class=pitch_sheet.PitchSheet,
+            deal_input=pitch_input,
+            entry_from_post=entry_forms.pitch_entry,
+            form_values=entry_forms.pitch_form,
+            option_fields=(
+                OptionField("target", "Points to win", "number", default=52),
+                OptionField(
+                    "made_scores",
+                    "A team that makes its bid scores",
+                    "choice",
+                    choices=(("taken", "The points it took"), ("bid", "Its bid")),
+                    default="taken",
+                ),
+                OptionField(
+                    "two_goes_to",
+                    "The two scores for",
+                    "choice",
+                    choices=(
+                        ("taker", "The team that wins it"),
+                        ("player", "The team that plays it"),
+                    ),
+                    default="taker",
+                ),
+                OptionField(
+                    "all_pass",
+                    "When the first three pass",
+                    "choice",
+                    choices=(("dealer_4", "The dealer must bid 4"), ("redeal", "Deal again")),
+                    default="dealer_4",
+                ),
+                OptionField(
+                    "win_condition",
+                    "Both teams over the target on one hand",
+                    "choice",
+                    choices=(
+                        ("bidder_first", "The pitching team wins"),
+                        ("bid_out", "Only a pitching team that made its bid can win"),
+                    ),
+                    default="bidder_first",
+                ),
+            ),
         ),
         GameEntry(
             slug="manipulation",
@@ -72,6 +257,40 @@ GAMES: dict[str, GameEntry] = {
                 "games:api-manipulation-turn",
                 "games:api-manipulation-arrange",
                 "games:api-manipulation-round",
+            ),
+            sheet_module=manipulation_sheet,
+            sheet_class=manipulation_sheet.ManipulationSheet,
+            deal_input=manipulation_input,
+            entry_from_post=entry_forms.manipulation_entry,
+            form_values=entry_forms.manipulation_form,
+            option_fields=(
+                OptionField(
+                    "target",
+                    "The game ends at",
+                    "choice",
+                    choices=(("200", "200 points"), ("300", "300 points")),
+                    default=200,
+                ),
+                OptionField(
+                    "ace",
+                    "The ace",
+                    "choice",
+                    choices=(
+                        ("high", "High only: Q-K-A"),
+                        ("low_or_high", "High or low: A-2-3 too"),
+                    ),
+                    default="high",
+                ),
+                OptionField(
+                    "stock_out",
+                    "When the stock is empty",
+                    "choice",
+                    choices=(
+                        ("play_on", "Pass until everyone has passed"),
+                        ("end_round", "The round ends when the player to move cannot meld"),
+                    ),
+                    default="play_on",
+                ),
             ),
         ),
     )

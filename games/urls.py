@@ -1,11 +1,23 @@
 from django.urls import path
 
-from games import api, views
+from games import api, api_sheets, views
 
 app_name = "games"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    # Score sheets: the edit link (s/) and the read-only link (v/) carry their token.
+    path("new/", views.sheet_new, name="sheet-new"),
+    path("new/<slug:game>/", views.sheet_new_game, name="sheet-new-game"),
+    path("s/<str:token>/", views.sheet_page, name="sheet"),
+    path("s/<str:token>/preview", views.sheet_preview, name="sheet-preview"),
+    path("s/<str:token>/undo", views.sheet_undo, name="sheet-undo"),
+    path("s/<str:token>/redo", views.sheet_redo, name="sheet-redo"),
+    path("s/<str:token>/deals/<int:number>/", views.deal_correct, name="deal-correct"),
+    path("s/<str:token>/deals/<int:number>/delete", views.deal_delete, name="deal-delete"),
+    path("v/<str:token>/", views.sheet_view, name="sheet-view"),
+    path("v/<str:token>/live", views.sheet_live, name="sheet-live"),
+    # JSON API
     path("api/", api.documentation, name="api-docs"),
     path("api/v1/openapi.json", api.openapi_schema, name="openapi"),
     path("api/v1/skat/score", api.skat_score, name="api-skat-score"),
@@ -17,4 +29,12 @@ urlpatterns = [
     path("api/v1/manipulation/turn", api.manipulation_turn, name="api-manipulation-turn"),
     path("api/v1/manipulation/arrange", api.manipulation_arrange, name="api-manipulation-arrange"),
     path("api/v1/manipulation/round", api.manipulation_round, name="api-manipulation-round"),
+    path("api/v1/sheets", api_sheets.sheets, name="api-sheets"),
+    path("api/v1/sheets/<int:sheet_id>", api_sheets.sheet_detail, name="api-sheet"),
+    path("api/v1/sheets/<int:sheet_id>/hands", api_sheets.sheet_hands, name="api-sheet-hands"),
+    path(
+        "api/v1/sheets/<int:sheet_id>/hands/<int:number>",
+        api_sheets.sheet_hand,
+        name="api-sheet-hand",
+    ),
 ]

@@ -1,15 +1,343 @@
-"""Web pages. Thin: every rule lives in ``games.rules``."""
+"""Web pages. Thin: every rule lives in ``games.rules``; writes go through ``services``.
+
+Every page works without JavaScript (plain forms, redirect after a successful
+POST); with htmx the sheet swaps only its board, so entering a deal needs no
+page reload. Invalid input answers 422 with the form and its messages, and
+changes nothing.
+"""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+import uuid
+from typing import Any
 
-from games.games import GAMES
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import selectors, services
+from games.api_input import UnreadableInput
+from games.games import GAMES, GameEntry
+from games.models import Sheet
+from games.qr import qr_svg
+from games.rules.errors import Problem, RuleError
+from games.rules.sheet import SheetState
 
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "games/home.html", {"games": GAMES.values()})
+
+
+# -- Starting a sheet ------------------------------------------------------------------
+
+
+@require_GET
+def sheet_new(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/sheet_new.html", {"games": GAMES.values()})
+
+
+def _game(slug: str) -> GameEntry:
+    entry = GAMES.get(slug)
+    if entry is None:
+        raise Http404("No such game")
+    return entry
+
+
+@require_http_methods(["GET", "POST"])
+def sheet_new_game(request: HttpRequest, game: str) -> HttpResponse:
+    entry = _game(game)
+    context: dict[str, Any] = {
+        "game": entry,
+        "known_players": [p.name for p in selectors.known_players()],
+        "seats": range(max(entry.players)),
+        "values": {"players": [""] * max(entry.players), "first_dealer": 0, "options": {}},
+        "errors": [],
+    }
+    if request.method == "POST":
+        names = [request.POST.get(f"player_{i}", "").strip() for i in range(max(entry.players))]
+        # Optional seats left empty mean fewer players at the table.
+        while len(names) > min(entry.players) and not names[-1]:
+            names.pop()
+        options = entry.options_from_post(request.POST)
+        first_dealer = _int_or_text(request.POST.get("first_dealer", "0"))
+        try:
+            sheet = services.sheet_create(
+                game=entry.slug, players=names, first_dealer=first_dealer, options=options
+            )
+        except RuleError as error:
+            context["errors"] = error.problems
+            padded = names + [""] * (max(entry.players) - len(names))
+            context["values"] = {
+                "players": padded,
+                "first_dealer": first_dealer,
+                "options": options,
+            }
+            return render(request, "games/sheet_new_game.html", context, status=422)
+        return redirect(sheet.get_absolute_url(), permanent=False)
+    return render(request, "games/sheet_new_game.html", context)
+
+
+def _int_or_text(value: str) -> int | str:
+    value = value.strip()
+    return int(value) if value.lstrip("-").isdigit() else value
+
+
+# -- The sheet ------------------------------------------------------------------------
+
+
+def _sheet(token: str, *, edit: bool) -> Sheet:
+    found = selectors.sheet_by_token(token)
+    if found is None or (edit and not found[1]):
+        raise Http404("No sheet at this link")
+    return found[0]
+
+
+def _board_context(
+    request: HttpRequest,
+    sheet: Sheet,
+    *,
+    can_edit: bool,
+    state: SheetState | None = None,
+    values: dict | None = None,
+    errors: list[Problem] | None = None,
+) -> dict[str, Any]:
+    entry = GAMES[sheet.game]
+    hands = selectors.live_hands(sheet)
+    if state is None:
+        state = selectors.sheet_state(sheet, hands)
+    options = entry.sheet_options(sheet)
+    columns = _columns(state)
+    rows = [
+        {"hand": hand, "deal": deal, "cells": [_cell(deal, column) for column in columns]}
+        for hand, deal in zip(hands, state.deals, strict=True)
+    ]
+    context = {
+        "columns": columns,
+        "sheet": sheet,
+        "game": entry,
+        "state": state,
+        "rows": rows[::-1],  # newest first: the deal just entered is at the top
+        "players": list(enumerate(state.players)),
+        "options": options,
+        "options_summary": entry.options_summary(options),
+        "can_edit": can_edit,
+        "values": entry.form_values(values or {}),
+        "errors": errors or [],
+        "error_fields": {p.field for p in errors or [] if p.field},
+        "idempotency_key": uuid.uuid4().hex,
+        "undone": services.undone_hand(sheet) if can_edit else None,
+        "live_url": reverse("games:sheet-live", args=[sheet.view_token]),
+    }
+    if can_edit:
+        view_url = request.build_absolute_uri(sheet.get_view_url())
+        edit_url = request.build_absolute_uri(sheet.get_absolute_url())
+        context["share"] = {
+            "view_url": view_url,
+            "edit_url": edit_url,
+            "view_qr": qr_svg(view_url),
+            "edit_qr": qr_svg(edit_url),
+        }
+    return context
+
+
+def _columns(state: SheetState) -> list[dict[str, Any]]:
+    """The sheet's columns: one per player, or one per team where teams score (Pitch)."""
+    if "teams" in state.details:
+        return [
+            {
+                "label": f"Team {team}",
+                "names": " & ".join(state.players[s] for s in seats),
+                "seat": seats[0],
+                "total": state.details["teams"][team],
+                "leader": bool(state.winners) and seats[0] in state.winners,
+            }
+            for team, seats in (("A", (0, 2)), ("B", (1, 3)))
+        ]
+    return [
+        {
+            "label": name,
+            "names": "",
+            "seat": seat,
+            "total": state.totals[seat],
+            "leader": seat in state.winners,
+        }
+        for seat, name in enumerate(state.players)
+    ]
+
+
+def _cell(deal: Any, column: dict[str, Any]) -> dict[str, int]:
+    return {"change": deal.scores[column["seat"]], "total": deal.totals[column["seat"]]}
+
+
+def _page_or_board(
+    request: HttpRequest, context: dict[str, Any], status: int = 200
+) -> HttpResponse:
+    template = "games/sheet.html"
+    if request.htmx and not request.htmx.boosted:
+        template += "#board"
+    return render(request, template, context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def sheet_page(request: HttpRequest, token: str) -> HttpResponse:
+    sheet = _sheet(token, edit=True)
+    if request.method == "GET":
+        return _page_or_board(request, _board_context(request, sheet, can_edit=True))
+    entry = GAMES[sheet.game]
+    data = entry.entry_from_post(request.POST, players=len(selectors.seat_names(sheet)))
+    key = request.POST.get("idempotency_key") or None
+
+    def record() -> services.Answer:
+        try:
+            outcome = services.hand_record(sheet=sheet, data=data)
+        except (UnreadableInput, RuleError) as error:
+            return 422, {
+                "errors": [{"field": p.field, "message": p.message} for p in error.problems]
+            }
+        return 201, {"number": outcome.hand.number}
+
+    print_ = services.fingerprint("POST", request.path, data)
+    status, answer = services.idempotent(
+        scope=f"sheet:{sheet.pk}", key=key, print_=print_, action=record
+    )
+    sheet.refresh_from_db()
+    if status >= 400:
+        problems = [Problem(e["field"], e["message"]) for e in answer["errors"]]
+        context = _board_context(request, sheet, can_edit=True, values=data, errors=problems)
+        return _page_or_board(request, context, status=422)
+    if not request.htmx:
+        return redirect(sheet.get_absolute_url())
+    return _page_or_board(request, _board_context(request, sheet, can_edit=True))
+
+
+@require_POST
+def sheet_preview(request: HttpRequest, token: str) -> HttpResponse:
+    """The score and explanation of the deal being entered, before it is saved."""
+    sheet = _sheet(token, edit=True)
+    entry = GAMES[sheet.game]
+    data = entry.entry_from_post(request.POST, players=len(selectors.seat_names(sheet)))
+    number = _int_or_text(request.POST.get("number", "")) or None
+    context: dict[str, Any] = {"sheet": sheet, "game": entry}
+    try:
+        state, index = services.hand_preview(
+            sheet=sheet, data=data, number=number if isinstance(number, int) else None
+        )
+    except (UnreadableInput, RuleError) as error:
+        context["errors"] = error.problems
+        return render(request, "games/sheet.html#preview", context)
+    context.update(
+        {"deal": state.deals[index], "state": state, "players": list(enumerate(state.players))}
+    )
+    return render(request, "games/sheet.html#preview", context)
+
+
+@require_http_methods(["GET", "POST"])
+def deal_correct(request: HttpRequest, token: str, number: int) -> HttpResponse:
+    sheet = _sheet(token, edit=True)
+    entry = GAMES[sheet.game]
+    hands = selectors.live_hands(sheet)
+    if not 1 <= number <= len(hands):
+        raise Http404("No such deal")
+    state = selectors.sheet_state(sheet, hands)
+    context = _board_context(
+        request, sheet, can_edit=True, state=state, values=hands[number - 1].entry
+    )
+    context.update({"number": number, "deal": state.deals[number - 1]})
+    if request.method == "POST":
+        data = entry.entry_from_post(request.POST, players=len(state.players))
+        try:
+            services.hand_correct(sheet=sheet, number=number, data=data)
+        except (UnreadableInput, RuleError) as error:
+            context.update({"values": data, "errors": error.problems})
+            context["error_fields"] = {p.field for p in error.problems if p.field}
+            return render(request, "games/deal_correct.html", context, status=422)
+        return redirect(sheet.get_absolute_url() + f"#deal-{number}")
+    return render(request, "games/deal_correct.html", context)
+
+
+def _board_after(
+    request: HttpRequest, sheet: Sheet, problems: list[Problem] | None = None
+) -> HttpResponse:
+    sheet.refresh_from_db()
+    if not request.htmx:
+        return redirect(sheet.get_absolute_url())
+    context = _board_context(request, sheet, can_edit=True, errors=problems)
+    return _page_or_board(request, context, status=422 if problems else 200)
+
+
+@require_POST
+def deal_delete(request: HttpRequest, token: str, number: int) -> HttpResponse:
+    sheet = _sheet(token, edit=True)
+    try:
+        services.hand_remove(sheet=sheet, number=number)
+    except RuleError as error:
+        return _board_after(request, sheet, list(error.problems))
+    return _board_after(request, sheet)
+
+
+@require_POST
+def sheet_undo(request: HttpRequest, token: str) -> HttpResponse:
+    sheet = _sheet(token, edit=True)
+    count = len(selectors.live_hands(sheet))
+    if count == 0:
+        return _board_after(request, sheet, [Problem(None, "There is no deal to undo yet.")])
+    try:
+        services.hand_remove(sheet=sheet, number=count)
+    except RuleError as error:
+        return _board_after(request, sheet, list(error.problems))
+    return _board_after(request, sheet)
+
+
+@require_POST
+def sheet_redo(request: HttpRequest, token: str) -> HttpResponse:
+    sheet = _sheet(token, edit=True)
+    try:
+        services.hand_restore(sheet=sheet)
+    except RuleError as error:
+        return _board_after(request, sheet, list(error.problems))
+    return _board_after(request, sheet)
+
+
+def _etag(sheet: Sheet, kind: str) -> str:
+    return f'"{kind}-{sheet.pk}-{sheet.version}"'
+
+
+@require_GET
+def sheet_view(request: HttpRequest, token: str) -> HttpResponse:
+    """The read-only sheet for the other players' phones."""
+    sheet = _sheet(token, edit=False)
+    etag = _etag(sheet, "view")
+    if request.headers.get("If-None-Match") == etag:
+        response = HttpResponse(status=304)
+    else:
+        response = _page_or_board(request, _board_context(request, sheet, can_edit=False))
+    response["ETag"] = etag
+    patch_cache_control(response, no_cache=True, private=True)
+    return response
+
+
+@require_GET
+def sheet_live(request: HttpRequest, token: str) -> HttpResponse:
+    """The poll of the read-only view: 204 (one small query) while nothing changed."""
+    found = selectors.sheet_by_token(token)
+    if found is None:
+        raise Http404("No sheet at this link")
+    sheet = found[0]
+    since = request.GET.get("since", "")
+    etag = _etag(sheet, "live")
+    if since == str(sheet.version) or request.headers.get("If-None-Match") == etag:
+        response = HttpResponse(status=204)
+    else:
+        context = _board_context(request, sheet, can_edit=False)
+        response = render(request, "games/sheet.html#board", context)
+    response["ETag"] = etag
+    patch_cache_control(response, no_cache=True, private=True)
+    return response
+
+
+# -- Errors ----------------------------------------------------------------------------
 
 
 def _error(request: HttpRequest, status: int, title: str, message: str) -> HttpResponse:

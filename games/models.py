@@ -1,0 +1,117 @@
+"""Score sheets. A sheet stores what was entered; every score is derived by replay.
+
+- ``Player``: a person, across many sheets (names typed before are offered again;
+  later: circles, seasons and accounts hang off this, not off a name string).
+- ``Sheet``: one game at one table, with its options and two unguessable tokens.
+- ``Seat``: who sits where on a sheet (seat order matters for dealing and teams).
+- ``Hand``: one deal, its input exactly as entered (the API's JSON). Removing the
+  last deal keeps the row (``removed_at``) so that the undo can be undone.
+- ``IdempotencyKey``: the first answer to a request, so that a retry (a double tap,
+  a phone on a bad connection) gets the same answer and stores nothing new.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+
+def new_token() -> str:
+    # 32 random bytes: unguessable, and short enough for a QR code.
+    return secrets.token_urlsafe(32)
+
+
+class Player(models.Model):
+    name = models.CharField(max_length=40)
+    # Case-folded name: "ana" typed on another sheet is the same person as "Ana".
+    name_key = models.CharField(max_length=40, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_seen_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("name",)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Sheet(models.Model):
+    game = models.CharField(max_length=20)
+    options = models.JSONField(default=dict)
+    first_dealer = models.PositiveSmallIntegerField(default=0)
+    edit_token = models.CharField(max_length=64, unique=True, default=new_token)
+    view_token = models.CharField(max_length=64, unique=True, default=new_token)
+    # Bumped by every change: the ETag of the sheet's pages and the read-only poll.
+    version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("-updated_at",)
+
+    def __str__(self) -> str:
+        return f"{self.game} sheet {self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:sheet", args=[self.edit_token])
+
+    def get_view_url(self) -> str:
+        return reverse("games:sheet-view", args=[self.view_token])
+
+
+class Seat(models.Model):
+    sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ("position",)
+        constraints = (
+            models.UniqueConstraint(fields=["sheet", "position"], name="one_player_per_seat"),
+            models.UniqueConstraint(fields=["sheet", "player"], name="one_seat_per_player"),
+        )
+
+    def __str__(self) -> str:
+        return f"seat {self.position + 1}: {self.player}"
+
+
+class Hand(models.Model):
+    sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    entry = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    removed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("number",)
+        constraints = (
+            models.UniqueConstraint(
+                fields=["sheet", "number"],
+                condition=Q(removed_at__isnull=True),
+                name="one_live_hand_per_number",
+            ),
+        )
+        indexes = (models.Index(fields=["sheet", "removed_at", "number"]),)
+
+    def __str__(self) -> str:
+        return f"hand {self.number} of sheet {self.sheet_id}"
+
+
+class IdempotencyKey(models.Model):
+    # "sheets" for creating a sheet, "sheet:<id>" for a sheet's deals.
+    scope = models.CharField(max_length=40)
+    key = models.CharField(max_length=100)
+    fingerprint = models.CharField(max_length=64)  # sha256 of method, path and body
+    status = models.PositiveSmallIntegerField()
+    response = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = (models.UniqueConstraint(fields=["scope", "key"], name="one_answer_per_key"),)
+
+    def __str__(self) -> str:
+        return f"{self.key} in {self.scope}"

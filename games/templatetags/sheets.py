@@ -1,0 +1,115 @@
+"""Template helpers for the sheet pages: errors by field, cards, option values."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from games import cards_ui
+from games.rules import pitch, skat
+from games.rules.cards import SUIT_SYMBOLS, parse_card
+from games.rules.errors import RuleError
+
+register = template.Library()
+
+
+@register.filter
+def errors_for(errors: list, field: str) -> list[str]:
+    """Messages for a field and everything under it (``points`` gets ``points.three``)."""
+    return [
+        p.message
+        for p in errors or []
+        if p.field is not None and (p.field == field or p.field.startswith(field + "."))
+    ]
+
+
+@register.filter
+def whole_errors(errors: list) -> list[str]:
+    return [p.message for p in errors or [] if p.field is None]
+
+
+@register.filter
+def get(mapping: Any, key: Any) -> Any:
+    if isinstance(mapping, dict):
+        return mapping.get(key, mapping.get(str(key)))
+    if isinstance(mapping, list | tuple) and isinstance(key, int) and 0 <= key < len(mapping):
+        return mapping[key]
+    return None
+
+
+@register.filter
+def count_of(values: Any, code: str) -> int:
+    """How often a card code is among the selected ones (two-deck games hold two)."""
+    if not isinstance(values, list):
+        return 0
+    target = _code(code)
+    return sum(1 for v in values if _code(v) == target)
+
+
+def _code(value: object) -> str | None:
+    try:
+        return parse_card(value).code
+    except RuleError:
+        return None
+
+
+@register.filter
+def same(a: Any, b: Any) -> bool:
+    """Form values arrive as text; the JSON holds numbers: compare them as text."""
+    return a is not None and b is not None and str(a) == str(b)
+
+
+@register.simple_tag
+def option_value(game: Any, options: dict, option: Any) -> Any:
+    return game.option_value(options or {}, option)
+
+
+@register.filter
+def suit_symbol(suit: str) -> str:
+    return SUIT_SYMBOLS.get(suit, suit)
+
+
+@register.filter
+def signed(number: int) -> str:
+    if number > 0:
+        return f"+{number}"
+    if number < 0:
+        return f"−{-number}"
+    return "0"
+
+
+@register.simple_tag
+def pitch_point_cards() -> list[tuple[str, str, int]]:
+    """The eight point cards in the order a scorer reads them off: key, name, worth."""
+    return [
+        (key, pitch.POINT_CARD_NAMES[key].capitalize(), worth)
+        for key, worth in pitch.POINT_CARDS.items()
+    ]
+
+
+@register.simple_tag
+def card_deck(kind: str) -> Any:
+    return cards_ui.skat_deck() if kind == "skat" else cards_ui.rummy_deck()
+
+
+@register.filter
+def key(prefix: str, suffix: Any) -> str:
+    """A form field name made of a prefix and a seat: ``"penalty_"|key:2`` → ``penalty_2``."""
+    return f"{prefix}{suffix}"
+
+
+@register.simple_tag
+def skat_choices() -> dict[str, Any]:
+    """What the Skat entry form offers: the legal bids, matador counts, result fields."""
+    return {
+        "bids": skat.BIDS,
+        "matadors": range(1, 12),
+        "result_fields": (
+            "outcome",
+            "declarer_points",
+            "declarer_tricks",
+            "declarer_trick_cards",
+            "skat",
+        ),
+    }
