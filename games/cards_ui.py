@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+
 from games.rules import manipulation, skat
-from games.rules.cards import MANIPULATION_DECK, SKAT_DECK, SUIT_NAMES, SUIT_SYMBOLS, Card
+from games.rules.cards import (
+    MANIPULATION_DECK,
+    SKAT_DECK,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    Card,
+    parse_card,
+)
+from games.rules.errors import RuleError
 
 
 @dataclass(frozen=True)
@@ -60,3 +72,81 @@ def rummy_deck() -> tuple[tuple[Suit, tuple[Face, ...]], ...]:
             )
         )
     return tuple(rows)
+
+
+def _selected_counts(selected: object) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    if isinstance(selected, list | tuple):
+        for value in selected:
+            try:
+                counts[parse_card(value).code] += 1
+            except RuleError:
+                continue
+    return counts
+
+
+def picker_html(
+    *, name: str, deck: str, selected: object, copies: int, label: str, total: str
+) -> SafeString:
+    """The card picker: a grid of real card faces, one tick box per copy of each card.
+
+    Built in Python rather than a template loop: a sheet page can hold three pickers
+    of 32 cards, and this keeps the page fast. Tapping a face toggles its card (two
+    decks: 0 → 1 → 2 copies, see static/js/cardpicker.js); the chosen cards post as
+    repeated values of ``name``. Without JavaScript the tick boxes work as they are.
+    """
+    rows = skat_deck() if deck == "skat" else rummy_deck()
+    counts = _selected_counts(selected)
+    parts = [
+        format_html(
+            '<fieldset class="card-picker" data-total="{}" data-copies="{}"><legend>{}</legend>',
+            total,
+            copies,
+            label,
+        )
+    ]
+    if total:
+        unit = "card points" if total == "points" else "penalty points"
+        parts.append(
+            format_html(
+                '<p class="picker-sum"><output data-sum>0</output> {} · '
+                "<output data-count>0</output> cards</p>",
+                unit,
+            )
+        )
+    for suit, faces in rows:
+        parts.append(format_html('<div class="card-row" role="group" aria-label="{}">', suit.name))
+        for face in faces:
+            have = counts.get(face.code, 0)
+            boxes = []
+            for copy in range(copies):
+                extra = "" if copies == 1 else (", first copy" if copy == 0 else ", second copy")
+                boxes.append(
+                    format_html(
+                        '<label class="copy{}"><input type="checkbox" name="{}" value="{}"{} '
+                        'data-value="{}"><span class="visually-hidden">{}{}</span></label>',
+                        " copy-whole" if copies == 1 else "",
+                        name,
+                        face.code,
+                        mark_safe(" checked") if have > copy else "",
+                        face.value,
+                        face.name,
+                        extra,
+                    )
+                )
+            parts.append(
+                format_html(
+                    '<span class="card-face {}" data-code="{}" data-value="{}">'
+                    '<span class="card-text" aria-hidden="true">{}<span class="suit">{}</span></span>'
+                    "{}</span>",
+                    face.colour,
+                    face.code,
+                    face.value,
+                    face.rank,
+                    face.symbol,
+                    mark_safe("".join(boxes)),
+                )
+            )
+        parts.append(mark_safe("</div>"))
+    parts.append(mark_safe("</fieldset>"))
+    return mark_safe("".join(parts))

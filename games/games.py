@@ -63,6 +63,11 @@ class GameEntry:
     def entry_template(self) -> str:
         return f"games/entry/{self.slug}.html"
 
+    @property
+    def summary_template(self) -> str:
+        """The game's own tally under the totals (Seeger-Fabian, points to the target)."""
+        return f"games/summary/{self.slug}.html"
+
     # -- sheets ------------------------------------------------------------------------
     def read_options(self, data: object, *, players: int) -> Any:
         return self.deal_input.read_options(data if data is not None else {})

@@ -114,6 +114,7 @@ def _board_context(
         for hand, deal in zip(hands, state.deals, strict=True)
     ]
     context = {
+        "tally": _tally(state),
         "columns": columns,
         "sheet": sheet,
         "game": entry,
@@ -165,6 +166,15 @@ def _columns(state: SheetState) -> list[dict[str, Any]]:
         }
         for seat, name in enumerate(state.players)
     ]
+
+
+def _tally(state: SheetState) -> list[tuple[int, Any]]:
+    """Skat's Seeger-Fabian rows in standing order, with their places."""
+    result = state.details.get("seeger_fabian")
+    if result is None:
+        return []
+    rows = {row.seat: row for row in result.rows}
+    return [(place, rows[seat]) for place, seat in result.standings]
 
 
 def _cell(deal: Any, column: dict[str, Any]) -> dict[str, int]:

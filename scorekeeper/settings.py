@@ -126,6 +126,9 @@ else:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": DATA_DIR / "db.sqlite3",
             "OPTIONS": SQLITE_OPTIONS,
+            # Opening the file and setting WAL costs milliseconds: keep connections.
+            "CONN_MAX_AGE": 600,
+            "CONN_HEALTH_CHECKS": True,
         }
     }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -88,11 +88,6 @@ def pitch_point_cards() -> list[tuple[str, str, int]]:
     ]
 
 
-@register.simple_tag
-def card_deck(kind: str) -> Any:
-    return cards_ui.skat_deck() if kind == "skat" else cards_ui.rummy_deck()
-
-
 @register.filter
 def key(prefix: str, suffix: Any) -> str:
     """A form field name made of a prefix and a seat: ``"penalty_"|key:2`` → ``penalty_2``."""
@@ -113,3 +108,18 @@ def skat_choices() -> dict[str, Any]:
             "skat",
         ),
     }
+
+
+@register.filter
+def subtract(value: int, other: int) -> int:
+    return value - other
+
+
+@register.simple_tag
+def card_picker(
+    name: str, deck: str, selected: Any = None, *, copies: int = 1, label: str = "", total: str = ""
+) -> str:
+    """The card picker (see ``games.cards_ui.picker_html``): one shared component."""
+    return cards_ui.picker_html(
+        name=name, deck=deck, selected=selected, copies=copies, label=label, total=total
+    )
