@@ -352,4 +352,5 @@ def openapi_schema(request: HttpRequest) -> JsonResponse:
 
 
 def documentation(request: HttpRequest):
-    return render(request, "games/api_docs.html", {"api": openapi.documentation()})
+    context = {"api": openapi.documentation(), "sheet_operations": openapi.sheet_documentation()}
+    return render(request, "games/api_docs.html", context)

@@ -696,18 +696,31 @@ def schema() -> dict[str, Any]:
             "version": "1.0.0",
             "description": (
                 "The rules of Skat, 10-Point Pitch and Manipulation as a stateless JSON API. "
+                "Score sheets keep the deals of a game at a real table; their totals are "
+                "derived by replaying every deal through the rules. "
                 "Every answer explains itself; bad input answers 4xx with "
                 '{"errors": [{"field", "message"}]}.'
             ),
         },
-        "paths": {endpoint.path: _operation(endpoint) for endpoint in ENDPOINTS},
+        "paths": {
+            **{endpoint.path: _operation(endpoint) for endpoint in ENDPOINTS},
+            **SHEET_PATHS,
+        },
         "components": {
             "schemas": {
                 "Card": CARD,
                 "Errors": ERROR,
                 "PitchOptions": PITCH_OPTIONS,
                 "ManipulationOptions": MANIPULATION_OPTIONS,
-            }
+                **SHEET_SCHEMAS,
+            },
+            "securitySchemes": {
+                "token": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "The sheet's edit token (writes and reads) or view token (reads only).",
+                }
+            },
         },
     }
 
@@ -805,3 +818,232 @@ def documentation() -> tuple[GameDoc, ...]:
             )
         games.append(GameDoc(slug, title, tuple(docs)))
     return tuple(games)
+
+
+# -- Score sheets ----------------------------------------------------------------------
+
+SHEET_ID = {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}
+HAND_NUMBER = {
+    "name": "number",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "integer", "minimum": 1},
+    "description": "The deal's number on the sheet, from 1.",
+}
+IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string", "maxLength": 100},
+    "description": (
+        "Any unique text, e.g. a UUID made when the deal was entered. The same key again "
+        "returns the first answer and stores nothing new, so a retry never counts twice."
+    ),
+}
+DEAL = {
+    "type": "object",
+    "description": (
+        "The game's referee request with seats instead of teams or names. Skat: the "
+        '/skat/score fields plus declarer (seat index), or {"passed": true} (with '
+        '"ramsch": {points, tricks per seat, last_trick} on a Ramsch sheet); no bock '
+        "(the sheet knows its Bock rounds). Pitch: pitcher (seat), bid, points. "
+        "Manipulation: hands (cards left per seat) or penalties (per seat)."
+    ),
+    "examples": [
+        {"declarer": 1, "game": "grand", "bid": 24, "matadors": {"with": 2}, "outcome": "won"},
+        {
+            "pitcher": 1,
+            "bid": 5,
+            "points": {
+                "ace": "B",
+                "jack": "B",
+                "off_jack": "A",
+                "high_joker": "B",
+                "low_joker": "B",
+                "ten": "B",
+                "two": "A",
+                "three": "A",
+            },
+        },
+        {"penalties": [25, 0, 5]},
+    ],
+}
+SEAT_NUMBERS = {"type": "array", "items": {"type": "integer"}}
+HAND = {
+    "type": "object",
+    "required": ["number", "entry", "score", "totals", "explanation"],
+    "properties": {
+        "number": {"type": "integer"},
+        "entry": {"type": "object", "description": "The deal exactly as it was entered."},
+        "dealer": {"type": "integer"},
+        "score": SEAT_NUMBERS | {"description": "What the deal changed, per seat."},
+        "totals": SEAT_NUMBERS | {"description": "Running totals per seat after the deal."},
+        "summary": {"type": "string"},
+        "explanation": EXPLANATION,
+        "steps": STEPS,
+    },
+}
+SHEET = {
+    "type": "object",
+    "required": ["id", "game", "players", "options", "hands", "totals", "finished", "winners"],
+    "properties": {
+        "id": {"type": "integer"},
+        "game": {"type": "string", "enum": ["skat", "pitch", "manipulation"]},
+        "players": {"type": "array", "items": {"type": "string"}},
+        "first_dealer": {"type": "integer"},
+        "options": {"type": "object"},
+        "options_summary": {"type": "array", "items": {"type": "string"}},
+        "hands": {"type": "array", "items": {"$ref": "#/components/schemas/Hand"}},
+        "totals": SEAT_NUMBERS | {"description": "Per seat (Pitch: each seat's team)."},
+        "team_totals": {"type": "object", "description": 'Pitch only: {"A": n, "B": n}.'},
+        "finished": {"type": "boolean"},
+        "winners": SEAT_NUMBERS,
+        "winner_names": {"type": "array", "items": {"type": "string"}},
+        "headline": {"type": "string"},
+        "next_deal": {"type": ["object", "null"]},
+        "version": {"type": "integer"},
+        "edit_token": {
+            "type": "string",
+            "description": "Only in the answer that created the sheet.",
+        },
+        "view_token": {
+            "type": "string",
+            "description": "Only in the answer that created the sheet.",
+        },
+        "urls": {"type": "object"},
+    },
+}
+HAND_ANSWER = {
+    "type": "object",
+    "required": ["hand", "totals", "finished", "winners"],
+    "properties": {
+        "hand": {"$ref": "#/components/schemas/Hand"},
+        "totals": SEAT_NUMBERS,
+        "team_totals": {"type": "object"},
+        "finished": {"type": "boolean"},
+        "winners": SEAT_NUMBERS,
+        "headline": {"type": "string"},
+    },
+}
+
+
+def _answers(ok: str, schema: dict[str, Any], *, missing: bool = True) -> dict[str, Any]:
+    error = {"application/json": {"schema": {"$ref": "#/components/schemas/Errors"}}}
+    answers = {
+        ok: {"description": "Done.", "content": {"application/json": {"schema": schema}}},
+        "400": {"description": "The request could not be read.", "content": error},
+        "422": {"description": "It breaks a rule, or the game is already over.", "content": error},
+    }
+    if missing:
+        answers["403"] = {
+            "description": "The view token cannot change the sheet.",
+            "content": error,
+        }
+        answers["404"] = {"description": "No sheet with that id for this token.", "content": error}
+    return answers
+
+
+def _json_body(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"required": True, "content": {"application/json": {"schema": schema}}}
+
+
+SHEET_PATHS: dict[str, dict[str, Any]] = {
+    "/api/v1/sheets": {
+        "post": {
+            "operationId": "sheet_create",
+            "tags": ["Score sheets"],
+            "summary": "Start a score sheet",
+            "description": "Skat takes 3 or 4 players, Pitch exactly 4 (seats 1+3 team A, 2+4 team B), Manipulation 3 to 5. The answer carries the edit and view tokens.",
+            "parameters": [IDEMPOTENCY_KEY],
+            "requestBody": _json_body(
+                {
+                    "type": "object",
+                    "required": ["game", "players"],
+                    "properties": {
+                        "game": {"type": "string", "enum": ["skat", "pitch", "manipulation"]},
+                        "players": {
+                            "type": "array",
+                            "items": {"type": "string"},
+                            "description": "Names in seat order.",
+                        },
+                        "first_dealer": {"type": "integer", "default": 0},
+                        "options": {
+                            "type": "object",
+                            "description": "The game's sheet options; every one has a default.",
+                        },
+                    },
+                }
+            ),
+            "responses": _answers("201", {"$ref": "#/components/schemas/Sheet"}, missing=False),
+        }
+    },
+    "/api/v1/sheets/{id}": {
+        "get": {
+            "operationId": "sheet_read",
+            "tags": ["Score sheets"],
+            "summary": "Read a sheet: every deal with its scores and explanation, the totals",
+            "parameters": [SHEET_ID],
+            "security": [{"token": []}],
+            "responses": _answers("200", {"$ref": "#/components/schemas/Sheet"}),
+        }
+    },
+    "/api/v1/sheets/{id}/hands": {
+        "post": {
+            "operationId": "hand_record",
+            "tags": ["Score sheets"],
+            "summary": "Add the next deal",
+            "description": "The dealer rotates by itself. A deal after the game is finished is refused.",
+            "parameters": [SHEET_ID, IDEMPOTENCY_KEY],
+            "security": [{"token": []}],
+            "requestBody": _json_body({"$ref": "#/components/schemas/Deal"}),
+            "responses": _answers("201", {"$ref": "#/components/schemas/HandAnswer"}),
+        }
+    },
+    "/api/v1/sheets/{id}/hands/{number}": {
+        "put": {
+            "operationId": "hand_correct",
+            "tags": ["Score sheets"],
+            "summary": "Correct a deal; every later deal is re-scored",
+            "parameters": [SHEET_ID, HAND_NUMBER],
+            "security": [{"token": []}],
+            "requestBody": _json_body({"$ref": "#/components/schemas/Deal"}),
+            "responses": _answers("200", {"$ref": "#/components/schemas/HandAnswer"}),
+        },
+        "delete": {
+            "operationId": "hand_remove",
+            "tags": ["Score sheets"],
+            "summary": "Remove a deal; later deals move up and are re-scored",
+            "parameters": [SHEET_ID, HAND_NUMBER],
+            "security": [{"token": []}],
+            "responses": _answers("200", {"$ref": "#/components/schemas/Sheet"}),
+        },
+    },
+}
+SHEET_SCHEMAS = {"Deal": DEAL, "Hand": HAND, "Sheet": SHEET, "HandAnswer": HAND_ANSWER}
+
+
+@dataclass(frozen=True)
+class OperationDoc:
+    method: str
+    path: str
+    summary: str
+    description: str
+
+    @property
+    def anchor(self) -> str:
+        return (
+            "sheets-"
+            + self.method.lower()
+            + self.path.removeprefix("/api/v1/sheets")
+            .replace("/", "-")
+            .replace("{", "")
+            .replace("}", "")
+        )
+
+
+def sheet_documentation() -> tuple[OperationDoc, ...]:
+    return tuple(
+        OperationDoc(method.upper(), path, operation["summary"], operation.get("description", ""))
+        for path, operations in SHEET_PATHS.items()
+        for method, operation in operations.items()
+    )
