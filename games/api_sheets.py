@@ -228,6 +228,7 @@ def sheet_hand(request: HttpRequest, sheet_id: int, number: int) -> JsonResponse
             return _json(
                 _errors(error.problems, 404 if error.problems[0].field == "number" else 422)
             )
+        sheet.refresh_from_db()
         hands = live_hands(sheet)
         return JsonResponse(sheet_json(request, sheet, state, hands, tokens=False))
     data = _body(request)

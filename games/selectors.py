@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from games.games import GAMES
 from games.models import Hand, Player, Sheet
@@ -36,11 +36,10 @@ def sheet_state(sheet: Sheet, hands: list[Hand] | None = None) -> SheetState:
 
 def sheet_by_token(token: str) -> tuple[Sheet, bool] | None:
     """The sheet a link opens, and whether that link may change it."""
-    sheet = Sheet.objects.filter(edit_token=token).first()
-    if sheet is not None:
-        return sheet, True
-    sheet = Sheet.objects.filter(view_token=token).first()
-    return (sheet, False) if sheet is not None else None
+    sheet = Sheet.objects.filter(Q(edit_token=token) | Q(view_token=token)).first()
+    if sheet is None:
+        return None
+    return sheet, sheet.edit_token == token
 
 
 def known_players(limit: int = 200) -> QuerySet[Player]:

@@ -34,14 +34,17 @@ class HandOutcome:
     state: SheetState
 
 
-def _clean_names(players: object) -> list[str]:
+def _clean_names(players: object, problems: list[Problem]) -> list[str]:
+    """The names in seat order, tidied; every problem is added to ``problems``."""
     if not isinstance(players, list):
-        raise RuleError("Give the players as a list of names in seat order.", "players")
-    problems: list[Problem] = []
+        problems.append(Problem("players", "Give the players as a list of names in seat order."))
+        return []
     names: list[str] = []
+    seen: dict[str, int] = {}
     for i, name in enumerate(players):
         if not isinstance(name, str) or not name.strip():
             problems.append(Problem(f"players.{i}", f"Seat {i + 1} needs a name."))
+            names.append("")
             continue
         name = " ".join(name.split())
         if len(name) > MAX_NAME:
@@ -51,18 +54,14 @@ def _clean_names(players: object) -> list[str]:
                     f"Keep names to {MAX_NAME} characters; this one has {len(name)}.",
                 )
             )
-        names.append(name)
-    keys = [n.casefold() for n in names]
-    for i, key in enumerate(keys):
-        if key in keys[:i]:
+        if name.casefold() in seen:
             problems.append(
                 Problem(
-                    f"players.{i}",
-                    f"{names[i]} is already at the table; give each seat its own name.",
+                    f"players.{i}", f"{name} is already at the table; give each seat its own name."
                 )
             )
-    if problems:
-        raise RuleError(problems)
+        seen.setdefault(name.casefold(), i)
+        names.append(name)
     return names
 
 
@@ -87,9 +86,9 @@ def sheet_create(
     entry = GAMES.get(game) if isinstance(game, str) else None
     if entry is None:
         raise RuleError(f"Choose a game: {', '.join(GAMES)}.", "game")
-    names = _clean_names(players)
     problems: list[Problem] = []
-    if len(names) not in entry.players:
+    names = _clean_names(players, problems)
+    if isinstance(players, list) and len(names) not in entry.players:
         problems.append(
             Problem(
                 "players",
@@ -164,6 +163,9 @@ MAX_KEY = 100
 def idempotent(*, scope: str, key: str | None, print_: str, action: Callable[[], Answer]) -> Answer:
     """Run ``action`` once per key: a retry with the same key gets the first answer back.
 
+    Only answers that stored something are remembered; a refused request changed
+    nothing, so its retry is judged afresh (as payment APIs do with their keys).
+
     The action and the stored answer commit together, so a crash between them cannot
     store a deal without its key. Two requests with one key at the same moment: the
     second one's insert of the key fails, its whole transaction (its deal included)
@@ -184,6 +186,10 @@ def idempotent(*, scope: str, key: str | None, print_: str, action: Callable[[],
                 if stored is not None:
                     return _stored_answer(stored, print_)
                 status, body = action()
+                if status >= 400:
+                    # Nothing was stored, so nothing is remembered: the client may fix
+                    # the request and send it again with the same key.
+                    return status, body
                 IdempotencyKey.objects.create(
                     scope=scope, key=key, fingerprint=print_, status=status, response=body
                 )

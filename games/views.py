@@ -11,6 +11,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -23,7 +24,7 @@ from games.games import GAMES, GameEntry
 from games.models import Sheet
 from games.qr import qr_svg
 from games.rules.errors import Problem, RuleError
-from games.rules.sheet import SheetState
+from games.rules.sheet import NextDeal, SheetState
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -251,20 +252,29 @@ def deal_correct(request: HttpRequest, token: str, number: int) -> HttpResponse:
     if not 1 <= number <= len(hands):
         raise Http404("No such deal")
     state = selectors.sheet_state(sheet, hands)
-    context = _board_context(
-        request, sheet, can_edit=True, state=state, values=hands[number - 1].entry
-    )
-    context.update({"number": number, "deal": state.deals[number - 1]})
+    deal = state.deals[number - 1]
+    values = hands[number - 1].entry
+    errors: list[Problem] = []
     if request.method == "POST":
-        data = entry.entry_from_post(request.POST, players=len(state.players))
+        values = entry.entry_from_post(request.POST, players=len(state.players))
         try:
-            services.hand_correct(sheet=sheet, number=number, data=data)
+            services.hand_correct(sheet=sheet, number=number, data=values)
         except (UnreadableInput, RuleError) as error:
-            context.update({"values": data, "errors": error.problems})
-            context["error_fields"] = {p.field for p in error.problems if p.field}
-            return render(request, "games/deal_correct.html", context, status=422)
-        return redirect(sheet.get_absolute_url() + f"#deal-{number}")
-    return render(request, "games/deal_correct.html", context)
+            errors = list(error.problems)
+        else:
+            return redirect(sheet.get_absolute_url() + f"#deal-{number}")
+    context = _board_context(
+        request, sheet, can_edit=True, state=state, values=values, errors=errors
+    )
+    # The entry form hides the seat that sat this deal out (the dealer at a Skat table of four).
+    seats = NextDeal(
+        number=number,
+        dealer=deal.dealer,
+        forehand=deal.dealer,
+        sitting_out=deal.details.get("sitting_out"),
+    )
+    context.update({"number": number, "deal": deal, "deal_seats": seats})
+    return render(request, "games/deal_correct.html", context, status=422 if errors else 200)
 
 
 def _board_after(
@@ -272,8 +282,12 @@ def _board_after(
 ) -> HttpResponse:
     sheet.refresh_from_db()
     if not request.htmx:
+        # Without htmx the page is loaded afresh: the refusal travels as a message.
+        for problem in problems or []:
+            messages.error(request, problem.message)
         return redirect(sheet.get_absolute_url())
-    context = _board_context(request, sheet, can_edit=True, errors=problems)
+    context = _board_context(request, sheet, can_edit=True)
+    context["board_errors"] = problems or []
     return _page_or_board(request, context, status=422 if problems else 200)
 
 

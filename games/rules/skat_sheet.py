@@ -453,8 +453,10 @@ class SkatSheet:
         """Score the next deal and write it on the sheet; on any problem nothing changes."""
         if self.finished:
             raise RuleError(
-                f"The series is over: all {_plural(self.series_deals, 'deal')} have been "
-                "played. Start a new sheet to play another series.",
+                f"The series is over: {_plural(self.series_deals, 'deal')} "
+                f"{'was' if self.series_deals == 1 else 'were'} to be played and "
+                f"{'it has' if self.series_deals == 1 else 'all have'} been. "
+                "Start a new sheet to play another series.",
             )
         number = len(self._deals) + 1
         seats = self._seats(number)

@@ -442,7 +442,8 @@ def test_no_deal_after_the_series_is_over():
         sheet.add(PASSED)
     assert fields_of(caught.value) == [None]
     assert str(caught.value) == (
-        "The series is over: all 2 deals have been played. Start a new sheet to play another series."
+        "The series is over: 2 deals were to be played and all have been. "
+        "Start a new sheet to play another series."
     )
     assert sheet.state == before
 
