@@ -11,7 +11,9 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games.rules import manipulation, skat
 from games.rules.cards import (
+    JOKER_HIGH,
     MANIPULATION_DECK,
+    PITCH_DECK,
     SKAT_DECK,
     SUIT_NAMES,
     SUIT_SYMBOLS,
@@ -74,6 +76,25 @@ def rummy_deck() -> tuple[tuple[Suit, tuple[Face, ...]], ...]:
     return tuple(rows)
 
 
+@cache
+def pitch_deck() -> tuple[tuple[Suit, tuple[Face, ...]], ...]:
+    """52 cards, A high first (Pitch's order), and a row for the two jokers."""
+    rows = []
+    for letter in ("C", "S", "H", "D"):
+        cards = [c for c in PITCH_DECK.kinds if c.suit == letter]
+        rows.append((Suit(letter, SUIT_NAMES[letter]), tuple(_face(c, 0) for c in cards)))
+    jokers = tuple(
+        Face(c.code, "★", "", c.name, "red" if c.rank == JOKER_HIGH else "black", 0)
+        for c in PITCH_DECK.kinds
+        if c.is_joker
+    )
+    rows.append((Suit("J", "jokers"), jokers))
+    return tuple(rows)
+
+
+DECKS = {"skat": skat_deck, "rummy": rummy_deck, "manipulation": rummy_deck, "pitch": pitch_deck}
+
+
 def _selected_counts(selected: object) -> Counter[str]:
     counts: Counter[str] = Counter()
     if isinstance(selected, list | tuple):
@@ -86,7 +107,14 @@ def _selected_counts(selected: object) -> Counter[str]:
 
 
 def picker_html(
-    *, name: str, deck: str, selected: object, copies: int, label: str, total: str
+    *,
+    name: str,
+    deck: str,
+    selected: object,
+    copies: int,
+    label: str,
+    total: str,
+    single: bool = False,
 ) -> SafeString:
     """The card picker: a grid of real card faces, one tick box per copy of each card.
 
@@ -94,8 +122,11 @@ def picker_html(
     of 32 cards, and this keeps the page fast. Tapping a face toggles its card (two
     decks: 0 → 1 → 2 copies, see static/js/cardpicker.js); the chosen cards post as
     repeated values of ``name``. Without JavaScript the tick boxes work as they are.
+    ``single`` makes it choose exactly one card (radio buttons: the card led, the
+    card played).
     """
-    rows = skat_deck() if deck == "skat" else rummy_deck()
+    kind = "radio" if single else "checkbox"
+    rows = DECKS[deck]()
     counts = _selected_counts(selected)
     parts = [
         format_html(
@@ -123,9 +154,10 @@ def picker_html(
                 extra = "" if copies == 1 else (", first copy" if copy == 0 else ", second copy")
                 boxes.append(
                     format_html(
-                        '<label class="copy{}"><input type="checkbox" name="{}" value="{}"{} '
+                        '<label class="copy{}"><input type="{}" name="{}" value="{}"{} '
                         'data-value="{}"><span class="visually-hidden">{}{}</span></label>',
                         " copy-whole" if copies == 1 else "",
+                        kind,
                         name,
                         face.code,
                         mark_safe(" checked") if have > copy else "",

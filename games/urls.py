@@ -1,6 +1,10 @@
 from django.urls import path
 
 from games import api, api_sheets, views
+from games.referee_pages import manipulation as manipulation_pages
+from games.referee_pages import pitch as pitch_pages
+from games.referee_pages import rulebook
+from games.referee_pages import skat as skat_pages
 
 app_name = "games"
 
@@ -17,6 +21,11 @@ urlpatterns = [
     path("s/<str:token>/deals/<int:number>/delete", views.deal_delete, name="deal-delete"),
     path("v/<str:token>/", views.sheet_view, name="sheet-view"),
     path("v/<str:token>/live", views.sheet_live, name="sheet-live"),
+    # The rule book and the referee pages
+    *rulebook.urlpatterns,
+    *skat_pages.urlpatterns,
+    *pitch_pages.urlpatterns,
+    *manipulation_pages.urlpatterns,
     # JSON API
     path("api/", api.documentation, name="api-docs"),
     path("api/v1/openapi.json", api.openapi_schema, name="openapi"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.urls import reverse
 
 from games import cards_ui
 from games.rules import pitch, skat
@@ -117,9 +118,43 @@ def subtract(value: int, other: int) -> int:
 
 @register.simple_tag
 def card_picker(
-    name: str, deck: str, selected: Any = None, *, copies: int = 1, label: str = "", total: str = ""
+    name: str,
+    deck: str,
+    selected: Any = None,
+    *,
+    copies: int = 1,
+    label: str = "",
+    total: str = "",
+    single: bool = False,
 ) -> str:
-    """The card picker (see ``games.cards_ui.picker_html``): one shared component."""
+    """The card picker (see ``games.cards_ui.picker_html``): one shared component.
+
+    ``deck`` is "skat", "pitch" or "manipulation"; for a single card, ``selected`` may
+    be one code instead of a list.
+    """
+    if isinstance(selected, str):
+        selected = [selected]
     return cards_ui.picker_html(
-        name=name, deck=deck, selected=selected, copies=copies, label=label, total=total
+        name=name,
+        deck=deck,
+        selected=selected,
+        copies=copies,
+        label=label,
+        total=total,
+        single=single,
     )
+
+
+RULE_BOOKS = {"skat": "skat", "pitch": "pitch", "manipulation": "manipulation"}
+
+
+@register.filter
+def rule_url(step: Any) -> str:
+    """Where the rule book explains the rule an explanation step rests on."""
+    anchor = getattr(step, "rule", None)
+    if not anchor:
+        return ""
+    game = RULE_BOOKS.get(anchor.split("-", 1)[0])
+    if game is None:
+        return ""
+    return reverse("games:rules-game", args=[game]) + f"#{anchor}"

@@ -6,7 +6,7 @@
 
   function update(picker) {
     var sum = 0, count = 0;
-    picker.querySelectorAll("input[type=checkbox]").forEach(function (box) {
+    picker.querySelectorAll("input").forEach(function (box) {
       if (box.checked) { sum += Number(box.dataset.value || 0); count += 1; }
     });
     var sumOut = picker.querySelector("[data-sum]");
