@@ -88,7 +88,9 @@ def sheet_json(
         "players": list(seat_names(sheet)),
         "first_dealer": sheet.first_dealer,
         "options": sheet.options,
-        "options_summary": list(entry.options_summary(entry.sheet_options(sheet))),
+        "options_summary": list(
+            entry.options_summary(entry.sheet_options(sheet), players=len(seat_names(sheet)))
+        ),
         "hands": [deal_json(h, d) for h, d in zip(hands, state.deals, strict=True)],
         "totals": list(state.totals),
         "finished": state.finished,

@@ -130,7 +130,9 @@ def picker_html(
     counts = _selected_counts(selected)
     parts = [
         format_html(
-            '<fieldset class="card-picker" data-total="{}" data-copies="{}"><legend>{}</legend>',
+            '<fieldset class="card-picker" data-deck="{}" data-total="{}" data-copies="{}">'
+            "<legend>{}</legend>",
+            "skat" if deck == "skat" else "full",
             total,
             copies,
             label,

@@ -53,6 +53,10 @@ class GameEntry:
     option_fields: tuple[OptionField, ...]
     entry_from_post: Callable[..., dict[str, Any]]
     form_values: Callable[[dict[str, Any]], dict[str, Any]]
+    # "deal" in card games where a deal is scored; Manipulation scores rounds.
+    deal_word: str = "deal"
+    # Manipulation counts penalties: a rising total is bad news there.
+    low_wins: bool = False
 
     @property
     def players_label(self) -> str:
@@ -82,8 +86,8 @@ class GameEntry:
             sheet._options = cached
         return cached
 
-    def options_summary(self, options: Any) -> tuple[str, ...]:
-        return tuple(self.deal_input.options_summary(options))
+    def options_summary(self, options: Any, *, players: int | None = None) -> tuple[str, ...]:
+        return tuple(self.deal_input.options_summary(options, players=players))
 
     def new_sheet(self, *, names: Sequence[str], first_dealer: int, options: Any) -> Any:
         return self.sheet_class(players=list(names), first_dealer=first_dealer, options=options)
@@ -267,6 +271,8 @@ GAMES: dict[str, GameEntry] = {
             sheet_class=manipulation_sheet.ManipulationSheet,
             deal_input=manipulation_input,
             entry_from_post=entry_forms.manipulation_entry,
+            deal_word="round",
+            low_wins=True,
             form_values=entry_forms.manipulation_form,
             option_fields=(
                 OptionField(

@@ -123,7 +123,7 @@ def _board_context(
         "rows": rows[::-1],  # newest first: the deal just entered is at the top
         "players": list(enumerate(state.players)),
         "options": options,
-        "options_summary": entry.options_summary(options),
+        "options_summary": entry.options_summary(options, players=len(state.players)),
         "can_edit": can_edit,
         "values": entry.form_values(values or {}),
         "errors": errors or [],

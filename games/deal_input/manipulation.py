@@ -98,7 +98,7 @@ def read_options(data: dict[str, Any] | None) -> ManipulationOptions:
     return ManipulationOptions.from_mapping(data)
 
 
-def options_summary(options: ManipulationOptions) -> tuple[str, ...]:
+def options_summary(options: ManipulationOptions, *, players: int | None = None) -> tuple[str, ...]:
     """One short line per option, defaults included, as the sheet shows them."""
     return (
         f"Game to {options.target} penalty points; the lowest total wins",

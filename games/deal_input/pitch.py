@@ -80,7 +80,7 @@ def read_options(data: dict[str, Any] | None) -> PitchOptions:
     return PitchOptions.from_mapping(data)
 
 
-def options_summary(options: PitchOptions) -> tuple[str, ...]:
+def options_summary(options: PitchOptions, *, players: int | None = None) -> tuple[str, ...]:
     """One short line per option, defaults included, as the sheet shows them."""
     if options.win_condition == "bid_out":
         ending = "A team wins only on a hand it pitched and made"

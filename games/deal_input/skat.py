@@ -19,6 +19,7 @@ from games.api_input import Body, describe
 from games.rules.cards import SKAT_DECK
 from games.rules.errors import RuleError
 from games.rules.skat import ANNOUNCEMENTS, GAMES, OUTCOMES, Matadors
+from games.rules.skat_list import SERIES_DEALS
 from games.rules.skat_sheet import RamschEntry, SkatDeal, SkatSheetOptions
 
 _BOCK_TRIGGERS = {
@@ -136,9 +137,14 @@ def read_options(data: dict[str, Any] | None) -> SkatSheetOptions:
     return SkatSheetOptions.from_mapping(data)
 
 
-def options_summary(options: SkatSheetOptions) -> tuple[str, ...]:
-    """One short line per option, defaults included, as the sheet shows them."""
-    if options.series_deals is None:
+def options_summary(options: SkatSheetOptions, *, players: int | None = None) -> tuple[str, ...]:
+    """One short line per option, defaults included, as the sheet shows them.
+
+    Given the table size, the usual series is named exactly (36 deals at three, 48 at four).
+    """
+    if options.series_deals is None and players in SERIES_DEALS:
+        series = f"Series of {SERIES_DEALS[players]} deals (every player deals equally often)"
+    elif options.series_deals is None:
         series = "Series of 36 deals at three players, 48 at four"
     elif options.series_deals == 1:
         series = "Series of 1 deal"

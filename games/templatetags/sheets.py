@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from django import template
 from django.urls import reverse
 
 from games import cards_ui
-from games.rules import pitch, skat
+from games.rules import (
+    manipulation,
+    manipulation_sheet,
+    pitch,
+    pitch_sheet,
+    skat,
+    skat_list,
+    skat_sheet,
+)
 from games.rules.cards import SUIT_SYMBOLS, parse_card
 from games.rules.errors import RuleError
 
@@ -23,6 +32,20 @@ def errors_for(errors: list, field: str) -> list[str]:
         for p in errors or []
         if p.field is not None and (p.field == field or p.field.startswith(field + "."))
     ]
+
+
+@register.filter
+def errors_at(errors: list, field: str) -> list[str]:
+    """Messages for exactly this field, not for the fields under it."""
+    return [p.message for p in errors or [] if p.field == field]
+
+
+@register.filter
+def number(value: Any) -> str:
+    """A whole number with a real minus sign (−96, not -96), as the changes are shown."""
+    if isinstance(value, int) and value < 0:
+        return f"−{-value}"
+    return str(value)
 
 
 @register.filter
@@ -146,6 +169,28 @@ def card_picker(
 
 
 RULE_BOOKS = {"skat": "skat", "pitch": "pitch", "manipulation": "manipulation"}
+
+
+@cache
+def _rule_titles() -> dict[str, str]:
+    titles: dict[str, str] = {}
+    for module in (
+        skat,
+        skat_list,
+        skat_sheet,
+        pitch,
+        pitch_sheet,
+        manipulation,
+        manipulation_sheet,
+    ):
+        titles.update(getattr(module, "RULE_SECTIONS", {}))
+    return titles
+
+
+@register.filter
+def rule_title(step: Any) -> str:
+    """The rule-book section's title for an explanation step ("Matadors")."""
+    return _rule_titles().get(getattr(step, "rule", None) or "", "")
 
 
 @register.filter

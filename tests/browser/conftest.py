@@ -21,7 +21,10 @@ def browser():
         if os.environ.get("CI"):
             pytest.fail(f"Chromium is not installed at {CHROMIUM}; apt-get install chromium")
         pytest.skip("Chromium is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    # A loaded two-core machine can take a few seconds for a swap; a person would wait too.
+    expect.set_options(timeout=10_000)
 
     # Playwright's sync API runs an event loop in this thread; the live server's
     # database work happens in its own thread, so Django's async guard does not apply.
