@@ -101,13 +101,13 @@ LEVELS_BESIDES_MATADORS = 7
 # Cards and trumps
 
 
-def _unknown_game_message(game: object) -> str:
+def unknown_game_message(game: object) -> str:
     return f'"{game}" is not a Skat game; choose diamonds, hearts, spades, clubs, grand or null.'
 
 
 def _require_game(game: str) -> None:
     if game not in GAMES:
-        raise RuleError(_unknown_game_message(game), "game")
+        raise RuleError(unknown_game_message(game), "game")
 
 
 def _require_skat_card(card: Card) -> None:
@@ -202,11 +202,11 @@ def _check_twelve_cards(cards: Sequence[Card], field: str, problems: ProblemColl
             f"Give the declarer's 12 cards: the 10 dealt cards and the 2 skat cards "
             f"(got {len(cards)}).",
         )
-    _check_skat_cards(cards, field, problems)
+    check_skat_cards(cards, field, problems)
     return len(problems.problems) == before
 
 
-def _check_skat_cards(cards: Sequence[Card], field: str, problems: ProblemCollector) -> None:
+def check_skat_cards(cards: Sequence[Card], field: str, problems: ProblemCollector) -> None:
     for i, c in enumerate(cards):
         if c not in SKAT_DECK:
             problems.add(f"{field}.{i}", _not_skat_card_message(c))
@@ -252,7 +252,7 @@ def count_matadors(*, game: str, cards: Sequence[Card]) -> Matadors:
     """Matadors from the declarer's 10 cards and the 2 skat cards (field ``declarer_cards``)."""
     problems = ProblemCollector()
     if game not in GAMES:
-        problems.add("game", _unknown_game_message(game))
+        problems.add("game", unknown_game_message(game))
     elif game == "null":
         problems.add("game", "Null is played without trumps, so it has no matadors.")
     _check_twelve_cards(cards, "declarer_cards", problems)
@@ -408,7 +408,7 @@ def _tricks_word(n: int) -> str:
     return f"{n} trick" if n == 1 else f"{n} tricks"
 
 
-def _check_declaration(
+def check_declaration(
     *,
     game: str,
     hand: bool,
@@ -517,7 +517,7 @@ def _read_skat(
     before = len(problems.problems)
     if len(skat) != 2:
         problems.add("skat", f"The skat is 2 cards; got {len(skat)}.")
-    _check_skat_cards(skat, "skat", problems)
+    check_skat_cards(skat, "skat", problems)
     if declarer_cards is not None:
         for i, c in enumerate(skat):
             if c not in declarer_cards:
@@ -730,7 +730,7 @@ def _play_from_trick_cards(
             field,
             f"A trick is 3 cards and there are 10 tricks, so give 0, 3, 6 … 30 cards; got {len(trick_cards)}.",
         )
-    _check_skat_cards(trick_cards, field, problems)
+    check_skat_cards(trick_cards, field, problems)
     if skat is None:
         if game != "null":
             problems.add(
@@ -970,11 +970,11 @@ def score_game(
     problems = ProblemCollector()
     game_ok = game in GAMES
     if not game_ok:
-        problems.add("game", _unknown_game_message(game))
+        problems.add("game", unknown_game_message(game))
     bid_message = _bid_problem(bid)
     if bid_message:
         problems.add("bid", bid_message)
-    _check_declaration(
+    check_declaration(
         game=game,
         hand=hand,
         ouvert=ouvert,
@@ -1325,10 +1325,10 @@ def trick_winner(*, game: str, cards: Sequence[Card]) -> TrickResult:
     """The card that takes a trick of three, given in play order (field ``cards``)."""
     problems = ProblemCollector()
     if game not in GAMES:
-        problems.add("game", _unknown_game_message(game))
+        problems.add("game", unknown_game_message(game))
     if len(cards) != 3:
         problems.add("cards", f"A Skat trick is 3 cards, one from each player; got {len(cards)}.")
-    _check_skat_cards(cards, "cards", problems)
+    check_skat_cards(cards, "cards", problems)
     problems.raise_if_any()
     led_suit = plays_as_suit(cards[0], game)
     strengths = [_strength(c, game, led_suit) for c in cards]
@@ -1355,20 +1355,21 @@ def follow_check(*, game: str, led: Card, hand: Sequence[Card], played: Card) ->
     """Whether ``played`` from ``hand`` may answer ``led``: follow suit if you can."""
     problems = ProblemCollector()
     if game not in GAMES:
-        problems.add("game", _unknown_game_message(game))
+        problems.add("game", unknown_game_message(game))
     if led not in SKAT_DECK:
         problems.add("led", _not_skat_card_message(led))
     if played not in SKAT_DECK:
         problems.add("played", _not_skat_card_message(played))
     if not 1 <= len(hand) <= 10:
         problems.add("hand", f"A Skat hand holds 1 to 10 cards; got {len(hand)}.")
-    _check_skat_cards(hand, "hand", problems)
+    check_skat_cards(hand, "hand", problems)
     if led in hand:
         problems.add(
             "led", f"{led.label} was led by another player, so it cannot also be in this hand."
         )
     if played not in hand:
-        problems.add("played", f"{played.label} is not in the hand ({labels(hand)}).")
+        held = f" ({labels(hand)})" if hand else ": the hand is empty"
+        problems.add("played", f"{played.label} is not in the hand{held}.")
     problems.raise_if_any()
     suit = plays_as_suit(led, game)
     followers = [c for c in hand if plays_as_suit(c, game) == suit]

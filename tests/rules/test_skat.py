@@ -2175,7 +2175,7 @@ def test_follow_explanation(game, led, hand, played, sentences):
             "8C",
             [
                 ("hand", "A Skat hand holds 1 to 10 cards; got 0."),
-                ("played", "8♣ is not in the hand ()."),
+                ("played", "8♣ is not in the hand: the hand is empty."),
             ],
             id="empty-hand",
         ),
