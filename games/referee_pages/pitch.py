@@ -1,3 +1,308 @@
-from django.urls import URLPattern
+"""The Pitch referee pages: who wins a trick, and what a hand scores.
 
-urlpatterns: list[URLPattern] = []
+Both are GET forms, so an answer is a link someone can pass round the table. The
+pages only read the form into the referee's arguments; every judgement, message
+and explanation comes from :mod:`games.rules.pitch`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, cast
+
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import render
+from django.urls import path
+
+from games.games import GAMES, OptionField
+from games.rules import pitch
+from games.rules.cards import PITCH_DECK, SUIT_NAMES, SUIT_SYMBOLS, Card
+from games.rules.errors import Problem, RuleError
+
+TRICK_TEMPLATE = "games/referee/pitch_trick.html"
+HAND_TEMPLATE = "games/referee/pitch_hand.html"
+
+# The card pickers of the trick judge, in play order; the third and fourth are
+# optional because a player who has run out of trumps sits the trick out.
+TRICK_SLOTS = (("card1", "1st"), ("card2", "2nd"), ("card3", "3rd"), ("card4", "4th"))
+FEWEST_CARDS = 2  # the card led and at least one played to it
+SUITS_SHOWN = tuple((suit, SUIT_SYMBOLS[suit], SUIT_NAMES[suit].capitalize()) for suit in "CSHD")
+BIDS = ("4", "5", "6", "7", "8", "9", pitch.MOON)
+# The hand scorer asks for the house rules that change a hand's score; how the
+# bidding goes round (all_pass) does not, so it is left to the score sheet.
+HAND_OPTIONS = ("target", "made_scores", "two_goes_to", "win_condition")
+# Plain digits only (no ² or other digit-like signs), and not so many that Python balks.
+_WHOLE_NUMBER = re.compile(r"-?[0-9]{1,15}")
+
+
+def _tools(current: str) -> list[tuple[str, str, bool]]:
+    """The Pitch tools for the small navigation bar: (url name, title, is this page)."""
+    return [
+        (name, title, name == current)
+        for name, title in (
+            ("referee-pitch-trick", "Who wins the trick?"),
+            ("referee-pitch-hand", "Score a hand"),
+        )
+    ]
+
+
+def _answer(
+    request: HttpRequest, template: str, context: dict[str, Any], errors: list[Problem]
+) -> HttpResponse:
+    """The whole page, or only the tool when htmx asked; 422 when the input was refused."""
+    context["errors"] = errors
+    if request.htmx and not request.htmx.boosted:
+        template += "#tool"
+    return render(request, template, context, status=422 if errors else 200)
+
+
+def _blank_to_none(value: str | None) -> str | None:
+    return value.strip() if value and value.strip() else None
+
+
+def _whole_number(text: str) -> int | str:
+    """A number typed in a form; text that is not one goes on, for the referee to name."""
+    cleaned = text.strip().replace("−", "-")  # a typographic minus from a phone keyboard
+    return int(cleaned) if _WHOLE_NUMBER.fullmatch(cleaned) else text.strip()
+
+
+# -- The trick judge --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TrumpRank:
+    """One place in the trump order, for the table shown beside the trump choice."""
+
+    place: int
+    card: Card
+    note: str
+
+
+def trump_ranks(trump: str | None) -> list[TrumpRank]:
+    """The 16 trumps for the chosen suit, high to low, the odd ones named; none if no suit."""
+    try:
+        order = pitch.trump_order(trump or "")
+    except RuleError:
+        return []
+    notes = {4: "off\u2011jack", 5: "high joker", 6: "low joker"}
+    return [TrumpRank(i + 1, c, notes.get(i, "")) for i, c in enumerate(order)]
+
+
+def _trick_problems(slots: list[str | None], trump: str | None) -> list[Problem]:
+    """What the form itself can tell: unreadable cards, and a card chosen after a gap."""
+    problems: list[Problem] = []
+    for (name, _), value in zip(TRICK_SLOTS, slots, strict=True):
+        if value is None:
+            continue
+        try:
+            PITCH_DECK.parse([value], name)
+        except RuleError as error:
+            problems.extend(Problem(name, p.message) for p in error.problems)
+    last = max((i for i, value in enumerate(slots) if value is not None), default=-1)
+    for i in range(last):
+        if slots[i] is None:
+            name, ordinal = TRICK_SLOTS[i]
+            problems.append(
+                Problem(
+                    name,
+                    f"Choose the {ordinal} card too: the cards go in the order they were "
+                    f"played, and the {TRICK_SLOTS[last][1]} one is already chosen.",
+                )
+            )
+    if problems:
+        # The trump is still worth checking, so that one answer lists everything.
+        try:
+            pitch.trump_order(trump or "")
+        except RuleError as error:
+            problems.extend(Problem("trump", p.message) for p in error.problems)
+    return problems
+
+
+def _slot_field(field: str | None) -> str | None:
+    """``cards.2`` (the referee's index) is the picker ``card3`` on this page."""
+    if field and field.startswith("cards."):
+        return TRICK_SLOTS[int(field.removeprefix("cards."))][0]
+    return field
+
+
+def judge_trick(query: QueryDict) -> tuple[pitch.TrickResult, list[Card]]:
+    """The referee's verdict on the trick in the form, or ``RuleError`` at the form's fields."""
+    trump = _blank_to_none(query.get("trump"))
+    slots = [_blank_to_none(query.get(name)) for name, _ in TRICK_SLOTS]
+    problems = _trick_problems(slots, trump)
+    if problems:
+        raise RuleError(problems)
+    cards = [PITCH_DECK.parse([value], "cards")[0] for value in slots if value is not None]
+    try:
+        # A missing trump goes on as it is: the referee says what to choose.
+        result = pitch.trick_winner(trump=cast(str, trump), cards=cards)
+    except RuleError as error:
+        raise RuleError(Problem(_slot_field(p.field), p.message) for p in error.problems) from None
+    return result, cards
+
+
+def _slot_card(value: str | None) -> Card | None:
+    try:
+        return PITCH_DECK.parse([value], "card")[0] if value else None
+    except RuleError:
+        return None
+
+
+def _slots(
+    query: QueryDict, errors: list[Problem]
+) -> list[tuple[str, str, Card | None, bool, bool]]:
+    """Each card picker: name, ordinal, the card chosen, required?, shown open?
+
+    The first picker still to choose is open, and so is any with a problem; the
+    others stay folded so that four pickers of 54 cards do not fill a phone.
+    """
+    cards = [_slot_card(_blank_to_none(query.get(name))) for name, _ in TRICK_SLOTS]
+    first_missing = next((i for i in range(FEWEST_CARDS) if cards[i] is None), None)
+    with_problem = {p.field for p in errors}
+    return [
+        (name, ordinal, cards[i], i < FEWEST_CARDS, i == first_missing or name in with_problem)
+        for i, (name, ordinal) in enumerate(TRICK_SLOTS)
+    ]
+
+
+def trick_page(request: HttpRequest) -> HttpResponse:
+    query = request.GET
+    order = trump_ranks(_blank_to_none(query.get("trump")))
+    # A link may name the trump as a letter, a symbol or a word; the form shows its letter.
+    suit = order[0].card.suit if order else None
+    context: dict[str, Any] = {
+        "tools": _tools("referee-pitch-trick"),
+        "suits": SUITS_SHOWN,
+        "trump": suit,
+        "trump_name": SUIT_NAMES.get(suit or "", ""),
+        "order": order,
+    }
+    if request.htmx and request.htmx.target == "trump-order":
+        # Choosing a trump shows its order at once, before any card is picked.
+        return render(request, TRICK_TEMPLATE + "#order", context)
+    errors: list[Problem] = []
+    if query:
+        try:
+            result, cards = judge_trick(query)
+        except RuleError as error:
+            errors = list(error.problems)
+        else:
+            context["result"] = result
+            context["played"] = [
+                (TRICK_SLOTS[i][1], c, i == result.winner) for i, c in enumerate(cards)
+            ]
+            context["winner"] = cards[result.winner]
+            context["winner_ordinal"] = TRICK_SLOTS[result.winner][1]
+    context["slots"] = _slots(query, errors)
+    return _answer(request, TRICK_TEMPLATE, context, errors)
+
+
+# -- The hand scorer --------------------------------------------------------------------
+
+
+def _option_fields() -> list[OptionField]:
+    by_name = {option.name: option for option in GAMES["pitch"].option_fields}
+    return [by_name[name] for name in HAND_OPTIONS]
+
+
+def read_hand(query: QueryDict) -> dict[str, Any]:
+    """The form as :func:`games.rules.pitch.score_hand`'s keyword arguments, unjudged."""
+    bid_text = _blank_to_none(query.get("bid"))
+    bid: int | str | None = None
+    if bid_text is not None:
+        bid = pitch.MOON if bid_text.lower() == pitch.MOON else _whole_number(bid_text)
+    team = _blank_to_none(query.get("pitcher_team"))
+    points = {
+        key: value.lower() if value.lower() == pitch.OUT else value.upper()
+        for key in pitch.POINT_CARDS
+        if (value := _blank_to_none(query.get(f"point_{key}"))) is not None
+    }
+    before = {team_: _blank_to_none(query.get(f"before_{team_}")) for team_ in pitch.TEAMS}
+    scores_before: dict[str, int | str] | None = None
+    if any(value is not None for value in before.values()):
+        # One score typed and the other left blank: the blank one is 0, as on a new sheet.
+        scores_before = {t: 0 if v is None else _whole_number(v) for t, v in before.items()}
+    options: dict[str, int | str] = {}
+    for name in HAND_OPTIONS:
+        value = _blank_to_none(query.get(name))
+        if value is not None:
+            options[name] = _whole_number(value) if name == "target" else value
+    return {
+        "bid": bid,
+        "pitcher_team": team.upper() if team else None,
+        "points": points,
+        "scores_before": scores_before,
+        "options": options,
+    }
+
+
+def _options_shown(query: QueryDict) -> dict[str, str]:
+    """Each option as the form shows it: what was entered, or the sheet's default."""
+    defaults = pitch.PitchOptions().as_dict()
+    return {name: query.get(name, str(defaults[name])) for name in HAND_OPTIONS}
+
+
+def _options_changed(query: QueryDict) -> bool:
+    """Did the form leave the usual rules? Then the house rules are shown unfolded."""
+    defaults = pitch.PitchOptions().as_dict()
+    return any(query.get(name, str(defaults[name])) != str(defaults[name]) for name in HAND_OPTIONS)
+
+
+def _headline(hand: Mapping[str, Any], result: pitch.HandResult) -> str:
+    team = hand["pitcher_team"]
+    if hand["bid"] == pitch.MOON:
+        return f"Team {team} shot the moon" if result.made else f"Team {team}'s moon failed"
+    if result.made:
+        return f"Team {team} made its bid of {hand['bid']}"
+    return f"Team {team} is set: its bid of {hand['bid']} comes off"
+
+
+def _team_rows(
+    hand: Mapping[str, Any], result: pitch.HandResult
+) -> Iterable[tuple[str, bool, int, int, int, int]]:
+    """Per team: name, pitched?, took, score before, change, score after."""
+    for team in pitch.TEAMS:
+        before = result.scores_after[team] - result.delta[team]
+        yield (
+            team,
+            team == hand["pitcher_team"],
+            result.taken[team],
+            before,
+            result.delta[team],
+            result.scores_after[team],
+        )
+
+
+def hand_page(request: HttpRequest) -> HttpResponse:
+    query = request.GET
+    context: dict[str, Any] = {
+        "tools": _tools("referee-pitch-hand"),
+        "bids": BIDS,
+        "teams": pitch.TEAMS,
+        "option_fields": _option_fields(),
+        "options_shown": _options_shown(query),
+        "values": query,
+    }
+    errors: list[Problem] = []
+    if query:
+        hand = read_hand(query)
+        try:
+            result = pitch.score_hand(**hand)
+        except RuleError as error:
+            errors = list(error.problems)
+        else:
+            context["result"] = result
+            context["headline"] = _headline(hand, result)
+            context["team_rows"] = list(_team_rows(hand, result))
+    context["options_open"] = _options_changed(query) or any(
+        (p.field or "").startswith("options.") for p in errors
+    )
+    return _answer(request, HAND_TEMPLATE, context, errors)
+
+
+urlpatterns = [
+    path("referee/pitch/trick/", trick_page, name="referee-pitch-trick"),
+    path("referee/pitch/hand/", hand_page, name="referee-pitch-hand"),
+]
