@@ -57,6 +57,8 @@ class GameEntry:
     deal_word: str = "deal"
     # Manipulation counts penalties: a rising total is bad news there.
     low_wins: bool = False
+    # The referee pages for this game: (URL name, the question they answer).
+    referee_tools: tuple[tuple[str, str], ...] = ()
 
     @property
     def players_label(self) -> str:
@@ -144,6 +146,13 @@ GAMES: dict[str, GameEntry] = {
             sheet_class=skat_sheet.SkatSheet,
             deal_input=skat_input,
             entry_from_post=entry_forms.skat_entry,
+            referee_tools=(
+                ("games:referee-skat-value", "What is this game worth?"),
+                ("games:referee-skat-bid", "How high may I bid?"),
+                ("games:referee-skat-trick", "Who wins this trick?"),
+                ("games:referee-skat-follow", "Was that card allowed?"),
+                ("games:referee-skat-ladder", "The bid ladder"),
+            ),
             form_values=entry_forms.skat_form,
             option_fields=(
                 OptionField(
@@ -212,6 +221,10 @@ GAMES: dict[str, GameEntry] = {
             sheet_class=pitch_sheet.PitchSheet,
             deal_input=pitch_input,
             entry_from_post=entry_forms.pitch_entry,
+            referee_tools=(
+                ("games:referee-pitch-trick", "Who wins this trick?"),
+                ("games:referee-pitch-hand", "Score a hand"),
+            ),
             form_values=entry_forms.pitch_form,
             option_fields=(
                 OptionField("target", "Points to win", "number", default=52),
@@ -271,6 +284,11 @@ GAMES: dict[str, GameEntry] = {
             sheet_class=manipulation_sheet.ManipulationSheet,
             deal_input=manipulation_input,
             entry_from_post=entry_forms.manipulation_entry,
+            referee_tools=(
+                ("games:referee-manipulation-melds", "Are these melds valid?"),
+                ("games:referee-manipulation-turn", "Was that turn legal?"),
+                ("games:referee-manipulation-arrange", "Can all these cards go down?"),
+            ),
             deal_word="round",
             low_wins=True,
             form_values=entry_forms.manipulation_form,

@@ -22,6 +22,7 @@ urlpatterns = [
     path("v/<str:token>/", views.sheet_view, name="sheet-view"),
     path("v/<str:token>/live", views.sheet_live, name="sheet-live"),
     # The rule book and the referee pages
+    path("referee/", views.referee_index, name="referee"),
     *rulebook.urlpatterns,
     *skat_pages.urlpatterns,
     *pitch_pages.urlpatterns,

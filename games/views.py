@@ -31,6 +31,11 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "games/home.html", {"games": GAMES.values()})
 
 
+def referee_index(request: HttpRequest) -> HttpResponse:
+    """Every referee tool and rule book, one tap away."""
+    return render(request, "games/referee/index.html")
+
+
 # -- Starting a sheet ------------------------------------------------------------------
 
 

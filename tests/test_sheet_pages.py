@@ -265,6 +265,7 @@ def html(response) -> str:
 
 
 def shown_totals(response) -> list[str]:
+    # Totals print a real minus sign (−50), as the changes do.
     return re.findall(r'data-testid="total-\d+">([^<]*)<', html(response))
 
 
@@ -509,7 +510,7 @@ def test_new_game_post_with_a_problem_answers_422_and_creates_nothing(client, ga
                 'name="declarer"',
                 'name="outcome"',
                 "Seeger-Fabian",
-                "Series of 36 deals at three players, 48 at four",
+                "Series of 36 deals (every player deals equally often)",
             ],
             id="skat",
         ),
@@ -533,10 +534,14 @@ def test_sheet_page_shows_headline_entry_form_rules_and_share_links(client, game
     page = html(response)
     for text in texts:
         assert text in page
-    assert "Save deal 1" in page
+    assert f"Save {deal_word(game)} 1" in page
     assert idempotency_key(response)
     assert f"http://testserver/v/{sheet.view_token}/" in page  # the read-only link to share
     assert shown_totals(response) == ["0"] * (2 if game == "pitch" else len(players))
+
+
+def deal_word(game: str) -> str:
+    return "round" if game == "manipulation" else "deal"
 
 
 def test_sheet_page_of_an_unknown_token_is_404(client):
@@ -554,7 +559,7 @@ def test_web_deal_is_stored_as_the_api_json_and_redirects(
     assert entries(sheet) == [stored]
     page = client.get(edit_url(sheet))
     assert shown_totals(page) == totals
-    assert "Save deal 2" in html(page)
+    assert f"Save {deal_word(game)} 2" in html(page)
 
 
 @pytest.mark.parametrize(("game", "players", "form", "stored", "totals"), WEB_DEALS)
@@ -567,7 +572,7 @@ def test_web_deal_with_htmx_answers_the_board(client, game, players, form, store
     assert "<html" not in page
     assert shown_totals(response) == totals
     assert 'id="deal-1"' in page
-    assert "Save deal 2" in page
+    assert f"Save {deal_word(game)} 2" in page
     assert entries(sheet) == [stored]
 
 
@@ -737,7 +742,7 @@ SKAT_WEB_EXTRAS = [
             "ramsch": {"points": [30, 50, 40], "tricks": [3, 4, 3], "last_trick": 1},
         },
         # Ramsch: the player with the most card points loses them.
-        ["0", "-50", "0"],
+        ["0", "−50", "0"],
         [
             'name="mode" value="passed" data-show="passed" checked',
             'name="ramsch_points_1" value="50"',
@@ -785,7 +790,7 @@ def test_skat_ramsch_at_four_leaves_the_dealer_out_of_the_form_and_the_entry(cli
         }
     ]
     # Ramsch: the player with the most card points loses them: Cem −50.
-    assert shown_totals(client.get(edit_url(sheet))) == ["0", "0", "-50", "0"]
+    assert shown_totals(client.get(edit_url(sheet))) == ["0", "0", "−50", "0"]
 
 
 # -- preview ---------------------------------------------------------------------------------
@@ -836,10 +841,11 @@ def test_preview_needs_the_edit_link(client):
 
 
 def test_undo_and_redo_buttons(client):
+    # Manipulation scores rounds, and its buttons say so.
     sheet = record(make_sheet("manipulation", THREE), MANIPULATION_JSON, {"penalties": [10, 0, 30]})
     page = html(client.get(edit_url(sheet)))
-    assert "Undo deal 2" in page
-    assert "Bring back the undone deal" not in page
+    assert "Undo round 2" in page
+    assert "Bring back the undone round" not in page
 
     response = client.post(edit_url(sheet, "undo"))
     assert response.status_code == 302
@@ -847,15 +853,15 @@ def test_undo_and_redo_buttons(client):
     assert entries(sheet) == [MANIPULATION_JSON]
     page = client.get(edit_url(sheet))
     assert shown_totals(page) == ["0", "25", "40"]
-    assert "Undo deal 1" in html(page)
-    assert "Bring back the undone deal" in html(page)
+    assert "Undo round 1" in html(page)
+    assert "Bring back the undone round" in html(page)
 
     response = client.post(edit_url(sheet, "redo"))
     assert response.status_code == 302
     assert entries(sheet) == [MANIPULATION_JSON, {"penalties": [10, 0, 30]}]
     page = client.get(edit_url(sheet))
     assert shown_totals(page) == ["10", "25", "70"]
-    assert "Bring back the undone deal" not in html(page)
+    assert "Bring back the undone round" not in html(page)
 
 
 def test_undo_and_redo_with_htmx_answer_the_board(client):
@@ -938,7 +944,7 @@ def test_correction_page_shows_the_deal_as_entered(client, game, players, stored
     response = client.get(edit_url(sheet, "deals/1/"))
     assert response.status_code == 200
     page = html(response)
-    assert "Correct deal 1" in page
+    assert f"Correct {deal_word(game)} 1" in page
     assert "Save the correction" in page
     for text in checked:
         assert re.search(re.escape(text).replace(r"\ ", r"\s+"), page), text

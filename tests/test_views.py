@@ -20,6 +20,39 @@ def test_home_says_what_the_app_is_and_links_to_the_api_docs(client):
     assert 'name="color-scheme" content="light dark"' in html
 
 
+REFEREE_PAGES = [
+    "games:referee",
+    "games:referee-skat-value",
+    "games:referee-skat-bid",
+    "games:referee-skat-trick",
+    "games:referee-skat-follow",
+    "games:referee-skat-ladder",
+    "games:referee-pitch-trick",
+    "games:referee-pitch-hand",
+    "games:referee-manipulation-melds",
+    "games:referee-manipulation-turn",
+    "games:referee-manipulation-arrange",
+    "games:rules",
+]
+
+
+@pytest.mark.django_db
+def test_every_referee_tool_and_rule_book_is_one_tap_from_home(client):
+    # Referee pages: "the pages reachable from the home page in one tap".
+    html = client.get(reverse("games:home")).content.decode()
+    for name in REFEREE_PAGES:
+        assert f'href="{reverse(name)}"' in html, name
+    for game in ("skat", "pitch", "manipulation"):
+        assert f'href="{reverse("games:rules-game", args=[game])}"' in html
+
+
+@pytest.mark.django_db
+def test_the_referee_index_lists_every_tool(client):
+    html = client.get(reverse("games:referee")).content.decode()
+    for name in REFEREE_PAGES[1:]:
+        assert f'href="{reverse(name)}"' in html, name
+
+
 @pytest.mark.django_db
 def test_pages_load_no_script_or_style_from_another_site(client):
     for url in (reverse("games:home"), reverse("games:api-docs")):

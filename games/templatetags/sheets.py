@@ -202,4 +202,10 @@ def rule_url(step: Any) -> str:
     game = RULE_BOOKS.get(anchor.split("-", 1)[0])
     if game is None:
         return ""
-    return reverse("games:rules-game", args=[game]) + f"#{anchor}"
+    return _rule_book(game) + f"#{anchor}"
+
+
+@cache
+def _rule_book(game: str) -> str:
+    # A sheet page has hundreds of explanation lines: resolve each game's URL once.
+    return reverse("games:rules-game", args=[game])

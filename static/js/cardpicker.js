@@ -21,6 +21,12 @@
   }
 
   function tapFace(face) {
+    var radio = face.querySelector("input[type=radio]");
+    if (radio) {
+      radio.checked = true;
+      radio.dispatchEvent(new Event("change", { bubbles: true }));
+      return;
+    }
     var boxes = face.querySelectorAll("input[type=checkbox]");
     var held = face.querySelectorAll("input:checked").length;
     var next = (held + 1) % (boxes.length + 1);

@@ -27,7 +27,7 @@ def test_home_fits_a_phone_and_reaches_the_api_docs_in_one_tap(live_server, phon
     assert _overflow(phone) <= 0
     assert _small_tap_targets(phone) == []
     screenshot(phone, f"home-phone-{phone.color_scheme}")
-    phone.get_by_role("link", name="API", exact=True).click()
+    phone.get_by_role("link", name="JSON API", exact=True).click()
     phone.wait_for_url("**/api/")
     assert phone.get_by_role("heading", level=1).inner_text().startswith("The referee")
     assert _overflow(phone) <= 0
