@@ -58,6 +58,7 @@ format: install
 bench: install
 	$(BIN)/python bench/bench_referee.py
 	$(BIN)/python bench/bench_arrange.py
+	$(BIN)/python bench/bench_sheet.py
 
 clean:
 	rm -rf $(VENV) staticfiles .coverage .pytest_cache .hypothesis
