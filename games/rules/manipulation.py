@@ -21,6 +21,7 @@ from typing import Literal
 
 from .cards import MANIPULATION_DECK, RANKS, SUITS, Card, labels
 from .errors import Problem, ProblemCollector, RuleError, Step
+from .words import plural
 
 RULE_SECTIONS: dict[str, str] = {
     "manipulation-cards": "Cards",
@@ -628,7 +629,7 @@ def arrange(*, cards: Sequence[Card], options: ManipulationOptions) -> Arrangeme
             None,
             (
                 Step(
-                    f"{_plural(total, 'card')} cannot all be laid out: {labels(stranded)} "
+                    f"{plural(total, 'card')} cannot all be laid out: {labels(stranded)} "
                     f"{has} no meld to go in. There are not enough neighbouring cards of the "
                     "same suit for a sequence, nor three suits of the same rank for a group.",
                     "manipulation-melds",
@@ -642,7 +643,7 @@ def arrange(*, cards: Sequence[Card], options: ManipulationOptions) -> Arrangeme
             None,
             (
                 Step(
-                    f"Each of the {_plural(total, 'card')} could join some meld on its own, but "
+                    f"Each of the {plural(total, 'card')} could join some meld on its own, but "
                     "not all at the same time: every way of laying them out leaves cards over.",
                     "manipulation-melds",
                 ),
@@ -650,10 +651,10 @@ def arrange(*, cards: Sequence[Card], options: ManipulationOptions) -> Arrangeme
         )
     sequences = sum(1 for m in layout if _is_sequence(m))
     groups = len(layout) - sequences
-    kinds = [_plural(n, kind) for n, kind in ((sequences, "sequence"), (groups, "group")) if n]
+    kinds = [plural(n, kind) for n, kind in ((sequences, "sequence"), (groups, "group")) if n]
     steps = [
         Step(
-            f"All {_plural(total, 'card')} can be laid out as {' and '.join(kinds)}:",
+            f"All {plural(total, 'card')} can be laid out as {' and '.join(kinds)}:",
             "manipulation-melds",
         )
     ]
@@ -665,10 +666,6 @@ def arrange(*, cards: Sequence[Card], options: ManipulationOptions) -> Arrangeme
         else:
             steps.append(Step(f"Sequence {labels(meld)}.", "manipulation-sequences"))
     return Arrangement(True, layout, tuple(steps))
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _is_sequence(meld: Sequence[Card]) -> bool:

@@ -37,7 +37,8 @@ from .manipulation import (
     score_round,
     score_round_from_penalties,
 )
-from .sheet import DealResult, NextDeal, SheetState
+from .sheet import DealResult, NextDeal, SheetState, check_player_names, replay_deals
+from .words import capitalised, joined
 
 # The referee's sections cover melds, penalties and the end of the game; who deals
 # and who plays first is the one thing only the sheet explains.
@@ -163,7 +164,7 @@ class ManipulationSheet:
             f"{_went_out_words(played.went_out)}.",
             "manipulation-deal",
         )
-        summary = _capitalised(_went_out_words(played.went_out)) + "; "
+        summary = capitalised(_went_out_words(played.went_out)) + "; "
         summary += ", ".join(
             f"{name} +{points}"
             for name, points in zip(self.players, penalties, strict=True)
@@ -237,7 +238,7 @@ class ManipulationSheet:
         ]
         lowest = min(self._totals)
         names = [self.players[seat] for seat in self._winners]
-        return f"{_joined(reached)}{separator}{_winning_words(names, past=past)} with {lowest}"
+        return f"{joined(reached)}{separator}{_winning_words(names, past=past)} with {lowest}"
 
     # -- seats ------------------------------------------------------------------------
 
@@ -253,7 +254,7 @@ class ManipulationSheet:
         return tuple(seat for seat, t in enumerate(self._totals) if t == total)
 
     def _names_with(self, total: int) -> str:
-        return _joined([self.players[seat] for seat in self._seats_with(total)])
+        return joined([self.players[seat] for seat in self._seats_with(total)])
 
 
 def replay(
@@ -264,13 +265,9 @@ def replay(
     deals: Sequence[ManipulationDeal],
 ) -> SheetState:
     """The sheet after every round in order; a round that fails is reported under ``hands.<i>``."""
-    sheet = ManipulationSheet(players=players, first_dealer=first_dealer, options=options)
-    for index, deal in enumerate(deals):
-        try:
-            sheet.add(deal)
-        except RuleError as error:
-            raise error.prefixed(f"hands.{index}") from None
-    return sheet.state
+    return replay_deals(
+        ManipulationSheet(players=players, first_dealer=first_dealer, options=options), deals
+    )
 
 
 # -- checking the table -----------------------------------------------------------------
@@ -297,19 +294,7 @@ def _check_seating(players: Sequence[str], first_dealer: int, problems: ProblemC
             f"Manipulation is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; this sheet "
             f"has {count}.",
         )
-    seen: dict[str, int] = {}
-    for seat, name in enumerate(players):
-        key = name.strip().casefold()
-        if not key:
-            problems.add(f"players.{seat}", f"Seat {seat + 1} needs a name.")
-        elif key in seen:
-            problems.add(
-                f"players.{seat}",
-                f"{name.strip()} already sits at seat {seen[key] + 1}; give every player a "
-                f"different name so the sheet can tell them apart.",
-            )
-        else:
-            seen[key] = seat
+    check_player_names(players, problems)
     if table_ok and not 0 <= first_dealer < count:
         problems.add(
             "first_dealer",
@@ -327,15 +312,4 @@ def _went_out_words(name: str | None) -> str:
 def _winning_words(names: Sequence[str], *, past: bool = False) -> str:
     if len(names) == 1:
         return f"{names[0]} {'won' if past else 'wins'}"
-    return f"{_joined(names)} {'shared' if past else 'share'} the win"
-
-
-def _joined(words: Sequence[str]) -> str:
-    """Ana; Ana and Ben; Ana, Ben and Cem."""
-    if len(words) == 1:
-        return words[0]
-    return ", ".join(words[:-1]) + f" and {words[-1]}"
-
-
-def _capitalised(text: str) -> str:
-    return text[:1].upper() + text[1:]
+    return f"{joined(names)} {'shared' if past else 'share'} the win"

@@ -25,6 +25,7 @@ from typing import Any, cast
 
 from .cards import JOKER_HIGH, JOKER_LOW, PITCH_DECK, SUIT_NAMES, SUIT_SYMBOLS, Card
 from .errors import ProblemCollector, RuleError, Step
+from .words import joined
 
 RULE_SECTIONS: dict[str, str] = {
     "pitch-cards": "The cards",
@@ -536,7 +537,7 @@ def _points_steps(hand: _Hand, taken: dict[str, int]) -> list[Step]:
     for team in TEAMS:
         names = [POINT_CARD_NAMES[k] for k in POINT_CARDS if hand.points[k] == team]
         if names:
-            text = f"Team {team} took the {_joined(names)}: {_points_words(taken[team])}."
+            text = f"Team {team} took the {joined(names)}: {_points_words(taken[team])}."
         else:
             text = f"Team {team} took no points."
         steps.append(Step(text, "pitch-points"))
@@ -553,7 +554,7 @@ def _points_steps(hand: _Hand, taken: dict[str, int]) -> list[Step]:
         in_play = sum(taken.values())
         steps.append(
             Step(
-                f"The {_joined(out)} {'was' if len(out) == 1 else 'were'} out of play, so "
+                f"The {joined(out)} {'was' if len(out) == 1 else 'were'} out of play, so "
                 f"nobody scores {'it' if len(out) == 1 else 'them'}: {in_play} of the "
                 f"{TOTAL_POINTS} points were in play.",
                 "pitch-points",
@@ -614,7 +615,7 @@ def _score_moon(
     if taken[pitcher] < TOTAL_POINTS:
         if out:
             reason = (
-                f"With the {_joined(out)} out of play, team {pitcher} could not take all "
+                f"With the {joined(out)} out of play, team {pitcher} could not take all "
                 f"{TOTAL_POINTS} points, so its moon fails."
             )
         else:
@@ -831,13 +832,6 @@ def _read_options(options: object, problems: ProblemCollector) -> PitchOptions |
 
 
 # -- Wording ---------------------------------------------------------------------
-
-
-def _joined(words: Sequence[str]) -> str:
-    """``ace, jack and three``."""
-    if len(words) == 1:
-        return words[0]
-    return f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _points_words(n: int) -> str:

@@ -28,7 +28,8 @@ from typing import Any, cast
 
 from .errors import ProblemCollector, RuleError, Step
 from .pitch import MOON, TEAMS, HandResult, PitchOptions, score_hand
-from .sheet import DealResult, NextDeal, SheetState
+from .sheet import DealResult, NextDeal, SheetState, check_player_names, replay_deals
+from .words import capitalised, number, signed
 
 # Every step the sheet adds rests on a section the referee already names
 # (``pitch.RULE_SECTIONS``): the dealer and the pitcher on "Bidding", the totals and
@@ -162,8 +163,8 @@ class PitchSheet:
         other = _other(team)
         line = (
             f"{self.players[deal.pitcher]} bid {deal.bid} for team {team}: "
-            f"{'made' if hand.made else 'set'}, {team} {_signed(hand.delta[team])}, "
-            f"{other} {_signed(hand.delta[other])}"
+            f"{'made' if hand.made else 'set'}, {team} {signed(hand.delta[team])}, "
+            f"{other} {signed(hand.delta[other])}"
         )
         if hand.winner is not None:
             line += f"; team {hand.winner} wins"
@@ -202,9 +203,11 @@ class PitchSheet:
 
     def _headline(self) -> str:
         if self._winner is not None:
-            return f"{_capitalised(self._team_name(self._winner))} won {self._score_line(self._winner)}"
+            return (
+                f"{capitalised(self._team_name(self._winner))} won {self._score_line(self._winner)}"
+            )
         standing = " · ".join(
-            f"{_capitalised(self._team_name(team))} {_number(self._teams[team])}" for team in TEAMS
+            f"{capitalised(self._team_name(team))} {number(self._teams[team])}" for team in TEAMS
         )
         return f"{standing} · {self.options.target} wins"
 
@@ -219,7 +222,7 @@ class PitchSheet:
         return f"team {team} ({first} & {second})"
 
     def _score_line(self, team: str) -> str:
-        return f"{_number(self._teams[team])} to {_number(self._teams[_other(team)])}"
+        return f"{number(self._teams[team])} to {number(self._teams[_other(team)])}"
 
     def _seat_list(self) -> str:
         return ", ".join(f"{seat} is {name}" for seat, name in enumerate(self.players))
@@ -233,13 +236,9 @@ def replay(
     deals: Sequence[PitchDeal],
 ) -> SheetState:
     """The sheet after every deal in order; a deal that fails is reported under ``hands.<i>``."""
-    sheet = PitchSheet(players=players, first_dealer=first_dealer, options=options)
-    for index, deal in enumerate(deals):
-        try:
-            sheet.add(deal)
-        except RuleError as error:
-            raise error.prefixed(f"hands.{index}") from None
-    return sheet.state
+    return replay_deals(
+        PitchSheet(players=players, first_dealer=first_dealer, options=options), deals
+    )
 
 
 # -- checking the table -----------------------------------------------------------------
@@ -264,36 +263,9 @@ def _check_seating(players: Sequence[str], first_dealer: int, problems: ProblemC
             f"10-Point Pitch is played by exactly four, two teams of two partners sitting "
             f"opposite; this sheet has {len(players)}.",
         )
-    seen: dict[str, int] = {}
-    for seat, name in enumerate(players):
-        key = name.strip().casefold()
-        if not key:
-            problems.add(f"players.{seat}", f"Seat {seat + 1} needs a name.")
-        elif key in seen:
-            problems.add(
-                f"players.{seat}",
-                f"{name.strip()} already sits at seat {seen[key] + 1}; give every player a "
-                f"different name so the sheet can tell them apart.",
-            )
-        else:
-            seen[key] = seat
+    check_player_names(players, problems)
     if not 0 <= first_dealer < SEATS:
         problems.add(
             "first_dealer",
             f"The first dealer is one of the four seats, 0 to 3; got {first_dealer}.",
         )
-
-
-def _signed(n: int) -> str:
-    """``+7`` / ``−5`` / ``0``: a change of score, with a real minus sign."""
-    if n > 0:
-        return f"+{n}"
-    return _number(n)
-
-
-def _number(n: int) -> str:
-    return f"−{-n}" if n < 0 else str(n)
-
-
-def _capitalised(text: str) -> str:
-    return text[:1].upper() + text[1:]

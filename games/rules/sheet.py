@@ -9,11 +9,11 @@ returning a :class:`SheetState`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from .errors import Step
+from .errors import ProblemCollector, RuleError, Step
 
 
 @dataclass(frozen=True)
@@ -53,3 +53,40 @@ class SheetState:
     next_deal: NextDeal | None  # None once finished
     headline: str  # "Team B leads 41 to 34; 52 wins" / "Series: deal 12 of 36"
     details: Mapping[str, Any] = field(default_factory=dict)  # standings, team totals …
+
+
+class GameSheet(Protocol):
+    """What every game's sheet engine offers (``SkatSheet``, ``PitchSheet`` …)."""
+
+    def add(self, deal: Any) -> DealResult: ...
+
+    @property
+    def state(self) -> SheetState: ...
+
+
+def replay_deals(sheet: GameSheet, deals: Iterable[Any]) -> SheetState:
+    """Add every deal in order; a deal that fails is reported under ``hands.<i>``."""
+    for index, deal in enumerate(deals):
+        try:
+            sheet.add(deal)
+        except RuleError as error:
+            raise error.prefixed(f"hands.{index}") from None
+    return sheet.state
+
+
+def check_player_names(players: Sequence[str], problems: ProblemCollector) -> None:
+    """Every seat has a name, and no two seats the same one (case and spaces aside):
+    explanations and summaries speak of the players by name."""
+    seen: dict[str, int] = {}
+    for seat, name in enumerate(players):
+        key = name.strip().casefold()
+        if not key:
+            problems.add(f"players.{seat}", f"Seat {seat + 1} needs a name.")
+        elif key in seen:
+            problems.add(
+                f"players.{seat}",
+                f"{name.strip()} already sits at seat {seen[key] + 1}; give every player a "
+                f"different name so the sheet can tell them apart.",
+            )
+        else:
+            seen[key] = seat

@@ -20,6 +20,7 @@ from typing import Literal
 
 from .cards import SKAT_DECK, SUIT_NAMES, Card, labels
 from .errors import ProblemCollector, RuleError, Step
+from .words import signed
 
 RULE_SECTIONS: dict[str, str] = {
     "skat-cards": "Cards",
@@ -398,10 +399,6 @@ def _possible_points(tricks: int) -> tuple[int, int]:
     """Fewest and most card points in ``tricks`` tricks plus the skat."""
     held = 3 * tricks + 2
     return sum(_SORTED_CARD_POINTS[:held]), sum(_SORTED_CARD_POINTS[-held:])
-
-
-def _signed(number: int) -> str:
-    return f"+{number}" if number >= 0 else f"−{-number}"
 
 
 def _tricks_word(n: int) -> str:
@@ -1057,26 +1054,26 @@ def _list_score(
     steps = []
     if won:
         score = game_value
-        steps.append(Step(f"Won: the declarer scores {_signed(score)}.", "skat-list-score"))
+        steps.append(Step(f"Won: the declarer scores {signed(score)}.", "skat-list-score"))
     else:
         score = -2 * game_value
         steps.append(
             Step(
-                f"Lost: a lost game counts double, −2 × {game_value} = {_signed(score)}.",
+                f"Lost: a lost game counts double, −2 × {game_value} = {signed(score)}.",
                 "skat-list-score",
             )
         )
     if re:
         score *= 4
         steps.append(
-            Step(f"Kontra and Re: the score counts four times, {_signed(score)}.", "skat-kontra-re")
+            Step(f"Kontra and Re: the score counts four times, {signed(score)}.", "skat-kontra-re")
         )
     elif kontra:
         score *= 2
-        steps.append(Step(f"Kontra: the score counts double, {_signed(score)}.", "skat-kontra-re"))
+        steps.append(Step(f"Kontra: the score counts double, {signed(score)}.", "skat-kontra-re"))
     if bock:
         score *= 2
-        steps.append(Step(f"A Bock game counts double: {_signed(score)}.", "skat-bock"))
+        steps.append(Step(f"A Bock game counts double: {signed(score)}.", "skat-bock"))
     return score, steps
 
 

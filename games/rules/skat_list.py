@@ -19,6 +19,7 @@ from typing import Any, Literal
 from .cards import SKAT_DECK
 from .errors import ProblemCollector, RuleError, Step
 from .skat import GAMES
+from .words import capitalised, joined, number, plural, signed
 
 RULE_SECTIONS: dict[str, str] = {
     "skat-seats": "Seats",
@@ -56,30 +57,6 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def _signed(n: int) -> str:
-    """``+50`` / ``−50`` / ``0`` for explanations (a real minus sign reads better aloud)."""
-    if n > 0:
-        return f"+{n}"
-    if n < 0:
-        return f"−{-n}"
-    return "0"
-
-
-def _number(n: int) -> str:
-    """``150`` / ``−54``: a total or a sum, with a real minus sign."""
-    return f"−{-n}" if n < 0 else str(n)
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def _joined(words: Sequence[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def _check_players(players: int, problems: ProblemCollector) -> bool:
     if players in TABLE_SIZES:
         return True
@@ -103,10 +80,6 @@ def _check_names(
 
 def _seat_name(seat: int, names: Sequence[str] | None) -> str:
     return names[seat] if names else f"seat {seat + 1}"
-
-
-def _capitalised(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 # ---------------------------------------------------------------------------
@@ -271,8 +244,8 @@ def _check_listed_deal(
         elif deal.scores[sitting_out] != 0:
             problems.add(
                 f"{where}.scores.{sitting_out}",
-                f"{_capitalised(_seat_name(sitting_out, names))} sat this deal out, so their "
-                f"list entry cannot change; got {_signed(deal.scores[sitting_out])}.",
+                f"{capitalised(_seat_name(sitting_out, names))} sat this deal out, so their "
+                f"list entry cannot change; got {signed(deal.scores[sitting_out])}.",
             )
     if declarer is None:
         return
@@ -282,7 +255,7 @@ def _check_listed_deal(
             f"The declarer must be one of the seats ({seat_range}); got {declarer}.",
         )
         return
-    who = _capitalised(_seat_name(declarer, names))
+    who = capitalised(_seat_name(declarer, names))
     if declarer == sitting_out:
         problems.add(
             f"{where}.declarer",
@@ -294,8 +267,8 @@ def _check_listed_deal(
         if seat not in (declarer, sitting_out) and score != 0:
             problems.add(
                 f"{where}.scores.{seat}",
-                f"{_capitalised(_seat_name(seat, names))} defended, and only the declarer's "
-                f"list entry changes in a game; got {_signed(score)}.",
+                f"{capitalised(_seat_name(seat, names))} defended, and only the declarer's "
+                f"list entry changes in a game; got {signed(score)}.",
             )
     # A won game is written as +value, a lost one as −2 × value: never zero.
     score = deal.scores[declarer]
@@ -303,13 +276,13 @@ def _check_listed_deal(
         problems.add(
             f"{where}.scores.{declarer}",
             f"{who} won this game, so their list entry goes up by the game value; "
-            f"got {_signed(score)}.",
+            f"got {signed(score)}.",
         )
     if won is False and score >= 0:
         problems.add(
             f"{where}.scores.{declarer}",
             f"{who} lost this game, so their list entry goes down by twice the game value; "
-            f"got {_signed(score)}.",
+            f"got {signed(score)}.",
         )
 
 
@@ -361,19 +334,19 @@ def _defence_rule_step(players: int) -> Step:
 
 
 def _row_step(row: SeegerFabianRow, players: int, names: Sequence[str] | None) -> Step:
-    parts = [f"{_number(row.list_points)} list points"]
+    parts = [f"{number(row.list_points)} list points"]
     if row.games_won:
-        parts.append(f"{_signed(row.won_bonus)} for {_plural(row.games_won, 'game')} won")
+        parts.append(f"{signed(row.won_bonus)} for {plural(row.games_won, 'game')} won")
     if row.games_lost:
-        parts.append(f"{_signed(row.lost_penalty)} for {_plural(row.games_lost, 'game')} lost")
+        parts.append(f"{signed(row.lost_penalty)} for {plural(row.games_lost, 'game')} lost")
     if row.defence_bonus:
         lost_by_others = row.defence_bonus // DEFENCE_BONUS[players]
         parts.append(
-            f"{_signed(row.defence_bonus)} for {_plural(lost_by_others, 'game')} "
+            f"{signed(row.defence_bonus)} for {plural(lost_by_others, 'game')} "
             "lost by another declarer"
         )
-    who = _capitalised(_seat_name(row.seat, names))
-    return Step(f"{who}: {', '.join(parts)}; total {_number(row.total)}.", "skat-seeger-fabian")
+    who = capitalised(_seat_name(row.seat, names))
+    return Step(f"{who}: {', '.join(parts)}; total {number(row.total)}.", "skat-seeger-fabian")
 
 
 def _tie_steps(
@@ -398,7 +371,7 @@ def _tie_steps(
         both = "both" if len(seats) == 2 else "all"
         steps.append(
             Step(
-                f"{_capitalised(_joined(who))} {both} total {_number(total)}; the tie goes to more games "
+                f"{capitalised(joined(who))} {both} total {number(total)}; the tie goes to more games "
                 f"won, then fewer games lost: {places}.",
                 "skat-seeger-fabian",
             )
@@ -426,7 +399,7 @@ def _read_options(
         if name not in known:
             problems.add(
                 f"{field_name}.{name}",
-                f'"{name}" is not an option here; the options are {_joined(known)}.',
+                f'"{name}" is not an option here; the options are {joined(known)}.',
             )
             continue
         accepts, wording = check[name]
@@ -604,7 +577,7 @@ def _check_ramsch_piles(
         problems.add(
             "points",
             "The 32 cards cannot be shared out to give these card points with these tricks "
-            f"({_joined(piles)}); please count again.",
+            f"({joined(piles)}); please count again.",
         )
 
 
@@ -617,13 +590,13 @@ def _pile_sizes(tricks: Sequence[int], last_trick: int) -> tuple[int, ...]:
 
 def _pile_message(player: int, tricks: int, cards: int, have: int, last_trick: int) -> str:
     sums = _reachable_points()[cards]
-    held = _plural(tricks, "trick") + (" and the skat" if player == last_trick else "")
+    held = plural(tricks, "trick") + (" and the skat" if player == last_trick else "")
     start = f"Player {player + 1} took {held}, {cards} cards,"
     if have > max(sums):
         return f"{start} which hold at most {max(sums)} card points; got {have}."
     if have < min(sums):
         return f"{start} which hold at least {min(sums)} card points; got {have}."
-    return f"{start} and no {cards} Skat cards are worth exactly {_plural(have, 'card point')}."
+    return f"{start} and no {cards} Skat cards are worth exactly {plural(have, 'card point')}."
 
 
 def score_ramsch(
@@ -648,7 +621,7 @@ def score_ramsch(
         Step(
             "Ramsch: "
             + ", ".join(
-                f"player {i + 1} {p} card points in {_plural(t, 'trick')}"
+                f"player {i + 1} {p} card points in {plural(t, 'trick')}"
                 for i, (p, t) in enumerate(zip(points, tricks, strict=True))
             )
             + f"; player {last_trick + 1} took the last trick and with it the skat.",
@@ -681,7 +654,7 @@ def score_ramsch(
     steps.append(
         Step(
             "Scores: "
-            + ", ".join(f"player {i + 1} {_signed(s)}" for i, s in enumerate(scores))
+            + ", ".join(f"player {i + 1} {signed(s)}" for i, s in enumerate(scores))
             + ".",
             "skat-ramsch",
         )
@@ -721,9 +694,9 @@ def _ramsch_losers(
             )
         )
         return tied
-    who = _joined([f"player {i + 1}" for i in tied])
+    who = joined([f"player {i + 1}" for i in tied])
     both = "both" if len(tied) == 2 else "all"
-    start = f"{_capitalised(who)} {both} have the most card points, {top}"
+    start = f"{capitalised(who)} {both} have the most card points, {top}"
     if options.tie == "all_tied_lose":
         steps.append(Step(f"{start}, so each of them loses {top}.", "skat-ramsch"))
         return tied
@@ -789,7 +762,7 @@ def bock_triggered(
     """
     problems = ProblemCollector()
     if game not in GAMES:
-        problems.add("game", f'"{game}" is not a Skat game; choose one of {_joined(GAMES)}.')
+        problems.add("game", f'"{game}" is not a Skat game; choose one of {joined(GAMES)}.')
     if declarer_points is not None and not 0 <= declarer_points <= TOTAL_CARD_POINTS:
         problems.add(
             "declarer_points",

@@ -49,7 +49,7 @@ from itertools import takewhile
 from typing import Any, Literal
 
 from .errors import Problem, ProblemCollector, RuleError, Step
-from .sheet import DealResult, NextDeal, SheetState
+from .sheet import DealResult, NextDeal, SheetState, check_player_names, replay_deals
 from .skat import GameResult, score_game
 from .skat_list import (
     RAMSCH_TIES,
@@ -67,6 +67,7 @@ from .skat_list import (
     seats_for_deal,
     seeger_fabian,
 )
+from .words import joined, number, plural, signed
 
 RULE_SECTIONS: dict[str, str] = {
     "skat-score-sheet": "Keeping the score sheet",
@@ -101,25 +102,6 @@ REQUIRED_GAME_FIELDS = ("game", "bid")
 # ---------------------------------------------------------------------------
 # Small wording pieces
 # ---------------------------------------------------------------------------
-
-
-def _signed(n: int) -> str:
-    """``+96`` / ``−96``, with a real minus sign because it is read aloud."""
-    return f"−{-n}" if n < 0 else f"+{n}"
-
-
-def _number(n: int) -> str:
-    return f"−{-n}" if n < 0 else str(n)
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def _joined(words: Sequence[str], last: str = "and") -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + f" {last} " + words[-1]
 
 
 def _shown(value: object) -> str:
@@ -172,7 +154,7 @@ class SkatSheetOptions:
                 problems.add(
                     where,
                     f'"{name}" is not an option of a Skat sheet; the options are '
-                    f"{_joined(known)}.{hint}",
+                    f"{joined(known)}.{hint}",
                 )
             elif value is not None:
                 read = _OPTION_READERS[name](value, where, problems)
@@ -433,27 +415,27 @@ class SkatSheet:
     def _headline(self, standing: SeegerFabianResult, first: tuple[int, ...]) -> str:
         played = len(self._deals)
         best = standing.rows[first[0]].total
-        names = _joined([self.players[seat] for seat in first])
+        names = joined([self.players[seat] for seat in first])
         if self.finished:
             if len(first) == 1:
-                leader = f"{names} wins (Seeger-Fabian {_number(best)})"
+                leader = f"{names} wins (Seeger-Fabian {number(best)})"
             else:
-                leader = f"{names} share first place (Seeger-Fabian {_number(best)})"
-            return f"Series over after {_plural(played, 'deal')} · {leader}"
+                leader = f"{names} share first place (Seeger-Fabian {number(best)})"
+            return f"Series over after {plural(played, 'deal')} · {leader}"
         start = f"Deal {played + 1} of {self.series_deals}"
         if not played:
             return f"{start} · no deal played yet"
         if len(first) == len(self.players):
-            return f"{start} · everyone level (Seeger-Fabian {_number(best)})"
+            return f"{start} · everyone level (Seeger-Fabian {number(best)})"
         verb = "leads" if len(first) == 1 else "lead"
-        return f"{start} · {names} {verb} (Seeger-Fabian {_number(best)})"
+        return f"{start} · {names} {verb} (Seeger-Fabian {number(best)})"
 
     # -- writing ------------------------------------------------------------------
     def add(self, deal: SkatDeal) -> DealResult:
         """Score the next deal and write it on the sheet; on any problem nothing changes."""
         if self.finished:
             raise RuleError(
-                f"The series is over: {_plural(self.series_deals, 'deal')} "
+                f"The series is over: {plural(self.series_deals, 'deal')} "
                 f"{'was' if self.series_deals == 1 else 'were'} to be played and "
                 f"{'it has' if self.series_deals == 1 else 'all have'} been. "
                 "Start a new sheet to play another series.",
@@ -519,7 +501,7 @@ class SkatSheet:
     def _totals_steps(self, scores: Sequence[int], totals: Sequence[int]) -> list[Step]:
         moved = [
             Step(
-                f"{self.players[seat]}'s list: {_signed(score)}, now {_number(totals[seat])}.",
+                f"{self.players[seat]}'s list: {signed(score)}, now {number(totals[seat])}.",
                 "skat-score-sheet",
             )
             for seat, score in enumerate(scores)
@@ -568,7 +550,7 @@ class SkatSheet:
         ]
         steps = [
             Step(
-                f"{name} played {result.contract} against {_joined(defenders)}.",
+                f"{name} played {result.contract} against {joined(defenders)}.",
                 "skat-game-types",
             ),
             *result.explanation,
@@ -614,7 +596,7 @@ class SkatSheet:
             problems.add(
                 "declarer",
                 f"{self.players[declarer]} dealt this deal and sits it out at a table of four, "
-                f"so cannot be declarer; the players are {_joined(playing)}.",
+                f"so cannot be declarer; the players are {joined(playing)}.",
             )
             return None
         return declarer
@@ -784,19 +766,7 @@ def _check_players(players: Sequence[str], problems: ProblemCollector) -> None:
             "A Skat sheet is kept for 3 or 4 players (at four the dealer sits out each "
             f"deal); got {len(players)}.",
         )
-    seen: dict[str, int] = {}
-    for seat, name in enumerate(players):
-        key = name.strip().casefold()
-        if not key:
-            problems.add(f"players.{seat}", f"Give seat {seat + 1} a name.")
-        elif key in seen:
-            problems.add(
-                f"players.{seat}",
-                f"Seats {seen[key] + 1} and {seat + 1} are both called {name.strip()}; give "
-                "each player a different name so the sheet can tell them apart.",
-            )
-        else:
-            seen[key] = seat
+    check_player_names(players, problems)
 
 
 def _seat_list(players: Sequence[str]) -> str:
@@ -832,7 +802,7 @@ def _game_summary(result: GameResult, game: Mapping[str, Any]) -> str:
     verdict = "won" if result.won else "lost (overbid)" if result.overbid else "lost"
     said = [word for key, word in (("kontra", "Kontra"), ("re", "Re")) if game.get(key)]
     extra = f" ({', '.join(said)})" if said else ""
-    return f"{contract}, {verdict}, {_signed(result.score)}{extra}"
+    return f"{contract}, {verdict}, {signed(result.score)}{extra}"
 
 
 class _RamschNames:
@@ -868,9 +838,9 @@ class _RamschNames:
 def _ramsch_summary(result: RamschResult, named: _RamschNames) -> str:
     if result.durchmarsch is not None:
         gain = result.scores[result.durchmarsch]
-        return f"Ramsch: Durchmarsch by {named.name(result.durchmarsch)}, {_signed(gain)}"
+        return f"Ramsch: Durchmarsch by {named.name(result.durchmarsch)}, {signed(gain)}"
     losers = ", ".join(
-        f"{named.name(player)} {_signed(result.scores[player])}" for player in result.losers
+        f"{named.name(player)} {signed(result.scores[player])}" for player in result.losers
     )
     jungfrau = " (Jungfrau)" if result.jungfrau else ""
     return f"Ramsch: {losers}{jungfrau}"
@@ -884,10 +854,6 @@ def replay(
     deals: Sequence[SkatDeal],
 ) -> SheetState:
     """The sheet's state after every deal, in order; a deal's problems come under ``hands.<i>``."""
-    sheet = SkatSheet(players=players, first_dealer=first_dealer, options=options)
-    for i, deal in enumerate(deals):
-        try:
-            sheet.add(deal)
-        except RuleError as error:
-            raise error.prefixed(f"hands.{i}") from None
-    return sheet.state
+    return replay_deals(
+        SkatSheet(players=players, first_dealer=first_dealer, options=options), deals
+    )

@@ -898,7 +898,7 @@ def test_same_name_message():
     with pytest.raises(RuleError) as caught:
         SkatSheet(players=("Ana", "Ben", "ana"), first_dealer=0)
     assert str(caught.value) == (
-        "Seats 1 and 3 are both called ana; give each player a different name so the sheet "
+        "ana already sits at seat 1; give every player a different name so the sheet "
         "can tell them apart."
     )
 
