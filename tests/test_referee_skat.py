@@ -63,7 +63,7 @@ def summary(html: str) -> list[str]:
 
 
 def field_errors(html: str) -> list[str]:
-    return re.findall(r'<p class="field-error">(.*?)</p>', html)
+    return re.findall(r'<p class="field-error"[^>]*>(.*?)</p>', html)
 
 
 # ---------------------------------------------------------------------------

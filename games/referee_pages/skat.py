@@ -147,7 +147,6 @@ def value(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {
         "values": _value_form(query),
         "bids": skat.BIDS,
-        "matador_counts": range(1, 12),
         "announcements": ANNOUNCEMENT_CHOICES,
     }
     problems: list[Problem] = []

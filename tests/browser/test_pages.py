@@ -2,13 +2,9 @@
 
 import pytest
 
-from tests.browser.support import screenshot
+from tests.browser.support import overflow, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def _overflow(page) -> int:
-    return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
 
 
 def _small_tap_targets(page) -> list[str]:
@@ -24,13 +20,13 @@ def _small_tap_targets(page) -> list[str]:
 def test_home_fits_a_phone_and_reaches_the_api_docs_in_one_tap(live_server, phone):
     phone.goto(live_server.url + "/")
     assert phone.title().startswith("Scorekeeper")
-    assert _overflow(phone) <= 0
+    assert overflow(phone) <= 0
     assert _small_tap_targets(phone) == []
     screenshot(phone, f"home-phone-{phone.color_scheme}")
     phone.get_by_role("link", name="JSON API", exact=True).click()
     phone.wait_for_url("**/api/")
     assert phone.get_by_role("heading", level=1).inner_text().startswith("The referee")
-    assert _overflow(phone) <= 0
+    assert overflow(phone) <= 0
     screenshot(phone, f"api-phone-{phone.color_scheme}")
 
 

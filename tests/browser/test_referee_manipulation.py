@@ -6,13 +6,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.support import screenshot
+from tests.browser.support import overflow, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def _overflow(page) -> int:
-    return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
 
 
 def _small_tap_targets(page) -> list[str]:
@@ -26,7 +22,7 @@ def _small_tap_targets(page) -> list[str]:
 
 
 def _picture(page, name: str) -> None:
-    assert _overflow(page) <= 0
+    assert overflow(page) <= 0
     page.evaluate("window.scrollTo(0, 0)")
     screenshot(page, f"{name}-{page.color_scheme}")
 

@@ -9,16 +9,12 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
-from tests.browser.support import screenshot
+from tests.browser.support import overflow, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 # J♠ J♥ but no J♣: Grand "against 1" unless the skat holds J♣.
 SPADE_AND_HEART_JACKS = ["JS", "JH", "AC", "10C", "KC", "AS", "10S", "7H", "8H", "9D"]
-
-
-def _overflow(page) -> int:
-    return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
 
 
 def _small_tap_targets(page) -> list[str]:
@@ -35,7 +31,7 @@ def _small_tap_targets(page) -> list[str]:
 
 def _picture(page, name: str) -> None:
     """A full-page screenshot from the top, so the sticky top bar sits where it belongs."""
-    assert _overflow(page) <= 0
+    assert overflow(page) <= 0
     assert _small_tap_targets(page) == []
     page.evaluate("window.scrollTo(0, 0)")
     screenshot(page, f"referee-skat-{name}-{page.color_scheme}")

@@ -9,15 +9,11 @@ import pytest
 from playwright.sync_api import expect
 
 from games import services
-from tests.browser.support import SCREENSHOTS, screenshot
+from tests.browser.support import SCREENSHOTS, overflow, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 GAMES = [("skat", "Skat"), ("pitch", "10-Point Pitch"), ("manipulation", "Manipulation")]
-
-
-def _overflow(page) -> int:
-    return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
 
 
 def _small_tap_targets(page) -> list[str]:
@@ -52,7 +48,7 @@ def _viewport_picture(page, name: str) -> None:
 def test_a_rule_page_fits_a_phone(live_server, phone, slug, name):
     phone.goto(f"{live_server.url}/rules/{slug}/")
     expect(phone.get_by_role("heading", level=1)).to_have_text(name)
-    assert _overflow(phone) <= 0
+    assert overflow(phone) <= 0
     assert _small_tap_targets(phone) == []
     # The panels follow the colour scheme, so the page is as dark as the rest of the app.
     panel = phone.evaluate(
@@ -79,7 +75,7 @@ def test_the_contents_and_the_hash_links_jump_to_their_sections(live_server, pho
 def test_the_index_reaches_each_game_in_one_tap(live_server, phone):
     for slug, name in GAMES:
         phone.goto(f"{live_server.url}/rules/")
-        assert _overflow(phone) <= 0
+        assert overflow(phone) <= 0
         phone.get_by_role("link", name=f"{name} rules", exact=True).click()
         phone.wait_for_url(f"**/rules/{slug}/")
         expect(phone.get_by_role("heading", level=1)).to_have_text(name)
@@ -113,5 +109,5 @@ def test_a_rule_link_on_a_sheet_opens_its_section(live_server, phone):
     heading = phone.locator("#skat-matadors h3")
     expect(heading).to_contain_text("Matadors")
     assert _in_view_below_the_top_bar(phone, "#skat-matadors h3")
-    assert _overflow(phone) <= 0
+    assert overflow(phone) <= 0
     _viewport_picture(phone, f"rulebook-jump-matadors-{phone.color_scheme}")

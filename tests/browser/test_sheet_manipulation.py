@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
-from tests.browser.support import screenshot
+from tests.browser.support import mark_page, not_reloaded, overflow, screenshot, shown
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -23,13 +23,9 @@ LIVE_UPDATE_MS = 6_000
 # -- what a player does -----------------------------------------------------------------
 
 
-def _overflow(page) -> int:
-    return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-
-
 def _picture(page, name: str) -> None:
     """A full-page screenshot from the top, so the sticky totals sit where they belong."""
-    assert _overflow(page) <= 0
+    assert overflow(page) <= 0
     page.evaluate("window.scrollTo(0, 0)")
     screenshot(page, name)
 
@@ -81,25 +77,11 @@ def _tap_cards(picker, codes: list[str]) -> None:
 
 def _expect_totals(page, *totals: int, timeout: int = 10_000) -> None:
     for seat, total in enumerate(totals):
-        expect(page.get_by_test_id(f"total-{seat}")).to_have_text(_shown(total), timeout=timeout)
-
-
-def _shown(number: int) -> re.Pattern:
-    """The number exactly, its minus sign written either way (- or −)."""
-    return re.compile(rf"^{'[-−]' if number < 0 else ''}{abs(number)}$")
+        expect(page.get_by_test_id(f"total-{seat}")).to_have_text(shown(total), timeout=timeout)
 
 
 def _save(page, number: int) -> None:
     page.get_by_role("button", name=f"Save round {number}").click()
-
-
-def _mark_page(page) -> None:
-    """A value that only survives if saving swaps part of the page instead of reloading it."""
-    page.evaluate("window.sheetNotReloaded = true")
-
-
-def _not_reloaded(page) -> bool:
-    return page.evaluate("window.sheetNotReloaded === true")
 
 
 def test_a_short_game_of_manipulation_on_a_phone(live_server, phone, browser):
@@ -112,7 +94,7 @@ def test_a_short_game_of_manipulation_on_a_phone(live_server, phone, browser):
     expect(rules).to_contain_text("The ace is high or low")
     expect(rules).to_contain_text("the round ends as soon as the player to move cannot meld")
     _expect_totals(phone, 0, 0, 0)
-    _mark_page(phone)
+    mark_page(phone)
     preview = phone.locator("#preview")
 
     # Round 1, typed: Ana went out and scores 0; Ben and Cem counted 35 and 60.
@@ -123,7 +105,7 @@ def test_a_short_game_of_manipulation_on_a_phone(live_server, phone, browser):
     _expect_totals(phone, 0, 35, 60)
     expect(phone.get_by_role("heading", name="Round 2")).to_be_visible()
     expect(phone.locator(".dealer")).to_have_text("Ana deals")
-    assert _not_reloaded(phone)
+    assert not_reloaded(phone)
 
     # A penalty that cannot be: every card costs 5, 10 or 15, so 12 is impossible.
     _went_out(phone, "Ben")
@@ -142,7 +124,7 @@ def test_a_short_game_of_manipulation_on_a_phone(live_server, phone, browser):
     expect(phone.locator(".deal")).to_have_count(1)
     expect(phone.get_by_role("heading", name="Round 2")).to_be_visible()
     _picture(phone, f"sheet-manipulation-error-{phone.color_scheme}")
-    assert _not_reloaded(phone)
+    assert not_reloaded(phone)
 
     # Round 2, by tapping the cards left: Cem went out. Two decks hold two kings of
     # spades: tapping that face twice counts both, 10 + 10. Ana: K♠ K♠ 7♥ A♦ =
@@ -171,7 +153,7 @@ def test_a_short_game_of_manipulation_on_a_phone(live_server, phone, browser):
     _save(phone, 2)
     _expect_totals(phone, 40, 50, 60)
     expect(phone.locator("#form-errors")).to_have_count(0)
-    assert _not_reloaded(phone)
+    assert not_reloaded(phone)
 
     # Round 3, typed: Ben went out; Ana 25 → 65, Cem 100 → 160.
     _went_out(phone, "Ben")
@@ -186,7 +168,7 @@ def test_a_short_game_of_manipulation_on_a_phone(live_server, phone, browser):
     phone.locator("#deal-1 summary").click()
     phone.get_by_role("link", name="Correct round 1").click()
     phone.wait_for_url("**/deals/1/")
-    assert _overflow(phone) <= 0
+    assert overflow(phone) <= 0
     cem = phone.locator(".penalty-field", has_text="Cem").locator("input")
     expect(cem).to_have_value("60")
     cem.fill("")
@@ -201,13 +183,13 @@ def test_a_short_game_of_manipulation_on_a_phone(live_server, phone, browser):
     expect(phone.locator("#deal-2 .cell .running")).to_have_text(["40", "50", "65"])
 
     # Undo the last round with one tap, then bring it back.
-    _mark_page(phone)
+    mark_page(phone)
     phone.get_by_role("button", name="Undo round 3").click()
     _expect_totals(phone, 40, 50, 65)
     phone.get_by_role("button", name="Bring back the undone round").click()
     _expect_totals(phone, 65, 50, 165)
     expect(phone.get_by_role("heading", name="Round 4")).to_be_visible()
-    assert _not_reloaded(phone)
+    assert not_reloaded(phone)
 
     # The read-only link, open on another phone at the table.
     view_url = phone.locator(".share .link a").first.get_attribute("href")
@@ -215,7 +197,7 @@ def test_a_short_game_of_manipulation_on_a_phone(live_server, phone, browser):
     try:
         viewer = other.new_page()
         viewer.goto(view_url)
-        assert _overflow(viewer) <= 0
+        assert overflow(viewer) <= 0
         _expect_totals(viewer, 65, 50, 165)
 
         # Round 4: Ana went out; Ben 20 → 70, Cem 40 → 205. Cem reached 200, so the
@@ -231,7 +213,7 @@ def test_a_short_game_of_manipulation_on_a_phone(live_server, phone, browser):
             "Game over after 4 rounds · Cem reached 205 · Ana wins with 65"
         )
         expect(phone.locator(".finished")).to_contain_text("Ana wins.")
-        assert _not_reloaded(phone)
+        assert not_reloaded(phone)
 
         # The other phone polls every few seconds and shows the new totals by itself.
         _expect_totals(viewer, 65, 70, 205, timeout=LIVE_UPDATE_MS)

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
-from tests.browser.support import screenshot
+from tests.browser.support import mark_page, not_reloaded, overflow, screenshot, shown
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -23,13 +23,9 @@ LIVE_UPDATE_MS = 6_000
 # -- what a player does -----------------------------------------------------------------
 
 
-def _overflow(page) -> int:
-    return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-
-
 def _picture(page, name: str) -> None:
     """A full-page screenshot from the top, so the sticky totals sit where they belong."""
-    assert _overflow(page) <= 0
+    assert overflow(page) <= 0
     page.evaluate("window.scrollTo(0, 0)")
     screenshot(page, name)
 
@@ -59,26 +55,12 @@ def _enter(page, *, pitcher: str, bid: str, points: dict[str, str]) -> None:
 
 
 def _expect_totals(page, team_a: int, team_b: int, timeout: int = 10_000) -> None:
-    expect(page.get_by_test_id("total-0")).to_have_text(_shown(team_a), timeout=timeout)
-    expect(page.get_by_test_id("total-1")).to_have_text(_shown(team_b), timeout=timeout)
-
-
-def _shown(number: int) -> re.Pattern:
-    """The number exactly, its minus sign written either way (- or −)."""
-    return re.compile(rf"^{'[-−]' if number < 0 else ''}{abs(number)}$")
+    expect(page.get_by_test_id("total-0")).to_have_text(shown(team_a), timeout=timeout)
+    expect(page.get_by_test_id("total-1")).to_have_text(shown(team_b), timeout=timeout)
 
 
 def _save(page, number: int) -> None:
     page.get_by_role("button", name=f"Save deal {number}").click()
-
-
-def _mark_page(page) -> None:
-    """A value that only survives if saving swaps part of the page instead of reloading it."""
-    page.evaluate("window.sheetNotReloaded = true")
-
-
-def _not_reloaded(page) -> bool:
-    return page.evaluate("window.sheetNotReloaded === true")
 
 
 # The first three deals, as the table played them.
@@ -136,7 +118,7 @@ def test_a_short_game_of_pitch_on_a_phone(live_server, phone, browser):
         "If all four pass, Ben deals again; enter nothing for that deal."
     )
     _expect_totals(phone, 0, 0)
-    _mark_page(phone)
+    mark_page(phone)
 
     # Deal 1. Made bid: team A bid 5 and took ace, jack, two and three (1+1+1+3 = 6), so
     # it scores the 6 it took; team B always scores its off-jack, high joker and ten (3).
@@ -152,7 +134,7 @@ def test_a_short_game_of_pitch_on_a_phone(live_server, phone, browser):
     _expect_totals(phone, 6, 3)
     expect(phone.get_by_role("heading", name="Deal 2")).to_be_visible()
     expect(phone.locator(".dealer")).to_have_text("Cat deals")
-    assert _not_reloaded(phone)
+    assert not_reloaded(phone)
 
     # Deal 2. Set bid: team B bid 7 but took only ace, jack and ten (3), so it loses its
     # bid, −7; team A scores the 7 it took: 6 + 7 = 13 and 3 − 7 = −4.
@@ -162,7 +144,7 @@ def test_a_short_game_of_pitch_on_a_phone(live_server, phone, browser):
     )
     _save(phone, 2)
     _expect_totals(phone, 13, -4)
-    assert _not_reloaded(phone)
+    assert not_reloaded(phone)
 
     # A wrong input: every point card must be given to a team or marked out. The two is
     # left untouched; the preview says so, and saving keeps everything as it was.
@@ -179,7 +161,7 @@ def test_a_short_game_of_pitch_on_a_phone(live_server, phone, browser):
     expect(phone.get_by_role("heading", name="Deal 3")).to_be_visible()
     expect(phone.locator(".deal")).to_have_count(2)
     _picture(phone, f"sheet-pitch-error-{phone.color_scheme}")
-    assert _not_reloaded(phone)
+    assert not_reloaded(phone)
 
     # The form kept what was tapped; only the two is missing. Team A took 7 of its bid
     # of 6: made, +7 → 20; team B took off-jack and both jokers: +3 → −1.
@@ -190,7 +172,7 @@ def test_a_short_game_of_pitch_on_a_phone(live_server, phone, browser):
     _save(phone, 3)
     _expect_totals(phone, 20, -1)
     expect(phone.locator("#form-errors")).to_have_count(0)
-    assert _not_reloaded(phone)
+    assert not_reloaded(phone)
     _picture(phone, f"sheet-pitch-deals-{phone.color_scheme}")
 
     # A correction: Ben's bid in deal 2 was really 4. Still set (3 < 4), but the set costs
@@ -199,7 +181,7 @@ def test_a_short_game_of_pitch_on_a_phone(live_server, phone, browser):
     phone.locator("#deal-2 summary").click()
     phone.get_by_role("link", name="Correct deal 2").click()
     phone.wait_for_url("**/deals/2/")
-    assert _overflow(phone) <= 0
+    assert overflow(phone) <= 0
     expect(phone.get_by_role("heading", name="Correct deal 2")).to_be_visible()
     phone.get_by_role("group", name="Bid", exact=True).get_by_text("4", exact=True).click()
     expect(phone.locator("#preview .preview-summary")).to_have_text(
@@ -213,14 +195,14 @@ def test_a_short_game_of_pitch_on_a_phone(live_server, phone, browser):
     expect(phone.locator("#deal-3 .cell .running")).to_have_text(["20", "2"])
 
     # Undo the last deal with one tap, then bring it back.
-    _mark_page(phone)
+    mark_page(phone)
     phone.get_by_role("button", name="Undo deal 3").click()
     _expect_totals(phone, 13, -1)
     expect(phone.get_by_role("heading", name="Deal 3")).to_be_visible()
     phone.get_by_role("button", name="Bring back the undone deal").click()
     _expect_totals(phone, 20, 2)
     expect(phone.get_by_role("heading", name="Deal 4")).to_be_visible()
-    assert _not_reloaded(phone)
+    assert not_reloaded(phone)
 
     # The read-only link, open on another phone at the table.
     view_url = phone.locator(".share .link a").first.get_attribute("href")
@@ -228,7 +210,7 @@ def test_a_short_game_of_pitch_on_a_phone(live_server, phone, browser):
     try:
         viewer = other.new_page()
         viewer.goto(view_url)
-        assert _overflow(viewer) <= 0
+        assert overflow(viewer) <= 0
         _expect_totals(viewer, 20, 2)
         expect(viewer.get_by_role("button", name=re.compile("Save"))).to_have_count(0)
 
@@ -244,7 +226,7 @@ def test_a_short_game_of_pitch_on_a_phone(live_server, phone, browser):
         expect(phone.get_by_role("heading", name="Game over")).to_be_visible()
         expect(phone.locator(".finished")).to_contain_text("Winners: Ann and Cat.")
         expect(phone.locator(".entry")).to_have_count(0)
-        assert _not_reloaded(phone)
+        assert not_reloaded(phone)
 
         # The other phone polls every few seconds and shows the new totals by itself.
         _expect_totals(viewer, 26, 6, timeout=LIVE_UPDATE_MS)

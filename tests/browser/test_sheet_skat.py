@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
-from tests.browser.support import screenshot
+from tests.browser.support import mark_page, not_reloaded, overflow, screenshot, shown
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -30,13 +30,9 @@ SKAT = ["QD", "9H"]
 # -- what a player does -----------------------------------------------------------------
 
 
-def _overflow(page) -> int:
-    return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-
-
 def _picture(page, name: str) -> None:
     """A full-page screenshot from the top, so the sticky totals sit where they belong."""
-    assert _overflow(page) <= 0
+    assert overflow(page) <= 0
     page.evaluate("window.scrollTo(0, 0)")
     screenshot(page, name)
 
@@ -84,25 +80,11 @@ def _result(page, how: str, outcome: str | None = None) -> None:
 
 def _expect_totals(page, *totals: int, timeout: int = 10_000) -> None:
     for seat, total in enumerate(totals):
-        expect(page.get_by_test_id(f"total-{seat}")).to_have_text(_shown(total), timeout=timeout)
-
-
-def _shown(number: int) -> re.Pattern:
-    """The number exactly, its minus sign written either way (- or −)."""
-    return re.compile(rf"^{'[-−]' if number < 0 else ''}{abs(number)}$")
+        expect(page.get_by_test_id(f"total-{seat}")).to_have_text(shown(total), timeout=timeout)
 
 
 def _save(page, number: int) -> None:
     page.get_by_role("button", name=f"Save deal {number}").click()
-
-
-def _mark_page(page) -> None:
-    """A value that only survives if saving swaps part of the page instead of reloading it."""
-    page.evaluate("window.sheetNotReloaded = true")
-
-
-def _not_reloaded(page) -> bool:
-    return page.evaluate("window.sheetNotReloaded === true")
 
 
 def test_a_short_skat_series_on_a_phone(live_server, phone, browser):
@@ -114,7 +96,7 @@ def test_a_short_skat_series_on_a_phone(live_server, phone, browser):
     expect(rules).to_contain_text("Series of 6 deals")
     expect(rules).to_contain_text("Kontra and Re allowed")
     _expect_totals(phone, 0, 0, 0)
-    _mark_page(phone)
+    mark_page(phone)
     preview = phone.locator("#preview")
 
     # Deal 1: Bea plays Clubs with 2 after a bid of 18, and the table taps the cards of
@@ -140,7 +122,7 @@ def test_a_short_skat_series_on_a_phone(live_server, phone, browser):
     _expect_totals(phone, 0, 36, 0)
     expect(phone.get_by_role("heading", name="Deal 2")).to_be_visible()
     expect(phone.locator(".dealer")).to_have_text("Bea deals")
-    assert _not_reloaded(phone)
+    assert not_reloaded(phone)
 
     # Deal 2: Cleo's Grand with 1 after 24, lost, and the defenders said Kontra.
     # Value (1 + 1) × 24 = 48; lost counts double, −96; Kontra doubles again: −192.
@@ -153,7 +135,7 @@ def test_a_short_skat_series_on_a_phone(live_server, phone, browser):
     )
     _save(phone, 2)
     _expect_totals(phone, 0, 36, -192)
-    assert _not_reloaded(phone)
+    assert not_reloaded(phone)
 
     # A wrong input: Null is worth 23, so it cannot be played after a bid of 24.
     _declare(phone, declarer="Ali", game="Null", bid="24")
@@ -169,7 +151,7 @@ def test_a_short_skat_series_on_a_phone(live_server, phone, browser):
     expect(phone.locator(".deal")).to_have_count(2)
     expect(phone.get_by_role("heading", name="Deal 3")).to_be_visible()
     _picture(phone, f"sheet-skat-error-{phone.color_scheme}")
-    assert _not_reloaded(phone)
+    assert not_reloaded(phone)
 
     # The bid was really 23: Ali's Null, won (no trick), is worth its fixed 23.
     phone.get_by_label("Bid").select_option("23")
@@ -177,7 +159,7 @@ def test_a_short_skat_series_on_a_phone(live_server, phone, browser):
     _save(phone, 3)
     _expect_totals(phone, 23, 36, -192)
     expect(phone.locator("#form-errors")).to_have_count(0)
-    assert _not_reloaded(phone)
+    assert not_reloaded(phone)
     _picture(phone, f"sheet-skat-deals-{phone.color_scheme}")
 
     # A correction: nobody said Kontra in deal 2 after all. The lost Grand with 1 costs
@@ -185,7 +167,7 @@ def test_a_short_skat_series_on_a_phone(live_server, phone, browser):
     phone.locator("#deal-2 summary").click()
     phone.get_by_role("link", name="Correct deal 2").click()
     phone.wait_for_url("**/deals/2/")
-    assert _overflow(phone) <= 0
+    assert overflow(phone) <= 0
     kontra = _part(phone, "Kontra and Re").get_by_text("Kontra", exact=True)
     expect(phone.locator("input[name=kontra]")).to_be_checked()
     kontra.click()
@@ -194,16 +176,16 @@ def test_a_short_skat_series_on_a_phone(live_server, phone, browser):
     phone.wait_for_url("**/s/*/#deal-2")
     _expect_totals(phone, 23, 36, -96)
     expect(phone.locator("#deal-2 .cell .change")).to_have_text(["0", "0", "−96"])
-    expect(phone.locator("#deal-3 .cell .running")).to_have_text(["23", "36", _shown(-96)])
+    expect(phone.locator("#deal-3 .cell .running")).to_have_text(["23", "36", shown(-96)])
 
     # Undo the last deal with one tap, then bring it back.
-    _mark_page(phone)
+    mark_page(phone)
     phone.get_by_role("button", name="Undo deal 3").click()
     _expect_totals(phone, 0, 36, -96)
     phone.get_by_role("button", name="Bring back the undone deal").click()
     _expect_totals(phone, 23, 36, -96)
     expect(phone.get_by_role("heading", name="Deal 4")).to_be_visible()
-    assert _not_reloaded(phone)
+    assert not_reloaded(phone)
 
     # The read-only link, open on another phone at the table.
     view_url = phone.locator(".share .link a").first.get_attribute("href")
@@ -211,7 +193,7 @@ def test_a_short_skat_series_on_a_phone(live_server, phone, browser):
     try:
         viewer = other.new_page()
         viewer.goto(view_url)
-        assert _overflow(viewer) <= 0
+        assert overflow(viewer) <= 0
         _expect_totals(viewer, 23, 36, -96)
 
         # Deal 4: Bea's Spades against 2 after 20, counted by hand: 95 card points in
@@ -225,7 +207,7 @@ def test_a_short_skat_series_on_a_phone(live_server, phone, browser):
         expect(preview.locator(".preview-summary")).to_have_text("Bea: Spades against 2, won, +44")
         _save(phone, 4)
         _expect_totals(phone, 23, 80, -96)
-        assert _not_reloaded(phone)
+        assert not_reloaded(phone)
 
         # The other phone polls every few seconds and shows the new totals by itself.
         _expect_totals(viewer, 23, 80, -96, timeout=LIVE_UPDATE_MS)
