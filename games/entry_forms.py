@@ -35,6 +35,16 @@ def _put(entry: dict[str, Any], key: str, value: Any) -> None:
 # -- Skat -------------------------------------------------------------------------------
 
 
+def skat_matadors(post: QueryDict) -> tuple[str, int | str | None]:
+    """The matadors tapped: one tap on "with 2" or "against 3" (``matadors_tap``), or the
+    direction and count sent as two fields (forms without the one-tap buttons, old links)."""
+    tap = post.get("matadors_tap") or ""
+    direction, _, count = tap.partition("-")
+    if direction in ("with", "against") and count:
+        return direction, _number(count)
+    return post.get("matadors_direction") or "with", _number(post.get("matadors_count"))
+
+
 def skat_entry(post: QueryDict, *, players: int) -> dict[str, Any]:
     if post.get("mode") == "passed":
         entry: dict[str, Any] = {"passed": True}
@@ -57,8 +67,7 @@ def skat_entry(post: QueryDict, *, players: int) -> dict[str, Any]:
         if post.get("matadors_by") == "cards":
             _put(entry, "declarer_cards", post.getlist("declarer_cards"))
         else:
-            direction = post.get("matadors_direction") or "with"
-            count = _number(post.get("matadors_count"))
+            direction, count = skat_matadors(post)
             if count is not None:
                 entry["matadors"] = {direction: count}
     result_by = post.get("result_by") or "outcome"

@@ -695,7 +695,7 @@ SKAT_WEB_EXTRAS = [
         },
         # Kontra doubles the game: Clubs with 1 is 2 × 12 = 24, with Kontra 48.
         ["0", "48", "0"],
-        ['name="kontra" checked', 'name="matadors_count" value="1" checked'],
+        ['name="kontra" checked', 'name="matadors_tap" value="with-1" checked'],
         id="kontra",
     ),
     pytest.param(
@@ -924,7 +924,7 @@ def test_undo_and_redo_take_only_post(client):
                 'name="declarer" value="1" checked',
                 'name="game" value="grand" checked',
                 'name="hand" checked',
-                'name="matadors_count" value="2" checked',
+                'name="matadors_tap" value="with-2" checked',
                 'name="outcome" value="won" checked',
                 '<option value="48" selected>',
             ],
@@ -1220,3 +1220,25 @@ def test_live_poll_while_unchanged_is_cheap(client, django_assert_max_num_querie
     with django_assert_max_num_queries(1):
         response = client.get(view_url(sheet, f"live?since={sheet.version}"))
     assert response.status_code == 204
+
+
+@pytest.mark.parametrize(
+    ("tap", "matadors"),
+    [("with-2", {"with": 2}), ("against-3", {"against": 3}), ("with-11", {"with": 11})],
+)
+def test_skat_matadors_take_one_tap(client, tap, matadors):
+    # Issue: "matadors (with/against N in one tap …)": one radio holds direction and count.
+    sheet = make_sheet("skat", THREE)
+    form = {
+        "mode": "game",
+        "declarer": "1",
+        "game": "clubs",
+        "bid": "18",
+        "matadors_by": "count",
+        "matadors_tap": tap,
+        "result_by": "outcome",
+        "outcome": "won",
+    }
+    response = client.post(edit_url(sheet), form)
+    assert response.status_code == 302
+    assert entries(sheet)[0]["matadors"] == matadors

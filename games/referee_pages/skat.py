@@ -34,6 +34,7 @@ VALUE_FIELDS = (
     "announced",
     "bid",
     "matadors_by",
+    "matadors_tap",
     "matadors_direction",
     "matadors_count",
     "result_by",
@@ -125,6 +126,7 @@ def _value_form(query: QueryDict) -> dict[str, Any]:
     values: dict[str, Any] = {name: query.get(name) for name in VALUE_FIELDS}
     values.update({name: _switch(query, name) for name in VALUE_SWITCHES})
     values.update({name: query.getlist(name) for name in VALUE_CARD_FIELDS})
+    values["matadors_direction"], values["matadors_count"] = entry_forms.skat_matadors(query)
     return values
 
 

@@ -126,6 +126,7 @@ def skat_choices() -> dict[str, Any]:
     return {
         "bids": skat.BIDS,
         "matadors": range(1, 12),
+        "matador_directions": (("with", "With"), ("against", "Against")),
         "result_fields": (
             "outcome",
             "declarer_points",

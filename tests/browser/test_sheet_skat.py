@@ -67,8 +67,8 @@ def _declare(page, *, declarer: str, game: str, bid: str) -> None:
 def _matadors(page, direction: str, count: int) -> None:
     matadors = _part(page, "Matadors")
     matadors.get_by_text("Count them", exact=True).click()
-    matadors.get_by_text(direction, exact=True).click()
-    matadors.locator(".matador-count").get_by_text(str(count), exact=True).click()
+    # One tap: the count in the row of its direction ("with 2", "against 1").
+    matadors.locator(f".matador-{direction.lower()}").get_by_text(str(count), exact=True).click()
 
 
 def _result(page, how: str, outcome: str | None = None) -> None:
