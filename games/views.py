@@ -160,7 +160,8 @@ def _columns(state: SheetState) -> list[dict[str, Any]]:
                 "total": state.details["teams"][team],
                 "leader": bool(state.winners) and seats[0] in state.winners,
             }
-            for team, seats in (("A", (0, 2)), ("B", (1, 3)))
+            # Who partners whom is the game's rule: the engine says (Pitch: 1+3, 2+4).
+            for team, seats in state.details["team_seats"].items()
         ]
     return [
         {

@@ -278,7 +278,7 @@ MESSAGES = [
             "passed": True,
             "ramsch": {"points": [50, "forty", 30], "tricks": [4, 3, 3], "last_trick": 0},
         },
-        "Entry 2 of points must be a whole number (or null for the dealer sitting out), not text.",
+        "Seat 2's card points must be a whole number (or empty for the dealer sitting out), not text.",
         id="ramsch-entry",
     ),
     pytest.param(

@@ -124,9 +124,10 @@ def _per_seat(body: Body, name: str) -> tuple[int | None, ...] | None:
             read.append(int(value))
         else:
             readable = False
+            what = "card points" if name == "points" else name
             body.add(
                 f"{name}.{i}",
-                f"Entry {i + 1} of {name} must be a whole number (or null for the dealer "
+                f"Seat {i + 1}'s {what} must be a whole number (or empty for the dealer "
                 f"sitting out), not {describe(value)}.",
             )
     return tuple(read) if readable else None

@@ -3,6 +3,8 @@
 import re
 from pathlib import Path
 
+from playwright.sync_api import expect
+
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 
 
@@ -31,3 +33,16 @@ def mark_page(page) -> None:
 
 def not_reloaded(page) -> bool:
     return page.evaluate("window.sheetNotReloaded === true")
+
+
+def sheet_picture(page, name: str) -> None:
+    """A full-page screenshot from the top, so the sticky totals sit where they belong."""
+    assert overflow(page) <= 0
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot(page, name)
+
+
+def expect_totals(page, *totals: int, timeout: int = 10_000) -> None:
+    """The running totals at the top of a sheet, exactly (Pitch: team A, then team B)."""
+    for column, total in enumerate(totals):
+        expect(page.get_by_test_id(f"total-{column}")).to_have_text(shown(total), timeout=timeout)

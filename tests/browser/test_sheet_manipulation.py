@@ -12,7 +12,13 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
-from tests.browser.support import mark_page, not_reloaded, overflow, screenshot, shown
+from tests.browser.support import (
+    expect_totals,
+    mark_page,
+    not_reloaded,
+    overflow,
+    sheet_picture,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -21,13 +27,6 @@ LIVE_UPDATE_MS = 6_000
 
 
 # -- what a player does -----------------------------------------------------------------
-
-
-def _picture(page, name: str) -> None:
-    """A full-page screenshot from the top, so the sticky totals sit where they belong."""
-    assert overflow(page) <= 0
-    page.evaluate("window.scrollTo(0, 0)")
-    screenshot(page, name)
 
 
 def _start_sheet(page, live_server) -> None:
@@ -43,7 +42,7 @@ def _start_sheet(page, live_server) -> None:
     page.locator(".option", has_text="When the stock is empty").get_by_text(
         "The round ends when the player to move cannot meld"
     ).click()
-    _picture(page, f"sheet-manipulation-new-{page.color_scheme}")
+    sheet_picture(page, f"sheet-manipulation-new-{page.color_scheme}")
     page.get_by_role("button", name="Start the sheet").click()
     page.wait_for_url("**/s/*/")
 
@@ -75,11 +74,6 @@ def _tap_cards(picker, codes: list[str]) -> None:
         picker.locator(f".card-face[data-code='{code}']").click()
 
 
-def _expect_totals(page, *totals: int, timeout: int = 10_000) -> None:
-    for seat, total in enumerate(totals):
-        expect(page.get_by_test_id(f"total-{seat}")).to_have_text(shown(total), timeout=timeout)
-
-
 def _save(page, number: int) -> None:
     page.get_by_role("button", name=f"Save round {number}").click()
 
@@ -93,7 +87,7 @@ def test_a_short_game_of_manipulation_on_a_phone(live_server, phone, browser):
     expect(rules).to_contain_text("Game to 200 penalty points; the lowest total wins")
     expect(rules).to_contain_text("The ace is high or low")
     expect(rules).to_contain_text("the round ends as soon as the player to move cannot meld")
-    _expect_totals(phone, 0, 0, 0)
+    expect_totals(phone, 0, 0, 0)
     mark_page(phone)
     preview = phone.locator("#preview")
 
@@ -102,7 +96,7 @@ def test_a_short_game_of_manipulation_on_a_phone(live_server, phone, browser):
     _type_penalties(phone, {"Ben": 35, "Cem": 60})
     expect(preview.locator(".preview-summary")).to_have_text("Ana went out; Ben +35, Cem +60")
     _save(phone, 1)
-    _expect_totals(phone, 0, 35, 60)
+    expect_totals(phone, 0, 35, 60)
     expect(phone.get_by_role("heading", name="Round 2")).to_be_visible()
     expect(phone.locator(".dealer")).to_have_text("Ana deals")
     assert not_reloaded(phone)
@@ -120,10 +114,10 @@ def test_a_short_game_of_manipulation_on_a_phone(live_server, phone, browser):
     # The message stands in the part of the form where the penalties are typed.
     penalties_part = phone.get_by_role("group", name="Cards left in the other hands")
     expect(penalties_part.locator(".field-error")).to_have_text(message)
-    _expect_totals(phone, 0, 35, 60)
+    expect_totals(phone, 0, 35, 60)
     expect(phone.locator(".deal")).to_have_count(1)
     expect(phone.get_by_role("heading", name="Round 2")).to_be_visible()
-    _picture(phone, f"sheet-manipulation-error-{phone.color_scheme}")
+    sheet_picture(phone, f"sheet-manipulation-error-{phone.color_scheme}")
     assert not_reloaded(phone)
 
     # Round 2, by tapping the cards left: Cem went out. Two decks hold two kings of
@@ -149,9 +143,9 @@ def test_a_short_game_of_manipulation_on_a_phone(live_server, phone, browser):
     _tap_cards(ana, ["KS", "KS"])
     expect(ana.locator("[data-sum]")).to_have_text("40")
     expect(preview.locator(".preview-summary")).to_have_text("Cem went out; Ana +40, Ben +15")
-    _picture(phone, f"sheet-manipulation-entry-{phone.color_scheme}")
+    sheet_picture(phone, f"sheet-manipulation-entry-{phone.color_scheme}")
     _save(phone, 2)
-    _expect_totals(phone, 40, 50, 60)
+    expect_totals(phone, 40, 50, 60)
     expect(phone.locator("#form-errors")).to_have_count(0)
     assert not_reloaded(phone)
 
@@ -160,8 +154,8 @@ def test_a_short_game_of_manipulation_on_a_phone(live_server, phone, browser):
     _type_penalties(phone, {"Ana": 25, "Cem": 100})
     expect(preview.locator(".preview-summary")).to_have_text("Ben went out; Ana +25, Cem +100")
     _save(phone, 3)
-    _expect_totals(phone, 65, 50, 160)
-    _picture(phone, f"sheet-manipulation-deals-{phone.color_scheme}")
+    expect_totals(phone, 65, 50, 160)
+    sheet_picture(phone, f"sheet-manipulation-deals-{phone.color_scheme}")
 
     # A correction: Cem's cards in round 1 came to 65, not 60. Every later total of Cem
     # moves up by 5: 65, 65 after round 2, 165 after round 3.
@@ -178,16 +172,16 @@ def test_a_short_game_of_manipulation_on_a_phone(live_server, phone, browser):
     )
     phone.get_by_role("button", name="Save the correction").click()
     phone.wait_for_url("**/s/*/#deal-1")
-    _expect_totals(phone, 65, 50, 165)
+    expect_totals(phone, 65, 50, 165)
     expect(phone.locator("#deal-1 .cell .running")).to_have_text(["0", "35", "65"])
     expect(phone.locator("#deal-2 .cell .running")).to_have_text(["40", "50", "65"])
 
     # Undo the last round with one tap, then bring it back.
     mark_page(phone)
     phone.get_by_role("button", name="Undo round 3").click()
-    _expect_totals(phone, 40, 50, 65)
+    expect_totals(phone, 40, 50, 65)
     phone.get_by_role("button", name="Bring back the undone round").click()
-    _expect_totals(phone, 65, 50, 165)
+    expect_totals(phone, 65, 50, 165)
     expect(phone.get_by_role("heading", name="Round 4")).to_be_visible()
     assert not_reloaded(phone)
 
@@ -198,7 +192,7 @@ def test_a_short_game_of_manipulation_on_a_phone(live_server, phone, browser):
         viewer = other.new_page()
         viewer.goto(view_url)
         assert overflow(viewer) <= 0
-        _expect_totals(viewer, 65, 50, 165)
+        expect_totals(viewer, 65, 50, 165)
 
         # Round 4: Ana went out; Ben 20 → 70, Cem 40 → 205. Cem reached 200, so the
         # game ends after this round and the lowest total, Ana's 65, wins.
@@ -208,7 +202,7 @@ def test_a_short_game_of_manipulation_on_a_phone(live_server, phone, browser):
             "Ana went out; Ben +20, Cem +40; Ana wins"
         )
         _save(phone, 4)
-        _expect_totals(phone, 65, 70, 205)
+        expect_totals(phone, 65, 70, 205)
         expect(phone.locator(".headline")).to_have_text(
             "Game over after 4 rounds · Cem reached 205 · Ana wins with 65"
         )
@@ -216,7 +210,7 @@ def test_a_short_game_of_manipulation_on_a_phone(live_server, phone, browser):
         assert not_reloaded(phone)
 
         # The other phone polls every few seconds and shows the new totals by itself.
-        _expect_totals(viewer, 65, 70, 205, timeout=LIVE_UPDATE_MS)
+        expect_totals(viewer, 65, 70, 205, timeout=LIVE_UPDATE_MS)
         expect(viewer.get_by_role("heading", name="Game over")).to_be_visible()
     finally:
         other.close()
@@ -237,5 +231,5 @@ def test_a_manipulation_sheet_on_a_desktop(live_server, desktop):
         "Ben went out; Ana +25, Cem +5"
     )
     _save(desktop, 1)
-    _expect_totals(desktop, 25, 0, 5)
-    _picture(desktop, "sheet-manipulation-desktop")
+    expect_totals(desktop, 25, 0, 5)
+    sheet_picture(desktop, "sheet-manipulation-desktop")

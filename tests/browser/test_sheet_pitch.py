@@ -12,7 +12,13 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
-from tests.browser.support import mark_page, not_reloaded, overflow, screenshot, shown
+from tests.browser.support import (
+    expect_totals,
+    mark_page,
+    not_reloaded,
+    overflow,
+    sheet_picture,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -21,13 +27,6 @@ LIVE_UPDATE_MS = 6_000
 
 
 # -- what a player does -----------------------------------------------------------------
-
-
-def _picture(page, name: str) -> None:
-    """A full-page screenshot from the top, so the sticky totals sit where they belong."""
-    assert overflow(page) <= 0
-    page.evaluate("window.scrollTo(0, 0)")
-    screenshot(page, name)
 
 
 def _start_sheet(page, live_server) -> None:
@@ -41,7 +40,7 @@ def _start_sheet(page, live_server) -> None:
     page.get_by_role("group", name="Who deals first?").get_by_text("Seat 2").click()
     page.get_by_label("Points to win").fill("21")
     page.locator(".option", has_text="When the first three pass").get_by_text("Deal again").click()
-    _picture(page, f"sheet-pitch-new-{page.color_scheme}")
+    sheet_picture(page, f"sheet-pitch-new-{page.color_scheme}")
     page.get_by_role("button", name="Start the sheet").click()
     page.wait_for_url("**/s/*/")
 
@@ -52,11 +51,6 @@ def _enter(page, *, pitcher: str, bid: str, points: dict[str, str]) -> None:
     page.get_by_role("group", name="Bid", exact=True).get_by_text(bid, exact=True).click()
     for card, team in points.items():
         page.get_by_role("radiogroup", name=card, exact=True).get_by_text(team, exact=True).click()
-
-
-def _expect_totals(page, team_a: int, team_b: int, timeout: int = 10_000) -> None:
-    expect(page.get_by_test_id("total-0")).to_have_text(shown(team_a), timeout=timeout)
-    expect(page.get_by_test_id("total-1")).to_have_text(shown(team_b), timeout=timeout)
 
 
 def _save(page, number: int) -> None:
@@ -117,7 +111,7 @@ def test_a_short_game_of_pitch_on_a_phone(live_server, phone, browser):
     expect(phone.locator(".entry .note")).to_have_text(
         "If all four pass, Ben deals again; enter nothing for that deal."
     )
-    _expect_totals(phone, 0, 0)
+    expect_totals(phone, 0, 0)
     mark_page(phone)
 
     # Deal 1. Made bid: team A bid 5 and took ace, jack, two and three (1+1+1+3 = 6), so
@@ -129,9 +123,9 @@ def test_a_short_game_of_pitch_on_a_phone(live_server, phone, browser):
         "Ann bid 5 for team A: made, A +6, B +3"
     )
     expect(preview).to_contain_text("The low joker was out of play")
-    _picture(phone, f"sheet-pitch-entry-{phone.color_scheme}")
+    sheet_picture(phone, f"sheet-pitch-entry-{phone.color_scheme}")
     _save(phone, 1)
-    _expect_totals(phone, 6, 3)
+    expect_totals(phone, 6, 3)
     expect(phone.get_by_role("heading", name="Deal 2")).to_be_visible()
     expect(phone.locator(".dealer")).to_have_text("Cat deals")
     assert not_reloaded(phone)
@@ -143,7 +137,7 @@ def test_a_short_game_of_pitch_on_a_phone(live_server, phone, browser):
         "Ben bid 7 for team B: set, B −7, A +7"
     )
     _save(phone, 2)
-    _expect_totals(phone, 13, -4)
+    expect_totals(phone, 13, -4)
     assert not_reloaded(phone)
 
     # A wrong input: every point card must be given to a team or marked out. The two is
@@ -157,10 +151,10 @@ def test_a_short_game_of_pitch_on_a_phone(live_server, phone, browser):
     expect(next_to_two).to_have_text(
         'Say who took the two: "A", "B", or "out" if it was out of play.'
     )
-    _expect_totals(phone, 13, -4)
+    expect_totals(phone, 13, -4)
     expect(phone.get_by_role("heading", name="Deal 3")).to_be_visible()
     expect(phone.locator(".deal")).to_have_count(2)
-    _picture(phone, f"sheet-pitch-error-{phone.color_scheme}")
+    sheet_picture(phone, f"sheet-pitch-error-{phone.color_scheme}")
     assert not_reloaded(phone)
 
     # The form kept what was tapped; only the two is missing. Team A took 7 of its bid
@@ -170,10 +164,10 @@ def test_a_short_game_of_pitch_on_a_phone(live_server, phone, browser):
         "Cat bid 6 for team A: made, A +7, B +3"
     )
     _save(phone, 3)
-    _expect_totals(phone, 20, -1)
+    expect_totals(phone, 20, -1)
     expect(phone.locator("#form-errors")).to_have_count(0)
     assert not_reloaded(phone)
-    _picture(phone, f"sheet-pitch-deals-{phone.color_scheme}")
+    sheet_picture(phone, f"sheet-pitch-deals-{phone.color_scheme}")
 
     # A correction: Ben's bid in deal 2 was really 4. Still set (3 < 4), but the set costs
     # only 4, so deal 2 leaves B at 3 − 4 = −1 and deal 3 re-scores to −1 + 3 = 2; team A
@@ -189,7 +183,7 @@ def test_a_short_game_of_pitch_on_a_phone(live_server, phone, browser):
     )
     phone.get_by_role("button", name="Save the correction").click()
     phone.wait_for_url("**/s/*/#deal-2")
-    _expect_totals(phone, 20, 2)
+    expect_totals(phone, 20, 2)
     deal_2_cells = phone.locator("#deal-2 .cell .change")
     expect(deal_2_cells).to_have_text(["+7", "−4"])
     expect(phone.locator("#deal-3 .cell .running")).to_have_text(["20", "2"])
@@ -197,10 +191,10 @@ def test_a_short_game_of_pitch_on_a_phone(live_server, phone, browser):
     # Undo the last deal with one tap, then bring it back.
     mark_page(phone)
     phone.get_by_role("button", name="Undo deal 3").click()
-    _expect_totals(phone, 13, -1)
+    expect_totals(phone, 13, -1)
     expect(phone.get_by_role("heading", name="Deal 3")).to_be_visible()
     phone.get_by_role("button", name="Bring back the undone deal").click()
-    _expect_totals(phone, 20, 2)
+    expect_totals(phone, 20, 2)
     expect(phone.get_by_role("heading", name="Deal 4")).to_be_visible()
     assert not_reloaded(phone)
 
@@ -211,7 +205,7 @@ def test_a_short_game_of_pitch_on_a_phone(live_server, phone, browser):
         viewer = other.new_page()
         viewer.goto(view_url)
         assert overflow(viewer) <= 0
-        _expect_totals(viewer, 20, 2)
+        expect_totals(viewer, 20, 2)
         expect(viewer.get_by_role("button", name=re.compile("Save"))).to_have_count(0)
 
         # Deal 4: Dan pitches 4 for team B and takes ace and three (4): made, +4 → 6.
@@ -222,14 +216,14 @@ def test_a_short_game_of_pitch_on_a_phone(live_server, phone, browser):
             "Dan bid 4 for team B: made, B +4, A +6; team A wins"
         )
         _save(phone, 4)
-        _expect_totals(phone, 26, 6)
+        expect_totals(phone, 26, 6)
         expect(phone.get_by_role("heading", name="Game over")).to_be_visible()
         expect(phone.locator(".finished")).to_contain_text("Winners: Ann and Cat.")
         expect(phone.locator(".entry")).to_have_count(0)
         assert not_reloaded(phone)
 
         # The other phone polls every few seconds and shows the new totals by itself.
-        _expect_totals(viewer, 26, 6, timeout=LIVE_UPDATE_MS)
+        expect_totals(viewer, 26, 6, timeout=LIVE_UPDATE_MS)
         expect(viewer.get_by_role("heading", name="Game over")).to_be_visible()
     finally:
         other.close()
@@ -247,5 +241,5 @@ def test_a_pitch_sheet_on_a_desktop(live_server, desktop):
         "Ann bid 5 for team A: made, A +6, B +3"
     )
     _save(desktop, 1)
-    _expect_totals(desktop, 6, 3)
-    _picture(desktop, "sheet-pitch-desktop")
+    expect_totals(desktop, 6, 3)
+    sheet_picture(desktop, "sheet-pitch-desktop")

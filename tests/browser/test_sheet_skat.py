@@ -13,7 +13,14 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
-from tests.browser.support import mark_page, not_reloaded, overflow, screenshot, shown
+from tests.browser.support import (
+    expect_totals,
+    mark_page,
+    not_reloaded,
+    overflow,
+    sheet_picture,
+    shown,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -30,13 +37,6 @@ SKAT = ["QD", "9H"]
 # -- what a player does -----------------------------------------------------------------
 
 
-def _picture(page, name: str) -> None:
-    """A full-page screenshot from the top, so the sticky totals sit where they belong."""
-    assert overflow(page) <= 0
-    page.evaluate("window.scrollTo(0, 0)")
-    screenshot(page, name)
-
-
 def _start_sheet(page, live_server) -> None:
     """Home → new sheet → Skat, three names, Ali deals first, Kontra and Re, six deals."""
     page.goto(live_server.url + "/")
@@ -48,7 +48,7 @@ def _start_sheet(page, live_server) -> None:
     page.get_by_role("group", name="Who deals first?").get_by_text("Seat 1").click()
     page.get_by_text("Kontra and Re", exact=True).click()
     page.get_by_label("Deals in the series").fill("6")
-    _picture(page, f"sheet-skat-new-{page.color_scheme}")
+    sheet_picture(page, f"sheet-skat-new-{page.color_scheme}")
     page.get_by_role("button", name="Start the sheet").click()
     page.wait_for_url("**/s/*/")
 
@@ -78,11 +78,6 @@ def _result(page, how: str, outcome: str | None = None) -> None:
         result.get_by_text(outcome, exact=True).click()
 
 
-def _expect_totals(page, *totals: int, timeout: int = 10_000) -> None:
-    for seat, total in enumerate(totals):
-        expect(page.get_by_test_id(f"total-{seat}")).to_have_text(shown(total), timeout=timeout)
-
-
 def _save(page, number: int) -> None:
     page.get_by_role("button", name=f"Save deal {number}").click()
 
@@ -95,7 +90,7 @@ def test_a_short_skat_series_on_a_phone(live_server, phone, browser):
     rules = phone.locator(".sheet-rules")
     expect(rules).to_contain_text("Series of 6 deals")
     expect(rules).to_contain_text("Kontra and Re allowed")
-    _expect_totals(phone, 0, 0, 0)
+    expect_totals(phone, 0, 0, 0)
     mark_page(phone)
     preview = phone.locator("#preview")
 
@@ -117,9 +112,9 @@ def test_a_short_skat_series_on_a_phone(live_server, phone, browser):
     expect(skat.locator("[data-count]")).to_have_text("2")
     expect(preview.locator(".preview-summary")).to_have_text("Bea: Clubs with 2, won, +36")
     expect(preview).to_contain_text("78 in all")
-    _picture(phone, f"sheet-skat-entry-{phone.color_scheme}")
+    sheet_picture(phone, f"sheet-skat-entry-{phone.color_scheme}")
     _save(phone, 1)
-    _expect_totals(phone, 0, 36, 0)
+    expect_totals(phone, 0, 36, 0)
     expect(phone.get_by_role("heading", name="Deal 2")).to_be_visible()
     expect(phone.locator(".dealer")).to_have_text("Bea deals")
     assert not_reloaded(phone)
@@ -134,7 +129,7 @@ def test_a_short_skat_series_on_a_phone(live_server, phone, browser):
         "Cleo: Grand with 1, lost, −192 (Kontra)"
     )
     _save(phone, 2)
-    _expect_totals(phone, 0, 36, -192)
+    expect_totals(phone, 0, 36, -192)
     assert not_reloaded(phone)
 
     # A wrong input: Null is worth 23, so it cannot be played after a bid of 24.
@@ -147,20 +142,20 @@ def test_a_short_skat_series_on_a_phone(live_server, phone, browser):
     _save(phone, 3)
     expect(phone.locator("#form-errors")).to_contain_text("One thing to fix: nothing was saved.")
     expect(_part(phone, "Bid").locator(".field-error")).to_contain_text(message)
-    _expect_totals(phone, 0, 36, -192)
+    expect_totals(phone, 0, 36, -192)
     expect(phone.locator(".deal")).to_have_count(2)
     expect(phone.get_by_role("heading", name="Deal 3")).to_be_visible()
-    _picture(phone, f"sheet-skat-error-{phone.color_scheme}")
+    sheet_picture(phone, f"sheet-skat-error-{phone.color_scheme}")
     assert not_reloaded(phone)
 
     # The bid was really 23: Ali's Null, won (no trick), is worth its fixed 23.
     phone.get_by_label("Bid").select_option("23")
     expect(preview.locator(".preview-summary")).to_have_text("Ali: Null, won, +23")
     _save(phone, 3)
-    _expect_totals(phone, 23, 36, -192)
+    expect_totals(phone, 23, 36, -192)
     expect(phone.locator("#form-errors")).to_have_count(0)
     assert not_reloaded(phone)
-    _picture(phone, f"sheet-skat-deals-{phone.color_scheme}")
+    sheet_picture(phone, f"sheet-skat-deals-{phone.color_scheme}")
 
     # A correction: nobody said Kontra in deal 2 after all. The lost Grand with 1 costs
     # −2 × 48 = −96 instead of −192.
@@ -174,16 +169,16 @@ def test_a_short_skat_series_on_a_phone(live_server, phone, browser):
     expect(phone.locator("#preview .preview-summary")).to_have_text("Cleo: Grand with 1, lost, −96")
     phone.get_by_role("button", name="Save the correction").click()
     phone.wait_for_url("**/s/*/#deal-2")
-    _expect_totals(phone, 23, 36, -96)
+    expect_totals(phone, 23, 36, -96)
     expect(phone.locator("#deal-2 .cell .change")).to_have_text(["0", "0", "−96"])
     expect(phone.locator("#deal-3 .cell .running")).to_have_text(["23", "36", shown(-96)])
 
     # Undo the last deal with one tap, then bring it back.
     mark_page(phone)
     phone.get_by_role("button", name="Undo deal 3").click()
-    _expect_totals(phone, 0, 36, -96)
+    expect_totals(phone, 0, 36, -96)
     phone.get_by_role("button", name="Bring back the undone deal").click()
-    _expect_totals(phone, 23, 36, -96)
+    expect_totals(phone, 23, 36, -96)
     expect(phone.get_by_role("heading", name="Deal 4")).to_be_visible()
     assert not_reloaded(phone)
 
@@ -194,7 +189,7 @@ def test_a_short_skat_series_on_a_phone(live_server, phone, browser):
         viewer = other.new_page()
         viewer.goto(view_url)
         assert overflow(viewer) <= 0
-        _expect_totals(viewer, 23, 36, -96)
+        expect_totals(viewer, 23, 36, -96)
 
         # Deal 4: Bea's Spades against 2 after 20, counted by hand: 95 card points in
         # 8 tricks. 90 or more makes the opponents schneider. Value: (2 + 1 for the
@@ -206,11 +201,11 @@ def test_a_short_skat_series_on_a_phone(live_server, phone, browser):
         phone.get_by_label("Tricks taken").press_sequentially("8")
         expect(preview.locator(".preview-summary")).to_have_text("Bea: Spades against 2, won, +44")
         _save(phone, 4)
-        _expect_totals(phone, 23, 80, -96)
+        expect_totals(phone, 23, 80, -96)
         assert not_reloaded(phone)
 
         # The other phone polls every few seconds and shows the new totals by itself.
-        _expect_totals(viewer, 23, 80, -96, timeout=LIVE_UPDATE_MS)
+        expect_totals(viewer, 23, 80, -96, timeout=LIVE_UPDATE_MS)
     finally:
         other.close()
 
@@ -229,8 +224,8 @@ def test_a_skat_sheet_on_a_desktop(live_server, desktop):
         "Bea: Hearts with 1, won, +20"
     )
     _save(desktop, 1)
-    _expect_totals(desktop, 0, 20, 0)
-    _picture(desktop, "sheet-skat-desktop")
+    expect_totals(desktop, 0, 20, 0)
+    sheet_picture(desktop, "sheet-skat-desktop")
 
 
 def test_a_four_figure_loss_fits_the_totals_of_four_players(live_server, browser):
@@ -256,8 +251,8 @@ def test_a_four_figure_loss_fits_the_totals_of_four_players(live_server, browser
             "Bea: Grand Hand with 4, lost, −1152 (Kontra, Re)"
         )
         _save(page, 1)
-        _expect_totals(page, 0, -1152, 0, 0)
-        _picture(page, "sheet-skat-four-players-big-total")
+        expect_totals(page, 0, -1152, 0, 0)
+        sheet_picture(page, "sheet-skat-four-players-big-total")
         spilling = page.evaluate(
             """() => [...document.querySelectorAll('.total-points')]
                 .filter(e => e.scrollWidth > e.clientWidth)
