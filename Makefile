@@ -9,6 +9,8 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 2
 PYTEST_ARGS ?=
+# The suite runs on every core (pytest-xdist); TEST_WORKERS=0 runs it in one process.
+TEST_WORKERS ?= auto
 
 # IPv6 literals need brackets in a bind address.
 BIND := $(if $(findstring :,$(HOST)),[$(HOST)],$(HOST)):$(PORT)
@@ -43,7 +45,7 @@ chromium:
 test: setup chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest --cov --cov-report=term $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --cov --cov-report=term $(PYTEST_ARGS)
 	@echo "Branch coverage of the referee (games/rules/):"
 	$(BIN)/coverage report --include='games/rules/*' --no-skip-covered --fail-under=95
 

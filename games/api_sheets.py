@@ -19,7 +19,7 @@ from games.games import GAMES
 from games.models import Hand, Sheet
 from games.rules.errors import Problem, RuleError
 from games.rules.sheet import DealResult, SheetState
-from games.selectors import live_hands, seat_names, sheet_state
+from games.selectors import live_hands, seat_names, sheet_state, sheets_with_links
 
 Answer = tuple[int, dict[str, Any]]
 
@@ -46,7 +46,7 @@ def _token(request: HttpRequest) -> str | None:
 def _sheet_for(request: HttpRequest, sheet_id: int, *, write: bool) -> Sheet | JsonResponse:
     """The sheet if the token allows the request; otherwise the refusal to send."""
     token = _token(request)
-    sheet = Sheet.objects.filter(pk=sheet_id).first()
+    sheet = sheets_with_links().filter(pk=sheet_id).first()
     if sheet is None or token is None or token not in (sheet.edit_token, sheet.view_token):
         # One answer for a missing sheet and a wrong token: ids cannot be probed.
         return _refused(

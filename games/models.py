@@ -1,9 +1,11 @@
 """Score sheets. A sheet stores what was entered; every score is derived by replay.
 
-- ``Player``: a person, across many sheets (names typed before are offered again;
-  later: circles, seasons and accounts hang off this, not off a name string).
-- ``Sheet``: one game at one table, with its options and two unguessable tokens.
-- ``Seat``: who sits where on a sheet (seat order matters for dealing and teams).
+- ``Sheet``: one game at one table, with its options and two unguessable tokens, and
+  the account that started it (none for a sheet started without signing in).
+- ``Seat``: who sits where on a sheet (seat order matters for dealing and teams), by
+  the name typed for this sheet. A name belongs to its sheet alone: typing "ANA" here
+  changes nothing on anybody else's sheet. A person across sheets is a circle's
+  player (the ``circles`` app links seats to them; ``games`` never needs to know).
 - ``Hand``: one deal, its input exactly as entered (the API's JSON). Removing the
   last deal keeps the row (``removed_at``) so that the undo can be undone.
 - ``IdempotencyKey``: the first answer to a request, so that a retry (a double tap,
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import secrets
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -24,28 +27,26 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
-class Player(models.Model):
-    name = models.CharField(max_length=40)
-    # Case-folded name: "ana" typed on another sheet is the same person as "Ana".
-    name_key = models.CharField(max_length=40, unique=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    last_seen_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        ordering = ("name",)
-
-    def __str__(self) -> str:
-        return self.name
-
-
 class Sheet(models.Model):
     game = models.CharField(max_length=20)
     options = models.JSONField(default=dict)
     first_dealer = models.PositiveSmallIntegerField(default=0)
     edit_token = models.CharField(max_length=64, unique=True, default=new_token)
     view_token = models.CharField(max_length=64, unique=True, default=new_token)
+    # Who started the sheet while signed in; None for a sheet kept by its edit link alone.
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="sheets",
+    )
     # Bumped by every change: the ETag of the sheet's pages and the read-only poll.
     version = models.PositiveIntegerField(default=0)
+    # Derived from the deals and written with them (lists show open sheets first
+    # without replaying any): how many deals are on the sheet, and whether it is over.
+    deal_count = models.PositiveIntegerField(default=0)
+    finished = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -65,17 +66,16 @@ class Sheet(models.Model):
 class Seat(models.Model):
     sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    name = models.CharField(max_length=40)
 
     class Meta:
         ordering = ("position",)
         constraints = (
             models.UniqueConstraint(fields=["sheet", "position"], name="one_player_per_seat"),
-            models.UniqueConstraint(fields=["sheet", "player"], name="one_seat_per_player"),
         )
 
     def __str__(self) -> str:
-        return f"seat {self.position + 1}: {self.player}"
+        return f"seat {self.position + 1}: {self.name}"
 
 
 class Hand(models.Model):

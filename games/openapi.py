@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from django.conf import settings
+from django.utils.module_loading import import_string
+
 CARD = {
     "type": "string",
     "description": (
@@ -687,8 +690,21 @@ def _operation(endpoint: Endpoint) -> dict[str, Any]:
     }
 
 
+def _extensions() -> tuple[dict[str, Any], dict[str, Any]]:
+    """Paths and schemas other apps add (``OPENAPI_EXTENSIONS`` in the settings: dotted
+    paths of functions returning ``(paths, schemas)``), so games never imports them."""
+    paths: dict[str, Any] = {}
+    schemas: dict[str, Any] = {}
+    for dotted in getattr(settings, "OPENAPI_EXTENSIONS", ()):
+        more_paths, more_schemas = import_string(dotted)()
+        paths.update(more_paths)
+        schemas.update(more_schemas)
+    return paths, schemas
+
+
 @cache
 def schema() -> dict[str, Any]:
+    extra_paths, extra_schemas = _extensions()
     return {
         "openapi": "3.1.0",
         "info": {
@@ -705,6 +721,7 @@ def schema() -> dict[str, Any]:
         "paths": {
             **{endpoint.path: _operation(endpoint) for endpoint in ENDPOINTS},
             **SHEET_PATHS,
+            **extra_paths,
         },
         "components": {
             "schemas": {
@@ -713,12 +730,16 @@ def schema() -> dict[str, Any]:
                 "PitchOptions": PITCH_OPTIONS,
                 "ManipulationOptions": MANIPULATION_OPTIONS,
                 **SHEET_SCHEMAS,
+                **extra_schemas,
             },
             "securitySchemes": {
                 "token": {
                     "type": "http",
                     "scheme": "bearer",
-                    "description": "The sheet's edit token (writes and reads) or view token (reads only).",
+                    "description": (
+                        "The sheet's edit token (writes and reads) or view token (reads "
+                        "only); a season's view token reads its standings."
+                    ),
                 }
             },
         },
@@ -1031,19 +1052,21 @@ class OperationDoc:
 
     @property
     def anchor(self) -> str:
+        if self.path.startswith("/api/v1/sheets"):
+            rest = self.path.removeprefix("/api/v1/sheets")
+            prefix = "sheets-"
+        else:
+            rest = "-" + self.path.removeprefix("/api/v1/")
+            prefix = "api-"
         return (
-            "sheets-"
-            + self.method.lower()
-            + self.path.removeprefix("/api/v1/sheets")
-            .replace("/", "-")
-            .replace("{", "")
-            .replace("}", "")
+            prefix + self.method.lower() + rest.replace("/", "-").replace("{", "").replace("}", "")
         )
 
 
 def sheet_documentation() -> tuple[OperationDoc, ...]:
+    """The stateful operations for the API page: the sheets', then the other apps'."""
     return tuple(
         OperationDoc(method.upper(), path, operation["summary"], operation.get("description", ""))
-        for path, operations in SHEET_PATHS.items()
+        for path, operations in {**SHEET_PATHS, **_extensions()[0]}.items()
         for method, operation in operations.items()
     )

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from django.apps import apps
 from django.db.models import Q, QuerySet
 
 from games.games import GAMES
-from games.models import Hand, Player, Sheet
+from games.models import Hand, Sheet
 from games.rules.sheet import SheetState
 
 
@@ -17,7 +18,7 @@ def live_hands(sheet: Sheet) -> list[Hand]:
 def seat_names(sheet: Sheet) -> tuple[str, ...]:
     cached = getattr(sheet, "_seat_names", None)
     if cached is None:
-        cached = tuple(seat.player.name for seat in sheet.seats.select_related("player"))
+        cached = tuple(sheet.seats.values_list("name", flat=True))
         sheet._seat_names = cached
     return cached
 
@@ -34,14 +35,19 @@ def sheet_state(sheet: Sheet, hands: list[Hand] | None = None) -> SheetState:
     return game_sheet.state
 
 
+def sheets_with_links() -> QuerySet[Sheet]:
+    """Sheets with the circle they are kept in, in the same query: the sheet page names
+    it, and the circles app keeps the season's results of every write without asking
+    again. The relation is the circles app's; games works without it."""
+    sheets = Sheet.objects.all()
+    if apps.is_installed("circles"):
+        sheets = sheets.select_related("circle_link__circle")
+    return sheets
+
+
 def sheet_by_token(token: str) -> tuple[Sheet, bool] | None:
     """The sheet a link opens, and whether that link may change it."""
-    sheet = Sheet.objects.filter(Q(edit_token=token) | Q(view_token=token)).first()
+    sheet = sheets_with_links().filter(Q(edit_token=token) | Q(view_token=token)).first()
     if sheet is None:
         return None
     return sheet, sheet.edit_token == token
-
-
-def known_players(limit: int = 200) -> QuerySet[Player]:
-    """Names typed on earlier sheets, most recent first, to offer again."""
-    return Player.objects.order_by("-last_seen_at")[:limit]

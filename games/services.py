@@ -20,10 +20,11 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.games import GAMES, GameEntry
-from games.models import Hand, IdempotencyKey, Player, Seat, Sheet
+from games.models import Hand, IdempotencyKey, Seat, Sheet
 from games.rules.errors import Problem, RuleError
 from games.rules.sheet import SheetState
-from games.selectors import live_hands, seat_names
+from games.selectors import live_hands, seat_names, sheets_with_links
+from games.signals import sheet_changed
 
 MAX_NAME = 40
 
@@ -65,24 +66,19 @@ def _clean_names(players: object, problems: list[Problem]) -> list[str]:
     return names
 
 
-def _players_for(names: list[str]) -> list[Player]:
-    players = []
-    for name in names:
-        player, created = Player.objects.get_or_create(
-            name_key=name.casefold(), defaults={"name": name}
-        )
-        if not created and player.name != name:
-            # The most recent spelling wins ("ana" → "Ana").
-            player.name = name
-        player.save()
-        players.append(player)
-    return players
-
-
 def sheet_create(
-    *, game: str, players: object, first_dealer: object = 0, options: object = None
+    *,
+    game: str,
+    players: object,
+    first_dealer: object = 0,
+    options: object = None,
+    owner: Any = None,
 ) -> Sheet:
-    """A new sheet, or RuleError with every problem of the request."""
+    """A new sheet, or RuleError with every problem of the request.
+
+    ``owner`` is the signed-in account that starts it (None: the edit link alone
+    keeps it). Each name belongs to this sheet only.
+    """
     entry = GAMES.get(game) if isinstance(game, str) else None
     if entry is None:
         raise RuleError(f"Choose a game: {', '.join(GAMES)}.", "game")
@@ -112,22 +108,81 @@ def sheet_create(
         raise RuleError(problems)
     with transaction.atomic():
         sheet = Sheet.objects.create(
-            game=entry.slug, options=entry.options_as_dict(resolved), first_dealer=first_dealer
+            game=entry.slug,
+            options=entry.options_as_dict(resolved),
+            first_dealer=first_dealer,
+            owner=owner,
         )
         Seat.objects.bulk_create(
-            Seat(sheet=sheet, position=i, player=player)
-            for i, player in enumerate(_players_for(names))
+            Seat(sheet=sheet, position=i, name=name) for i, name in enumerate(names)
         )
+        sheet._seat_names = tuple(names)
+        state = _check(entry, sheet, [], new_index=-1)
+        _announce(sheet, state, [], "started", None)
     return sheet
 
 
 def _locked(sheet: Sheet) -> Sheet:
-    return Sheet.objects.select_for_update().get(pk=sheet.pk)
+    # Lock the sheet row alone (PostgreSQL refuses to lock the outer-joined circle link).
+    return sheets_with_links().select_for_update(of=("self",)).get(pk=sheet.pk)
 
 
-def _touch(sheet: Sheet) -> None:
-    Sheet.objects.filter(pk=sheet.pk).update(version=F("version") + 1, updated_at=timezone.now())
-    sheet.refresh_from_db(fields=["version", "updated_at"])
+def _touch(
+    sheet: Sheet,
+    state: SheetState,
+    entries: list[dict[str, Any]],
+    change: str,
+    number: int | None,
+) -> None:
+    """Bump the version, keep the derived counts, and tell listeners, in the caller's
+    transaction."""
+    Sheet.objects.filter(pk=sheet.pk).update(
+        version=F("version") + 1,
+        updated_at=timezone.now(),
+        deal_count=len(state.deals),
+        finished=state.finished,
+    )
+    sheet.refresh_from_db(fields=["version", "updated_at", "deal_count", "finished"])
+    _announce(sheet, state, entries, change, number)
+
+
+def _announce(
+    sheet: Sheet,
+    state: SheetState,
+    entries: list[dict[str, Any]],
+    change: str,
+    number: int | None,
+) -> None:
+    sheet_changed.send(
+        sender=Sheet, sheet=sheet, state=state, entries=entries, change=change, number=number
+    )
+
+
+def seats_rename(*, sheet: Sheet, names: dict[int, str]) -> SheetState:
+    """Show other names at some seats (a circle renamed or merged its players).
+
+    The deals stay as they were; only the names the explanations use change.
+    """
+    entry = GAMES[sheet.game]
+    with transaction.atomic():
+        sheet = _locked(sheet)
+        seats = list(sheet.seats.all())
+        current = [seat.name for seat in seats]
+        for position, name in names.items():
+            current[position] = name
+        problems: list[Problem] = []
+        _clean_names(current, problems)
+        if problems:
+            raise RuleError(problems)
+        for seat in seats:
+            if seat.name != current[seat.position]:
+                seat.name = current[seat.position]
+                seat.save(update_fields=["name"])
+        sheet._seat_names = tuple(current)
+        entries = [h.entry for h in live_hands(sheet)]
+        state = _check(entry, sheet, entries, new_index=-1)
+        _touch(sheet, state, entries, "renamed", None)
+    return state
 
 
 def _check(
@@ -220,7 +275,7 @@ def hand_record(*, sheet: Sheet, data: dict[str, Any]) -> HandOutcome:
         # The undo of an earlier deal cannot be undone once a new deal takes its place.
         Hand.objects.filter(sheet=sheet, removed_at__isnull=False).delete()
         hand = Hand.objects.create(sheet=sheet, number=len(entries) + 1, entry=data)
-        _touch(sheet)
+        _touch(sheet, state, [*entries, data], "entered", hand.number)
     return HandOutcome(hand, state)
 
 
@@ -245,7 +300,7 @@ def hand_correct(*, sheet: Sheet, number: int, data: dict[str, Any]) -> HandOutc
         hand = hands[index]
         hand.entry = data
         hand.save(update_fields=["entry", "updated_at"])
-        _touch(sheet)
+        _touch(sheet, state, entries, "corrected", number)
     return HandOutcome(hand, state)
 
 
@@ -271,7 +326,7 @@ def hand_remove(*, sheet: Sheet, number: int) -> SheetState:
             for later in hands[index + 1 :]:
                 later.number -= 1
                 later.save(update_fields=["number", "updated_at"])
-        _touch(sheet)
+        _touch(sheet, state, entries, "removed", number)
     return state
 
 
@@ -293,7 +348,7 @@ def hand_restore(*, sheet: Sheet) -> HandOutcome:
         removed.removed_at = None
         removed.number = len(entries) + 1
         removed.save(update_fields=["removed_at", "number", "updated_at"])
-        _touch(sheet)
+        _touch(sheet, state, [*entries, removed.entry], "restored", removed.number)
     return HandOutcome(removed, state)
 
 

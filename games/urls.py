@@ -21,6 +21,8 @@ urlpatterns = [
     path("s/<str:token>/deals/<int:number>/delete", views.deal_delete, name="deal-delete"),
     path("v/<str:token>/", views.sheet_view, name="sheet-view"),
     path("v/<str:token>/live", views.sheet_live, name="sheet-live"),
+    path("s/<str:token>/sheet.csv", views.sheet_csv, name="sheet-csv"),
+    path("v/<str:token>/sheet.csv", views.sheet_csv, name="sheet-view-csv"),
     # The rule book and the referee pages
     path("referee/", views.referee_index, name="referee"),
     *rulebook.urlpatterns,

@@ -9,16 +9,19 @@ changes nothing.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
+from django.utils.module_loading import import_string
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import selectors, services
+from games import csv_export, selectors, services
 from games.api_input import UnreadableInput
 from games.games import GAMES, GameEntry
 from games.models import Sheet
@@ -51,15 +54,52 @@ def _game(slug: str) -> GameEntry:
     return entry
 
 
-@require_http_methods(["GET", "POST"])
-def sheet_new_game(request: HttpRequest, game: str) -> HttpResponse:
-    entry = _game(game)
+RECENT_NAMES = "recent_names"
+RECENT_LIMIT = 40
+
+
+def name_suggestions(request: HttpRequest) -> list[str]:
+    """Names to offer on a new sheet: the ones typed on this phone before, and whatever
+    the apps named in ``NAME_SUGGESTERS`` offer this visitor (a circle's players).
+    Never names from other people's sheets."""
+    names: list[str] = list(request.session.get(RECENT_NAMES, []))
+    for path in getattr(settings, "NAME_SUGGESTERS", ()):
+        names.extend(import_string(path)(request))
+    seen: set[str] = set()
+    unique = []
+    for name in names:
+        if isinstance(name, str) and name.casefold() not in seen:
+            seen.add(name.casefold())
+            unique.append(name)
+    return unique
+
+
+def remember_names(request: HttpRequest, names: list[str]) -> None:
+    """Keep the names this phone typed (newest first) in its session."""
+    recent = [n for n in request.session.get(RECENT_NAMES, []) if isinstance(n, str)]
+    typed = {name.casefold() for name in names}
+    recent = names + [n for n in recent if n.casefold() not in typed]
+    request.session[RECENT_NAMES] = recent[:RECENT_LIMIT]
+
+
+def new_sheet_form(
+    request: HttpRequest,
+    entry: GameEntry,
+    *,
+    action: str,
+    create: Callable[..., Sheet],
+    extra: dict[str, Any] | None = None,
+) -> HttpResponse:
+    """The new-sheet form and its POST; ``create`` takes the checked form's values and
+    returns the sheet (a circle's page passes one that also seats the circle's players)."""
     context: dict[str, Any] = {
         "game": entry,
-        "known_players": [p.name for p in selectors.known_players()],
+        "known_players": name_suggestions(request),
         "seats": range(max(entry.players)),
         "values": {"players": [""] * max(entry.players), "first_dealer": 0, "options": {}},
         "errors": [],
+        "action": action,
+        **(extra or {}),
     }
     if request.method == "POST":
         names = [request.POST.get(f"player_{i}", "").strip() for i in range(max(entry.players))]
@@ -68,9 +108,14 @@ def sheet_new_game(request: HttpRequest, game: str) -> HttpResponse:
             names.pop()
         options = entry.options_from_post(request.POST)
         first_dealer = _int_or_text(request.POST.get("first_dealer", "0"))
+        owner = request.user if request.user.is_authenticated else None
         try:
-            sheet = services.sheet_create(
-                game=entry.slug, players=names, first_dealer=first_dealer, options=options
+            sheet = create(
+                game=entry.slug,
+                players=names,
+                first_dealer=first_dealer,
+                options=options,
+                owner=owner,
             )
         except RuleError as error:
             context["errors"] = error.problems
@@ -81,8 +126,20 @@ def sheet_new_game(request: HttpRequest, game: str) -> HttpResponse:
                 "options": options,
             }
             return render(request, "games/sheet_new_game.html", context, status=422)
+        remember_names(request, list(selectors.seat_names(sheet)))
         return redirect(sheet.get_absolute_url(), permanent=False)
     return render(request, "games/sheet_new_game.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def sheet_new_game(request: HttpRequest, game: str) -> HttpResponse:
+    entry = _game(game)
+    return new_sheet_form(
+        request,
+        entry,
+        action=reverse("games:sheet-new-game", args=[entry.slug]),
+        create=services.sheet_create,
+    )
 
 
 def _int_or_text(value: str) -> int | str:
@@ -363,6 +420,18 @@ def sheet_live(request: HttpRequest, token: str) -> HttpResponse:
         context = _board_context(request, sheet, can_edit=False)
         response = render(request, "games/sheet.html#board", context)
     response["ETag"] = etag
+    patch_cache_control(response, no_cache=True, private=True)
+    return response
+
+
+@require_GET
+def sheet_csv(request: HttpRequest, token: str) -> HttpResponse:
+    """The sheet as a CSV file, by either link."""
+    found = selectors.sheet_by_token(token)
+    if found is None:
+        raise Http404("No sheet at this link")
+    sheet = found[0]
+    response = csv_export.sheet_csv(sheet, selectors.sheet_state(sheet))
     patch_cache_control(response, no_cache=True, private=True)
     return response
 

@@ -9,6 +9,10 @@ Variables (all optional for a local run):
   DATA_DIR              where the SQLite file and the generated key live (default: ./var)
   HTTPS                 "1" when served over HTTPS behind a proxy that sets
                         X-Forwarded-Proto: turns on redirects, secure cookies and HSTS
+  EMAIL_HOST            an SMTP server for password-reset mail (without it, mail is
+                        printed to the console); EMAIL_PORT (587), EMAIL_HOST_USER,
+                        EMAIL_HOST_PASSWORD, EMAIL_USE_TLS (on), EMAIL_USE_SSL (off),
+                        DEFAULT_FROM_EMAIL
 """
 
 from __future__ import annotations
@@ -72,6 +76,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "games",
+    "accounts",
+    "circles",
 ]
 
 MIDDLEWARE = [
@@ -99,6 +105,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "circles.context_processors.circles",
             ],
         },
     },
@@ -143,6 +150,28 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Accounts: Django's own auth. Password-reset mail goes to the console until an SMTP
+# server is configured.
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "games:home"
+LOGOUT_REDIRECT_URL = "games:home"
+if os.environ.get("EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = os.environ["EMAIL_HOST"]
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", not EMAIL_USE_SSL)
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Scorekeeper <scorekeeper@localhost>")
+
+# Names offered on a new sheet besides the ones this phone typed: a circle's players.
+NAME_SUGGESTERS = ["circles.selectors.suggested_names"]
+# Paths the circles app adds to the OpenAPI schema (games never imports circles).
+OPENAPI_EXTENSIONS = ["circles.api.openapi_parts"]
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"

@@ -2,6 +2,8 @@ from django.urls import include, path
 
 urlpatterns = [
     path("", include("games.urls")),
+    path("accounts/", include("accounts.urls")),
+    path("", include("circles.urls")),
 ]
 
 handler400 = "games.views.bad_request"

@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.models import Hand, IdempotencyKey, Player, Sheet
+from games.models import Hand, IdempotencyKey, Seat, Sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -209,7 +209,7 @@ def test_create_answers_201_with_tokens_urls_and_every_option(
     assert body["winners"] == []
     assert body["next_deal"]["number"] == 1
     assert body["next_deal"]["dealer"] == 0
-    assert [s.player.name for s in sheet.seats.select_related("player")] == players
+    assert [s.name for s in sheet.seats.all()] == players
 
 
 def test_create_pitch_gives_team_totals_and_the_traditional_rules_in_words(client):
@@ -345,7 +345,7 @@ def test_create_refuses_bad_requests_with_422_and_every_field(client, body, expe
         if message is not None:
             assert {"field": field, "message": message} in answer["errors"]
     assert Sheet.objects.count() == 0
-    assert Player.objects.count() == 0
+    assert Seat.objects.count() == 0
 
 
 def test_create_reports_a_duplicate_after_a_blank_seat_at_its_own_seat(client):
@@ -405,11 +405,13 @@ def test_create_with_an_idempotency_key_makes_one_sheet(client):
     assert Sheet.objects.count() == 1
 
 
-def test_names_typed_again_are_the_same_player_in_their_latest_spelling(client):
-    new_sheet(client, "skat", ["ana", "Ben", "Cem"])
+def test_a_name_typed_on_one_sheet_changes_nothing_on_another(client):
+    first = new_sheet(client, "skat", ["Ana", "Ben", "Cem"])
     new_sheet(client, "skat", ["ANA", "ben", "Dan"])
-    # A name is the same person whatever its case; the latest spelling is kept.
-    assert sorted(Player.objects.values_list("name", flat=True)) == ["ANA", "Cem", "Dan", "ben"]
+    # Names belong to their sheet: the first sheet still reads "Ana" and "Ben".
+    status, body = send(client, "get", f"/api/v1/sheets/{first['id']}", token=first["view_token"])
+    assert status == 200
+    assert body["players"] == ["Ana", "Ben", "Cem"]
 
 
 # -- GET /api/v1/sheets/{id} and the tokens -------------------------------------------

@@ -40,3 +40,48 @@ def test_the_referee_imports_and_runs_without_django_installed():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "48"
+
+
+# The season standings engine (circles/rules) is a library in the same way; it builds
+# on the referee, so it may import games.rules, but nothing else of the project.
+STANDINGS = RULES.parent.parent / "circles" / "rules"
+
+
+def _project_imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_no_module_in_the_standings_engine_imports_django():
+    modules = sorted(STANDINGS.glob("*.py"))
+    assert len(modules) >= 4
+    offenders = {
+        p.name: {
+            name
+            for name in _project_imports(p)
+            if name.split(".")[0] in {"django", "games", "circles", "accounts", "scorekeeper"}
+            and not name.startswith("games.rules")
+        }
+        for p in modules
+    }
+    assert {name: found for name, found in offenders.items() if found} == {}
+
+
+def test_the_standings_engine_imports_and_runs_without_django_installed():
+    code = (
+        "import sys; sys.modules['django'] = None\n"
+        "from circles.rules import contributions, profile, standings\n"
+        "print(standings.ClubRules.from_mapping({'rank_by': 'average'}).rank_by)\n"
+    )
+    root = RULES.parent.parent
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "average"

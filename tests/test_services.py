@@ -11,7 +11,7 @@ from unittest import mock
 import pytest
 
 from games import services
-from games.models import Hand, IdempotencyKey, Player, Seat, Sheet
+from games.models import Hand, IdempotencyKey, Seat, Sheet
 from games.rules.errors import RuleError
 from games.selectors import live_hands, seat_names, sheet_state
 
@@ -111,13 +111,18 @@ def test_sheet_create_seats_the_players_in_order_and_stores_every_option():
     assert sheet.edit_token != sheet.view_token
 
 
-def test_sheet_create_finds_a_player_again_by_name_in_any_case():
-    services.sheet_create(game="manipulation", players=["ana", "Ben", "Cem"])
-    services.sheet_create(game="manipulation", players=["Ana", "Ben", "Dan"])
-    # One person per case-folded name; the latest spelling is the one shown.
-    assert Player.objects.count() == 4
-    assert Player.objects.get(name_key="ana").name == "Ana"
-    assert Player.objects.get(name_key="ana").seats.count() == 2
+def test_a_name_belongs_to_its_sheet_alone():
+    # Typing "ANA" on a new sheet must not change how "Ana" is shown on anybody
+    # else's sheet: names of anonymous sheets are the sheet's own.
+    first = services.sheet_create(game="manipulation", players=["Ana", "Ben", "Cem"])
+    second = services.sheet_create(game="manipulation", players=["ANA", "ben", "Dan"])
+    assert list(first.seats.values_list("name", flat=True)) == ["Ana", "Ben", "Cem"]
+    assert list(second.seats.values_list("name", flat=True)) == ["ANA", "ben", "Dan"]
+
+
+def test_sheet_create_keeps_the_derived_counts():
+    sheet = services.sheet_create(game="manipulation", players=["Ana", "Ben", "Cem"])
+    assert (sheet.deal_count, sheet.finished) == (0, False)
 
 
 @pytest.mark.parametrize(
@@ -192,7 +197,7 @@ def test_sheet_create_reports_every_problem_and_creates_nothing(arguments, expec
         if wanted is not None:
             assert message == wanted
     assert Sheet.objects.count() == 0
-    assert Player.objects.count() == 0
+    assert Seat.objects.count() == 0
 
 
 # -- hand_record ---------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils.html import escape
 
 from games import services
-from games.models import Hand, Player, Sheet
+from games.models import Hand, Seat, Sheet
 from games.selectors import live_hands, sheet_state
 
 pytestmark = pytest.mark.django_db
@@ -420,7 +420,7 @@ def test_new_game_post_creates_the_sheet_and_redirects_to_it(
     assert response.status_code == 302
     assert response["Location"] == f"/s/{sheet.edit_token}/"
     assert sheet.game == game
-    assert [s.player.name for s in sheet.seats.select_related("player")] == players
+    assert [s.name for s in sheet.seats.all()] == players
     assert sheet.first_dealer == first_dealer
     assert sheet.options == options
 
@@ -482,7 +482,7 @@ def test_new_game_post_with_a_problem_answers_422_and_creates_nothing(client, ga
     # What was typed is kept in the form.
     assert 'value="Ana"' in page
     assert Sheet.objects.count() == 0
-    assert Player.objects.count() == 0
+    assert Seat.objects.count() == 0
 
 
 # -- the sheet page and entering deals -------------------------------------------------------

@@ -95,6 +95,7 @@ def test_openapi_schema_is_served_and_describes_every_referee_endpoint(client):
             "/api/v1/manipulation/turn",
             "/api/v1/manipulation/arrange",
             "/api/v1/manipulation/round",
+            "/api/v1/seasons/{id}/standings",
         ]
     )
     for endpoint in openapi.ENDPOINTS:

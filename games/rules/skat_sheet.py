@@ -13,6 +13,9 @@ A deal's problems are reported at the field names of the deal's JSON (``declarer
 
 - ``declarer``: the declarer's seat; ``None`` for a deal everyone passed.
 - ``game``: the contract's name ("Grand Hand", "Null Ouvert"), or "Ramsch".
+- ``game_type``: the declared game as in the deal's JSON (``clubs`` … ``grand``,
+  ``null``).
+- ``overbid``: whether the game was lost because its value fell short of the bid.
 - ``won``: whether the declarer won.
 - ``game_value``: the value the game was scored at (after an overbid is raised,
   before a loss is doubled and before Kontra, Re or Bock).
@@ -565,6 +568,8 @@ class SkatSheet:
             details={
                 "declarer": declarer,
                 "game": result.contract,
+                "game_type": game["game"],
+                "overbid": result.overbid,
                 "won": result.won,
                 "game_value": result.game_value,
                 "score": result.score,
@@ -785,6 +790,8 @@ def _passed_details(*, game: str | None, ramsch: Mapping[str, Any] | None) -> di
     return {
         "declarer": None,
         "game": game,
+        "game_type": None,
+        "overbid": None,
         "won": None,
         "game_value": None,
         "score": None,

@@ -487,6 +487,8 @@ def test_a_played_deal_is_explained_from_the_seats_to_the_list():
     assert deal.details == {
         "declarer": 0,
         "game": "Grand Hand",
+        "game_type": "grand",
+        "overbid": False,
         "won": True,
         "game_value": 96,
         "score": 96,
@@ -564,6 +566,14 @@ def test_summary_line(deal, chosen, summary):
     assert sheet_after([], **chosen).add(deal).summary == summary
 
 
+def test_an_overbid_game_says_so_in_its_details():
+    # Overbidding: Diamonds with 1 is worth 18 < 22, so it is lost at 27 (ISkO 5.4.2).
+    deal = sheet_after([]).add(suit(0, "diamonds", 1, "won", bid=22))
+    assert deal.details["overbid"] is True
+    assert deal.details["game_type"] == "diamonds"
+    assert deal.details["game_value"] == 27
+
+
 def test_a_thrown_in_deal_is_explained():
     deal = sheet_after([]).add(PASSED)
     assert deal.explanation == (
@@ -574,6 +584,8 @@ def test_a_thrown_in_deal_is_explained():
     assert deal.details == {
         "declarer": None,
         "game": None,
+        "game_type": None,
+        "overbid": None,
         "won": None,
         "game_value": None,
         "score": None,

@@ -1,0 +1,86 @@
+"""Accounts: sign-up, plus Django's auth views answering 422 when a form is not accepted."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth import REDIRECT_FIELD_NAME, login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_not_required
+from django.http import HttpResponseRedirect
+from django.shortcuts import resolve_url
+from django.urls import reverse_lazy
+from django.utils.decorators import method_decorator
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_protect
+from django.views.decorators.debug import sensitive_post_parameters
+from django.views.generic import FormView
+
+from accounts import forms
+
+# 422 Unprocessable Content: the request was understood, the form was not accepted.
+UNPROCESSABLE = 422
+
+
+class UnprocessableOnInvalidMixin:
+    """Answer 422 instead of 200 when the posted form has errors."""
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        response.status_code = UNPROCESSABLE
+        return response
+
+
+def safe_next_url(request) -> str:
+    """The ``next`` parameter (POST, then GET) if it points at this site; else ""."""
+    url = request.POST.get(REDIRECT_FIELD_NAME) or request.GET.get(REDIRECT_FIELD_NAME) or ""
+    if url and url_has_allowed_host_and_scheme(
+        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return url
+    return ""
+
+
+@method_decorator(
+    [login_not_required, sensitive_post_parameters(), csrf_protect, never_cache], name="dispatch"
+)
+class SignUpView(UnprocessableOnInvalidMixin, FormView):
+    form_class = forms.SignUpForm
+    template_name = "registration/signup.html"
+
+    def form_valid(self, form):
+        user = form.save()
+        login(self.request, user)
+        return HttpResponseRedirect(self.get_success_url())
+
+    def get_success_url(self) -> str:
+        return safe_next_url(self.request) or resolve_url(settings.LOGIN_REDIRECT_URL)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context[REDIRECT_FIELD_NAME] = safe_next_url(self.request)
+        return context
+
+
+class LoginView(UnprocessableOnInvalidMixin, auth_views.LoginView):
+    authentication_form = forms.LoginForm
+
+
+class PasswordChangeView(UnprocessableOnInvalidMixin, auth_views.PasswordChangeView):
+    form_class = forms.PasswordChangeForm
+    success_url = reverse_lazy("accounts:password-change-done")
+
+
+class PasswordResetView(UnprocessableOnInvalidMixin, auth_views.PasswordResetView):
+    form_class = forms.PasswordResetForm
+    success_url = reverse_lazy("accounts:password-reset-done")
+
+    @property
+    def extra_email_context(self):
+        # The mail says how long its link works.
+        return {"valid_days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400)}
+
+
+class PasswordResetConfirmView(UnprocessableOnInvalidMixin, auth_views.PasswordResetConfirmView):
+    form_class = forms.SetPasswordForm
+    success_url = reverse_lazy("accounts:password-reset-complete")

@@ -1,0 +1,103 @@
+"""The standings and player charts: the numbers the pages chart, as SVG from
+``games.charts`` (drawn on the server, readable on a phone and in dark mode)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from circles.models import Player
+from circles.rules.profile import Profile
+from circles.selectors import SeasonStandings
+from circles.wording import Names, number
+from games.charts import Series, data_rows, line_chart
+from games.games import GAMES
+
+
+def season_charts(standings: SeasonStandings, *, public: bool) -> list[dict[str, Any]]:
+    """Each game's standings evening by evening: the ranked value after each evening."""
+    names = Names(standings.players, public=public)
+    charts = []
+    for game, table in standings.tables.items():
+        if not table.progress:
+            continue
+        players = [row.player for row in table.ranked] + [
+            row.player for row in getattr(table, "unranked", ())
+        ]
+        x_labels = [date_format(day, "j M") for day, _values in table.progress]
+        series = [
+            Series(names(player), tuple(values.get(player) for _day, values in table.progress))
+            for player in players
+        ]
+        if game == "skat":
+            measure = (
+                _("Seeger-Fabian average per series")
+                if table.rules.rank_by == "average"
+                else _("Seeger-Fabian total")
+            )
+        else:
+            measure = _("Games won")
+        title = _("%(game)s: %(measure)s after each evening") % {
+            "game": GAMES[game].name,
+            "measure": measure,
+        }
+        charts.append(
+            {
+                "game": game,
+                "svg": line_chart(
+                    title=title,
+                    description=_("One line per player, one point per evening."),
+                    x_labels=x_labels,
+                    series=series,
+                    y_label=measure,
+                    number_format=number,
+                    chart_id=f"season-{game}",
+                ),
+                "caption": title,
+                "rows": data_rows(x_labels, series, number_format=number, x_heading=_("Evening")),
+            }
+        )
+    return charts
+
+
+HEADLINES = {
+    "skat": gettext_lazy("Seeger-Fabian of the series"),
+    "pitch": gettext_lazy("The team's total"),
+    "manipulation": gettext_lazy("Penalty points"),
+}
+
+
+def player_charts(profile: Profile, player: Player) -> list[dict[str, Any]]:
+    """Per game the player played at least twice: their number at each table, sheet by
+    sheet (Seeger-Fabian for Skat, the team's total for Pitch, penalties for
+    Manipulation)."""
+    charts = []
+    for game, entry in GAMES.items():
+        history = [item for item in profile.history if item.game == game]
+        if len(history) < 2:
+            continue
+        x_labels = [date_format(item.played_on, "j M") for item in history]
+        measure = str(HEADLINES[game])
+        title = _("%(name)s at %(game)s, sheet by sheet") % {
+            "name": player.name,
+            "game": entry.name,
+        }
+        charts.append(
+            {
+                "game": game,
+                "svg": line_chart(
+                    title=title,
+                    description=measure,
+                    x_labels=x_labels,
+                    series=[Series(player.name, tuple(float(i.headline) for i in history))],
+                    y_label=measure,
+                    number_format=number,
+                    chart_id=f"player-{game}",
+                ),
+                "caption": title,
+            }
+        )
+    return charts

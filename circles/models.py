@@ -1,0 +1,237 @@
+"""Circles: the people who play together, their seasons and what each sheet adds.
+
+- ``Circle``: a group with owners and members, joined by an invite link the owners
+  can rotate.
+- ``Membership``: an account in a circle, as owner or member.
+- ``Player``: a person of one circle, the same across all its sheets; may be linked
+  to a member's account, may be a guest (left out of standings unless asked for),
+  and chooses how the name is shown outside the circle.
+- ``CircleSheet``: a score sheet (``games.Sheet``) kept in a circle, with the day it
+  was played and whether it counts (a practice game does not).
+- ``SeatPlayer``: which of the circle's players sat at which seat of such a sheet.
+- ``Season``: a period of the circle; every counted sheet played in it counts, under
+  the season's club rules for Skat. Its view token lets people outside the circle
+  read the standings.
+- ``SheetResult``: what one seat of one sheet contributes to standings, derived from
+  the deals and written in the same transaction as the deal that changes it, so a
+  standings request never replays a season.
+- ``StandingsChange``: a change to a finished sheet that moved its contributions
+  (a correction after the evening), shown on the standings page.
+
+``games`` never imports this app: it announces every change to a sheet with the
+``games.signals.sheet_changed`` signal, and ``circles.receivers`` keeps the results.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Sheet
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Circle(models.Model):
+    name = models.CharField(_("name"), max_length=60)
+    invite_token = models.CharField(max_length=64, unique=True, default=new_token)
+    created_at = models.DateTimeField(auto_now_add=True)
+    members = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="Membership", related_name="circles"
+    )
+
+    class Meta:
+        ordering = ("name", "pk")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("circles:circle", args=[self.pk])
+
+
+class Membership(models.Model):
+    OWNER = "owner"
+    MEMBER = "member"
+    ROLES = ((OWNER, _("Owner")), (MEMBER, _("Member")))
+
+    circle = models.ForeignKey(Circle, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=10, choices=ROLES, default=MEMBER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("joined_at", "pk")
+        constraints = (
+            models.UniqueConstraint(fields=["circle", "user"], name="one_membership_per_user"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.circle} ({self.role})"
+
+    @property
+    def is_owner(self) -> bool:
+        return self.role == self.OWNER
+
+
+class Player(models.Model):
+    FULL = "full"
+    FIRST = "first"
+    INITIALS = "initials"
+    SHOWN_AS = (
+        (FULL, _("Full name")),
+        (FIRST, _("First name only")),
+        (INITIALS, _("Initials")),
+    )
+
+    circle = models.ForeignKey(Circle, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("name"), max_length=40)
+    # Case-folded: "ana" typed on a circle's sheet is the circle's "Ana".
+    name_key = models.CharField(max_length=160)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="players",
+    )
+    guest = models.BooleanField(_("guest"), default=False)
+    shown_as = models.CharField(
+        _("name shown outside the circle"), max_length=10, choices=SHOWN_AS, default=FULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("name", "pk")
+        constraints = (
+            models.UniqueConstraint(fields=["circle", "name_key"], name="one_player_per_name"),
+            models.UniqueConstraint(
+                fields=["circle", "user"],
+                condition=Q(user__isnull=False),
+                name="one_player_per_member",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("circles:player", args=[self.circle_id, self.pk])
+
+    def public_name(self) -> str:
+        """The name as people outside the circle see it."""
+        parts = self.name.split()
+        if self.shown_as == self.FIRST and parts:
+            return parts[0]
+        if self.shown_as == self.INITIALS and parts:
+            return "".join(part[0].upper() + "." for part in parts)
+        return self.name
+
+
+class CircleSheet(models.Model):
+    sheet = models.OneToOneField(
+        Sheet, on_delete=models.CASCADE, primary_key=True, related_name="circle_link"
+    )
+    circle = models.ForeignKey(Circle, on_delete=models.CASCADE, related_name="sheets")
+    played_on = models.DateField(_("played on"))
+    excluded = models.BooleanField(_("left out of the standings"), default=False)
+    added_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-played_on", "-sheet_id")
+        indexes = (models.Index(fields=["circle", "played_on"]),)
+
+    def __str__(self) -> str:
+        return f"sheet {self.sheet_id} in {self.circle}"
+
+
+class SeatPlayer(models.Model):
+    sheet = models.ForeignKey(CircleSheet, on_delete=models.CASCADE, related_name="seat_players")
+    position = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ("position",)
+        constraints = (
+            models.UniqueConstraint(fields=["sheet", "position"], name="one_circle_player_a_seat"),
+            models.UniqueConstraint(fields=["sheet", "player"], name="one_seat_a_circle_player"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.player} at seat {self.position + 1} of sheet {self.sheet_id}"
+
+
+class Season(models.Model):
+    circle = models.ForeignKey(Circle, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(_("name"), max_length=60)
+    starts_on = models.DateField(_("first day"))
+    ends_on = models.DateField(_("last day"))
+    # How many evenings the circle plans in this season (the title race counts what
+    # is left); None: estimated from how often it has played so far.
+    planned_evenings = models.PositiveSmallIntegerField(
+        _("evenings planned"), null=True, blank=True
+    )
+    # Skat club rules (circles.rules.standings.ClubRules as a mapping).
+    skat_rules = models.JSONField(default=dict)
+    view_token = models.CharField(max_length=64, unique=True, default=new_token)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-starts_on", "-pk")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("circles:season", args=[self.circle_id, self.pk])
+
+
+class SheetResult(models.Model):
+    sheet = models.ForeignKey(CircleSheet, on_delete=models.CASCADE, related_name="results")
+    position = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="results")
+    # circles.rules.contributions.seat_stats for this seat.
+    stats = models.JSONField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("sheet", "position")
+        constraints = (
+            models.UniqueConstraint(fields=["sheet", "position"], name="one_result_a_seat"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.player} on sheet {self.sheet_id}"
+
+
+class StandingsChange(models.Model):
+    """A finished sheet changed after the fact: what moved, and when."""
+
+    circle = models.ForeignKey(Circle, on_delete=models.CASCADE, related_name="changes")
+    sheet = models.ForeignKey(
+        CircleSheet, on_delete=models.SET_NULL, null=True, related_name="changes"
+    )
+    played_on = models.DateField()
+    game = models.CharField(max_length=20)
+    # games.signals change kind ("corrected", "removed" …, or "excluded"/"included").
+    change = models.CharField(max_length=20)
+    number = models.PositiveIntegerField(null=True)
+    # [{"player": id, "name": str, "before": n, "after": n}]: the seat's headline number.
+    moves = models.JSONField(default=list)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-at", "-pk")
+        indexes = (models.Index(fields=["circle", "played_on"]),)
+
+    def __str__(self) -> str:
+        return f"{self.change} on {self.played_on}"

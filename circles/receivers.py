@@ -1,0 +1,40 @@
+"""Keep each circle sheet's contributions in step with its deals, in the same transaction.
+
+``games`` announces every write with ``sheet_changed`` from inside the write's
+transaction; here the seats' contributions are derived from the state the write just
+replayed (nothing is replayed twice) and stored. A finished sheet whose numbers
+move afterwards (a correction after the evening, a deal removed) leaves a
+``StandingsChange`` behind, so the standings page can say what changed and when.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.dispatch import receiver
+
+from circles.models import CircleSheet
+from circles.results import store_results
+from games.models import Sheet
+from games.rules.sheet import SheetState
+from games.signals import sheet_changed
+
+
+@receiver(sheet_changed, sender=Sheet, dispatch_uid="circles-sheet-results")
+def keep_results(
+    *,
+    sheet: Sheet,
+    state: SheetState,
+    entries: list[dict[str, Any]],
+    change: str,
+    number: int | None,
+    **_: Any,
+) -> None:
+    if Sheet.circle_link.is_cached(sheet):
+        # Loaded with the sheet (games.selectors.sheets_with_links): no query needed.
+        link = getattr(sheet, "circle_link", None)
+    else:
+        link = CircleSheet.objects.filter(sheet_id=sheet.pk).first()
+    if link is None:
+        return
+    store_results(link, sheet=sheet, state=state, entries=entries, change=change, number=number)

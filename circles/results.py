@@ -1,0 +1,109 @@
+"""Writing what a circle sheet contributes to standings (``SheetResult``), and noting
+changes to finished sheets (``StandingsChange``).
+
+Called inside the transaction that changed the sheet: by the ``sheet_changed``
+receiver for every deal, and by the circle's services when a sheet joins a circle,
+is left out or brought back into the standings, or its players are merged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from circles.models import CircleSheet, Player, SeatPlayer, SheetResult, StandingsChange
+from circles.rules.contributions import seat_stats
+from games.models import Sheet
+from games.rules.sheet import SheetState
+
+
+def headline(game: str, stats: Mapping[str, Any]) -> int:
+    """The one number of a seat that standings rest on: Seeger-Fabian for Skat, the
+    team's total for Pitch, the penalty total for Manipulation."""
+    if game == "skat":
+        return int(stats["sf"])
+    if game == "pitch":
+        return int(stats["team_total"])
+    return int(stats["total"])
+
+
+def store_results(
+    link: CircleSheet,
+    *,
+    sheet: Sheet,
+    state: SheetState,
+    entries: Sequence[Mapping[str, Any]],
+    change: str,
+    number: int | None,
+) -> None:
+    stats = seat_stats(sheet.game, state, entries)
+    seats = dict(SeatPlayer.objects.filter(sheet=link).values_list("position", "player_id"))
+    before = {
+        result.position: result
+        for result in SheetResult.objects.filter(sheet=link).select_related("player")
+    }
+    was_counted = any(r.stats.get("finished") for r in before.values())
+    moves = []
+    for position, seat in enumerate(stats):
+        player_id = seats[position]
+        old = before.get(position)
+        if old is None:
+            SheetResult.objects.create(
+                sheet=link, position=position, player_id=player_id, stats=seat
+            )
+            continue
+        if was_counted and old.stats != seat:
+            after = headline(sheet.game, seat) if seat["finished"] else None
+            old_number = headline(sheet.game, old.stats)
+            if after != old_number or not seat["finished"]:
+                moves.append(
+                    {
+                        "player": player_id,
+                        "name": old.player.name,
+                        "before": old_number,
+                        "after": after,
+                    }
+                )
+        if old.stats != seat or old.player_id != player_id:
+            old.stats = seat
+            old.player_id = player_id
+            old.save(update_fields=["stats", "player", "updated_at"])
+    if was_counted and change in ("corrected", "removed", "restored") and moves:
+        note_change(link, change=change, number=number, moves=moves)
+
+
+def note_change(
+    link: CircleSheet, *, change: str, number: int | None, moves: list[dict[str, Any]]
+) -> StandingsChange:
+    return StandingsChange.objects.create(
+        circle_id=link.circle_id,
+        sheet=link,
+        played_on=link.played_on,
+        game=link.sheet.game,
+        change=change,
+        number=number,
+        moves=moves,
+    )
+
+
+def counted_moves(link: CircleSheet, *, counted: bool) -> list[dict[str, Any]]:
+    """The seats' numbers when a finished sheet is left out of or brought back into
+    the standings: everything it contributed leaves or comes back."""
+    moves = []
+    for result in SheetResult.objects.filter(sheet=link).select_related("player"):
+        if not result.stats.get("finished"):
+            return []
+        number = headline(link.sheet.game, result.stats)
+        moves.append(
+            {
+                "player": result.player_id,
+                "name": result.player.name,
+                "before": None if counted else number,
+                "after": number if counted else None,
+            }
+        )
+    return moves
+
+
+def players_by_id(ids: Sequence[int]) -> dict[int, Player]:
+    return {player.pk: player for player in Player.objects.filter(pk__in=ids)}

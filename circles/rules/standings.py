@@ -1,0 +1,846 @@
+"""A season's table, from what each of its sheets contributed.
+
+The caller passes one :class:`SheetRecord` per counted sheet (finished, not
+excluded, of one game, played in the season); every seat's ``stats`` are the dicts
+:func:`circles.rules.contributions.seat_stats` made. Nothing here replays a deal.
+
+Skat is ranked by Seeger-Fabian under the club's :class:`ClubRules`; Pitch and
+Manipulation by games won. Every row says *why* it stands where it does as
+:class:`Reason` values: a ``code`` and the numbers (and player ids) a sentence
+needs. The Django layer words them, so they can be translated.
+
+Reason codes and their ``params``
+---------------------------------
+
+Skat:
+
+``ranked_by_total``
+    ``value`` (int: the counted series added up), ``counted`` (series counted),
+    ``series`` (series played).
+``ranked_by_average``
+    ``value`` (float: points per counted series, unrounded), ``total`` (int: the
+    counted series added up), ``counted``, ``series``.
+``scaled``
+    One per series scaled to the usual length: ``sheet`` (sheet id), ``deals``
+    (deals played), ``norm`` (36 at three players, 48 at four), ``sf`` (its
+    Seeger-Fabian total) and ``scaled`` (what it counts as).
+``dropped``
+    ``count`` (series dropped) and ``values`` (their values, lowest first; a missed
+    evening counted as zero is among them as ``0``).
+``missed_zero``
+    ``evenings``: evenings the player missed, each counted as a series of 0.
+``missed_ignored``
+    ``evenings``: evenings the player missed, which do not count.
+``below_minimum``
+    ``series`` (series played) and ``minimum`` (the club's ``min_series``); the row
+    is listed apart, without a place.
+``tie_games_won``
+    Equal value, told apart by games won as declarer: ``other`` (player id),
+    ``won`` and ``other_won``.
+``tie_games_lost``
+    Equal value and games won, told apart by games lost as declarer: ``other``,
+    ``lost`` and ``other_lost``.
+
+Pitch:
+
+``ranked_by_wins``
+    ``won`` and ``games``.
+``tie_win_rate``
+    Equal wins, told apart by the share of games won: ``other``, ``win_rate`` and
+    ``other_win_rate`` (floats 0 to 1), ``games`` and ``other_games``.
+
+Manipulation:
+
+``ranked_by_wins``
+    ``won`` and ``games``.
+``tie_avg_penalty``
+    Equal wins, told apart by penalty points per round (fewer is better):
+    ``other``, ``avg_penalty`` and ``other_avg_penalty`` (floats).
+
+Every game:
+
+``tie_shared``
+    Equal on the ranked value and every tie-break: ``other`` and ``place`` (the
+    place they share).
+
+A tie reason is given against every other player with the same ranked value, in
+place order, so both rows of a tie explain it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import difflib
+import json
+import math
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from fractions import Fraction
+from typing import Any, Literal, TypeVar
+
+from games.rules.errors import ProblemCollector, RuleError
+from games.rules.skat_list import HIGHEST_GAME_VALUE, SERIES_DEALS, WON_BONUS
+from games.rules.words import joined
+
+# The most Seeger-Fabian one deal can bring: a won Grand Ouvert with 4 (the highest game
+# value, 264) and the 50 for a won game.
+MOST_SF_PER_DEAL = HIGHEST_GAME_VALUE + WON_BONUS
+
+RANK_BY = ("total", "average")
+MISSED = ("ignore", "zero")
+# Club rules count series; a season with more than 99 of them per player is not a season.
+MOST_SERIES = 99
+
+
+def everyone(player: int) -> bool:
+    """The default ``include``: every player of the records is in the table."""
+    return True
+
+
+def most_series_sf(deals: int = SERIES_DEALS[3]) -> int:
+    """The theoretical maximum Seeger-Fabian of a series of ``deals`` deals."""
+    return deals * MOST_SF_PER_DEAL
+
+
+# ---------------------------------------------------------------------------
+# Input and reasons
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SheetRecord:
+    """One counted sheet: who sat where, and what each seat contributed."""
+
+    sheet_id: int
+    game: str
+    played_on: datetime.date
+    players: tuple[int, ...]  # the circle player id at each seat
+    stats: tuple[Mapping[str, Any], ...]  # seat_stats(...) output, per seat
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why a row stands where it does: a code and the numbers its sentence needs."""
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------------------
+# Club rules
+# ---------------------------------------------------------------------------
+
+
+def _shown(value: object) -> str:
+    """A JSON value as the person typed it, for messages."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _read_choice(choices: Sequence[str], meaning: str) -> Callable[[object, str], str | None]:
+    def read(value: object, name: str) -> str | None:
+        if value in choices:
+            return None
+        return f"{name} is {meaning}; got {_shown(value)}."
+
+    return read
+
+
+def _read_switch(value: object, name: str) -> str | None:
+    if isinstance(value, bool):
+        return None
+    return f"{name} is switched on with true or off with false, not {_shown(value)}."
+
+
+def _read_series(value: object, name: str) -> str | None:
+    # A bool is an int in Python, but "true series" means nothing to a player.
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MOST_SERIES:
+        return None
+    return f"{name} is a whole number of series from 0 to {MOST_SERIES}; got {_shown(value)}."
+
+
+_RULE_CHECKS: Mapping[str, Callable[[object, str], str | None]] = {
+    "rank_by": _read_choice(
+        RANK_BY,
+        '"total" (the Seeger-Fabian points of the counted series added up) or "average" '
+        "(those points per counted series)",
+    ),
+    "scale": _read_switch,
+    "min_series": _read_series,
+    "drop_worst": _read_series,
+    "missed": _read_choice(
+        MISSED,
+        '"ignore" (an evening a player missed does not count) or "zero" (it counts as '
+        "a series of 0)",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class ClubRules:
+    """How a circle ranks a Skat season; chosen per season.
+
+    ``rank_by``: "total" (Seeger-Fabian of the counted series added up) or
+    "average" (per counted series). ``scale``: a series of another length counts as
+    if it had the usual 36 deals (three players) or 48 (four). ``min_series``: a
+    player with fewer series played is listed apart, not ranked. ``drop_worst``:
+    each player's N worst series do not count (one series always counts).
+    ``missed``: "ignore", or "zero" to count an evening the player missed as a
+    series of 0.
+    """
+
+    rank_by: Literal["total", "average"] = "total"
+    scale: bool = False
+    min_series: int = 0
+    drop_worst: int = 0
+    missed: Literal["ignore", "zero"] = "ignore"
+
+    def __post_init__(self) -> None:
+        # Rules built directly, not read from JSON, get the same checks.
+        problems = ProblemCollector()
+        for name, value in self.as_dict().items():
+            message = _RULE_CHECKS[name](value, name)
+            if message:
+                problems.add(f"rules.{name}", message)
+        problems.raise_if_any()
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any] | None, field: str = "rules") -> ClubRules:
+        """Read a season's rules; a missing rule or ``null`` keeps its default."""
+        if data is None:
+            return cls()
+        if not isinstance(data, Mapping):
+            raise RuleError(
+                'Give the club rules as an object of names and values, like {"rank_by": '
+                f'"average"}}; got {_shown(data)}.',
+                field,
+            )
+        known = [f.name for f in fields(cls)]
+        problems = ProblemCollector()
+        values: dict[str, Any] = {}
+        for name, value in data.items():
+            where = f"{field}.{name}"
+            if name not in known:
+                close = difflib.get_close_matches(str(name), known, n=1, cutoff=0.6)
+                hint = f' Did you mean "{close[0]}"?' if close else ""
+                problems.add(
+                    where,
+                    f'"{name}" is not a club rule; the rules are {joined(known)}.{hint}',
+                )
+            elif value is not None:
+                message = _RULE_CHECKS[name](value, name)
+                if message:
+                    problems.add(where, message)
+                else:
+                    values[name] = value
+        problems.raise_if_any()
+        return cls(**values)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+# ---------------------------------------------------------------------------
+# Shared pieces
+# ---------------------------------------------------------------------------
+
+Seat = tuple[SheetRecord, Mapping[str, Any]]
+Row = TypeVar("Row", "SkatRow", "PitchRow", "ManipulationRow")
+
+
+def _checked(records: Sequence[SheetRecord], game: str) -> list[SheetRecord]:
+    """The records in the order they were played; a record that cannot be ranked is a bug."""
+    for record in records:
+        if record.game != game:
+            raise ValueError(f"Sheet {record.sheet_id} is a {record.game} sheet, not {game}.")
+        if len(record.players) != len(record.stats):
+            raise ValueError(f"Sheet {record.sheet_id} needs one stats entry per seat.")
+        if len(set(record.players)) != len(record.players):
+            raise ValueError(f"Sheet {record.sheet_id} seats one player twice.")
+    return sorted(records, key=lambda record: (record.played_on, record.sheet_id))
+
+
+def _seats_by_player(
+    records: Iterable[SheetRecord], include: Callable[[int], bool]
+) -> dict[int, list[Seat]]:
+    seats: dict[int, list[Seat]] = {}
+    for record in records:
+        for player, stats in zip(record.players, record.stats, strict=True):
+            if include(player):
+                seats.setdefault(player, []).append((record, stats))
+    return dict(sorted(seats.items()))
+
+
+def _evenings(records: Iterable[SheetRecord]) -> tuple[datetime.date, ...]:
+    return tuple(sorted({record.played_on for record in records}))
+
+
+def _placed(
+    rows: Iterable[Row],
+    key: Callable[[Row], tuple[Any, ...]],
+    tie_breaks: Sequence[Callable[[Row, Row], Reason]],
+) -> tuple[Row, ...]:
+    """The rows in place order, places given and every tie explained.
+
+    ``key`` sorts best first: its first item is the ranked value, the rest the
+    tie-breaks in order; players equal on all of them share the place (the next
+    place is skipped, as on any tournament list: 1, 1, 3).
+    """
+    ordered = sorted(rows, key=lambda row: (key(row), row.player))
+    places: list[int] = []
+    for position, row in enumerate(ordered, start=1):
+        shared = places and key(ordered[position - 2]) == key(row)
+        places.append(places[-1] if shared else position)
+    placed = []
+    for row, place in zip(ordered, places, strict=True):
+        ties = []
+        for other, other_place in zip(ordered, places, strict=True):
+            if other is row or key(other)[0] != key(row)[0]:
+                continue
+            differs = [
+                explain
+                for index, explain in enumerate(tie_breaks, start=1)
+                if key(other)[index] != key(row)[index]
+            ]
+            if differs:
+                ties.append(differs[0](row, other))
+            else:
+                ties.append(Reason("tie_shared", {"other": other.player, "place": other_place}))
+        placed.append(replace(row, place=place, reasons=(*row.reasons, *ties)))
+    return tuple(placed)
+
+
+def _half_away_from_zero(value: Fraction) -> int:
+    magnitude = math.floor(abs(value) + Fraction(1, 2))
+    return magnitude if value >= 0 else -magnitude
+
+
+# ---------------------------------------------------------------------------
+# Skat
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SkatRow:
+    """One player's Skat season."""
+
+    player: int
+    place: int | None  # None when not ranked (below min_series)
+    series: int  # series played
+    declared: int
+    won: int
+    lost: int
+    list_points: int
+    sf_total: int  # plain sum of Seeger-Fabian over played series (unscaled)
+    sf_average: float  # sf_total / series (unscaled), 0.0 if none
+    best_series: int  # highest single (unscaled) Seeger-Fabian
+    value: float  # the ranked value after the club rules
+    counted_total: int  # the counted series' values (scaled) added up
+    counted: int
+    dropped: int
+    missed: int  # evenings missed, whether they count as zero or not
+    reasons: tuple[Reason, ...]
+
+
+@dataclass(frozen=True)
+class SkatStandings:
+    rules: ClubRules
+    ranked: tuple[SkatRow, ...]  # in place order
+    unranked: tuple[SkatRow, ...]  # below min_series: most series first, then player id
+    evenings: tuple[datetime.date, ...]
+    # After each evening, every included player's ranked value from the records up to it.
+    progress: tuple[tuple[datetime.date, Mapping[int, float]], ...]
+
+
+def _scaled(record: SheetRecord, stats: Mapping[str, Any], rules: ClubRules) -> Reason | None:
+    """The ``scaled`` reason when the club scales this series, else ``None``."""
+    deals = stats["deals"]
+    norm = SERIES_DEALS[stats["players"]]
+    if not rules.scale or deals in (0, norm):
+        return None
+    # A short series is worth as much per deal as a full one: sf × norm / deals, in
+    # whole points, half away from zero so that a loss scales like a gain.
+    scaled = _half_away_from_zero(Fraction(stats["sf"] * norm, deals))
+    return Reason(
+        "scaled",
+        {
+            "sheet": record.sheet_id,
+            "deals": deals,
+            "norm": norm,
+            "sf": stats["sf"],
+            "scaled": scaled,
+        },
+    )
+
+
+_MISSED_REASONS = {"ignore": "missed_ignored", "zero": "missed_zero"}
+
+
+def _skat_row(
+    player: int, seats: Sequence[Seat], evenings: Sequence[datetime.date], rules: ClubRules
+) -> SkatRow:
+    values: list[int] = []
+    scaled: list[Reason] = []
+    for record, stats in seats:
+        reason = _scaled(record, stats, rules)
+        if reason is None:
+            values.append(stats["sf"])
+        else:
+            scaled.append(reason)
+            values.append(reason.params["scaled"])
+    played_on = {record.played_on for record, _ in seats}
+    missed = sum(1 for evening in evenings if evening not in played_on)
+    if rules.missed == "zero":
+        values.extend([0] * missed)
+    # The worst series go first; a player always keeps one series that counts.
+    keep = max(len(values) - rules.drop_worst, 1)
+    ordered = sorted(values)
+    dropped, counted = ordered[: len(values) - keep], ordered[len(values) - keep :]
+    counted_total = sum(counted)
+    if rules.rank_by == "total":
+        value = float(counted_total)
+        ranking = Reason(
+            "ranked_by_total",
+            {"value": counted_total, "counted": len(counted), "series": len(seats)},
+        )
+    else:
+        value = counted_total / len(counted)
+        ranking = Reason(
+            "ranked_by_average",
+            {
+                "value": value,
+                "total": counted_total,
+                "counted": len(counted),
+                "series": len(seats),
+            },
+        )
+    reasons = [ranking, *scaled]
+    if dropped:
+        reasons.append(Reason("dropped", {"count": len(dropped), "values": tuple(dropped)}))
+    if missed:
+        reasons.append(Reason(_MISSED_REASONS[rules.missed], {"evenings": missed}))
+    sf = [stats["sf"] for _, stats in seats]
+    won = sum(stats["won"] for _, stats in seats)
+    lost = sum(stats["lost"] for _, stats in seats)
+    return SkatRow(
+        player=player,
+        place=None,
+        series=len(seats),
+        declared=won + lost,
+        won=won,
+        lost=lost,
+        list_points=sum(stats["list_points"] for _, stats in seats),
+        sf_total=sum(sf),
+        sf_average=sum(sf) / len(sf),
+        best_series=max(sf),
+        value=value,
+        counted_total=counted_total,
+        counted=len(counted),
+        dropped=len(dropped),
+        missed=missed,
+        reasons=tuple(reasons),
+    )
+
+
+def _skat_exact(row: SkatRow, rules: ClubRules) -> Fraction:
+    """The ranked value as an exact fraction: no two averages tie or part by float rounding."""
+    if rules.rank_by == "total":
+        return Fraction(row.counted_total)
+    return Fraction(row.counted_total, row.counted)
+
+
+def _skat_rows(
+    records: Sequence[SheetRecord], rules: ClubRules, include: Callable[[int], bool]
+) -> list[SkatRow]:
+    evenings = _evenings(records)
+    return [
+        _skat_row(player, seats, evenings, rules)
+        for player, seats in _seats_by_player(records, include).items()
+    ]
+
+
+def skat_standings(
+    records: Sequence[SheetRecord],
+    rules: ClubRules,
+    *,
+    include: Callable[[int], bool] = everyone,
+) -> SkatStandings:
+    """The Skat table of a season under the club's rules; ``include`` False leaves a player out."""
+    ordered = _checked(records, "skat")
+    rows = _skat_rows(ordered, rules, include)
+
+    # Official tie-breaks (ISkO, DSkV tournament rules): on equal points, more games won
+    # as declarer, then fewer games lost; still equal, the place is shared.
+    def key(row: SkatRow) -> tuple[Fraction, int, int]:
+        return (-_skat_exact(row, rules), -row.won, row.lost)
+
+    tie_breaks = (
+        lambda row, other: Reason(
+            "tie_games_won", {"other": other.player, "won": row.won, "other_won": other.won}
+        ),
+        lambda row, other: Reason(
+            "tie_games_lost", {"other": other.player, "lost": row.lost, "other_lost": other.lost}
+        ),
+    )
+    ranked = _placed((row for row in rows if row.series >= rules.min_series), key, tie_breaks)
+    unranked = sorted(
+        (
+            replace(
+                row,
+                reasons=(
+                    Reason("below_minimum", {"series": row.series, "minimum": rules.min_series}),
+                    *row.reasons[1:],
+                ),
+            )
+            for row in rows
+            if row.series < rules.min_series
+        ),
+        key=lambda row: (-row.series, row.player),
+    )
+    evenings = _evenings(ordered)
+    players = [row.player for row in rows]
+    progress = []
+    for evening in evenings:
+        so_far = [record for record in ordered if record.played_on <= evening]
+        values = {row.player: row.value for row in _skat_rows(so_far, rules, include)}
+        progress.append((evening, {player: values.get(player, 0.0) for player in players}))
+    return SkatStandings(
+        rules=rules,
+        ranked=ranked,
+        unranked=tuple(unranked),
+        evenings=evenings,
+        progress=tuple(progress),
+    )
+
+
+# ---------------------------------------------------------------------------
+# 10-Point Pitch
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PitchRow:
+    """One player's Pitch season; a player is credited with their team's result."""
+
+    player: int
+    place: int | None
+    games: int
+    won: int
+    win_rate: float  # 0 to 1
+    hands: int
+    bids: int
+    made: int
+    made_rate: float  # made / bids, 0.0 without bids
+    sets: int
+    moon: int
+    moon_made: int
+    points_taken: int
+    partners: tuple[tuple[int, int, int], ...]  # (partner, games, won), most games first
+    reasons: tuple[Reason, ...]
+
+
+@dataclass(frozen=True)
+class PitchStandings:
+    ranked: tuple[PitchRow, ...]
+    evenings: tuple[datetime.date, ...]
+    progress: tuple[tuple[datetime.date, Mapping[int, int]], ...]  # games won so far
+
+
+def _pitch_row(player: int, seats: Sequence[Seat]) -> PitchRow:
+    games = len(seats)
+    won = sum(1 for _, stats in seats if stats["won"])
+    bids = sum(stats["bids"] for _, stats in seats)
+    made = sum(stats["made"] for _, stats in seats)
+    with_partner: Counter[int] = Counter()
+    won_with: Counter[int] = Counter()
+    for record, stats in seats:
+        # Partners change from sheet to sheet; the partner is whoever sat opposite.
+        partner = record.players[stats["partner"]]
+        with_partner[partner] += 1
+        won_with[partner] += bool(stats["won"])
+    partners = sorted(
+        ((partner, n, won_with[partner]) for partner, n in with_partner.items()),
+        key=lambda entry: (-entry[1], entry[0]),
+    )
+    return PitchRow(
+        player=player,
+        place=None,
+        games=games,
+        won=won,
+        win_rate=won / games,
+        hands=sum(stats["hands"] for _, stats in seats),
+        bids=bids,
+        made=made,
+        made_rate=made / bids if bids else 0.0,
+        sets=sum(stats["set"] for _, stats in seats),
+        moon=sum(stats["moon"] for _, stats in seats),
+        moon_made=sum(stats["moon_made"] for _, stats in seats),
+        points_taken=sum(stats["points_taken"] for _, stats in seats),
+        partners=tuple(partners),
+        reasons=(Reason("ranked_by_wins", {"won": won, "games": games}),),
+    )
+
+
+def _wins_progress(
+    records: Sequence[SheetRecord], players: Iterable[int], evenings: Sequence[datetime.date]
+) -> tuple[tuple[datetime.date, Mapping[int, int]], ...]:
+    wins = dict.fromkeys(players, 0)
+    progress = []
+    for evening in evenings:
+        for record in records:
+            if record.played_on != evening:
+                continue
+            for player, stats in zip(record.players, record.stats, strict=True):
+                if player in wins and stats["won"]:
+                    wins[player] += 1
+        progress.append((evening, dict(wins)))
+    return tuple(progress)
+
+
+def pitch_standings(
+    records: Sequence[SheetRecord], *, include: Callable[[int], bool] = everyone
+) -> PitchStandings:
+    """The Pitch table of a season: most games won first, then the better share of wins."""
+    ordered = _checked(records, "pitch")
+    rows = [
+        _pitch_row(player, seats) for player, seats in _seats_by_player(ordered, include).items()
+    ]
+
+    def key(row: PitchRow) -> tuple[int, Fraction]:
+        return (-row.won, -Fraction(row.won, row.games))
+
+    def by_win_rate(row: PitchRow, other: PitchRow) -> Reason:
+        return Reason(
+            "tie_win_rate",
+            {
+                "other": other.player,
+                "win_rate": row.win_rate,
+                "other_win_rate": other.win_rate,
+                "games": row.games,
+                "other_games": other.games,
+            },
+        )
+
+    evenings = _evenings(ordered)
+    return PitchStandings(
+        ranked=_placed(rows, key, (by_win_rate,)),
+        evenings=evenings,
+        progress=_wins_progress(ordered, [row.player for row in rows], evenings),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Manipulation
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ManipulationRow:
+    """One player's Manipulation season."""
+
+    player: int
+    place: int | None
+    games: int
+    won: int  # games won or shared
+    rounds: int
+    went_out: int
+    penalties: int  # penalty points over every round
+    avg_penalty: float  # per round, 0.0 without rounds
+    reasons: tuple[Reason, ...]
+
+
+@dataclass(frozen=True)
+class ManipulationStandings:
+    ranked: tuple[ManipulationRow, ...]
+    evenings: tuple[datetime.date, ...]
+    progress: tuple[tuple[datetime.date, Mapping[int, int]], ...]  # games won so far
+
+
+def _manipulation_row(player: int, seats: Sequence[Seat]) -> ManipulationRow:
+    won = sum(1 for _, stats in seats if stats["won"])
+    rounds = sum(stats["rounds"] for _, stats in seats)
+    penalties = sum(stats["penalties"] for _, stats in seats)
+    return ManipulationRow(
+        player=player,
+        place=None,
+        games=len(seats),
+        won=won,
+        rounds=rounds,
+        went_out=sum(stats["went_out"] for _, stats in seats),
+        penalties=penalties,
+        avg_penalty=penalties / rounds if rounds else 0.0,
+        reasons=(Reason("ranked_by_wins", {"won": won, "games": len(seats)}),),
+    )
+
+
+def _avg_penalty(row: ManipulationRow) -> Fraction:
+    return Fraction(row.penalties, row.rounds) if row.rounds else Fraction(0)
+
+
+def manipulation_standings(
+    records: Sequence[SheetRecord], *, include: Callable[[int], bool] = everyone
+) -> ManipulationStandings:
+    """The Manipulation table of a season: most games won, then fewest penalty points a round."""
+    ordered = _checked(records, "manipulation")
+    rows = [
+        _manipulation_row(player, seats)
+        for player, seats in _seats_by_player(ordered, include).items()
+    ]
+
+    def key(row: ManipulationRow) -> tuple[int, Fraction]:
+        # Penalty points are bad: the fewer a round, the better the place.
+        return (-row.won, _avg_penalty(row))
+
+    def by_avg_penalty(row: ManipulationRow, other: ManipulationRow) -> Reason:
+        return Reason(
+            "tie_avg_penalty",
+            {
+                "other": other.player,
+                "avg_penalty": row.avg_penalty,
+                "other_avg_penalty": other.avg_penalty,
+            },
+        )
+
+    evenings = _evenings(ordered)
+    return ManipulationStandings(
+        ranked=_placed(rows, key, (by_avg_penalty,)),
+        evenings=evenings,
+        progress=_wins_progress(ordered, [row.player for row in rows], evenings),
+    )
+
+
+# ---------------------------------------------------------------------------
+# The title race
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Chase:
+    """What one rival needs over the remaining evenings to pass the leader.
+
+    Assumes the leader adds nothing more (for Skat by average: the leader's average
+    stays), the rival plays one series (Skat) each remaining evening, and no further
+    series is dropped.
+    """
+
+    rival: int
+    behind: float  # the gap to the leader now, in the ranked measure
+    # Skat: Seeger-Fabian points over all remaining evenings together (may be negative
+    # by average, when the leader's average is below zero); Pitch and Manipulation:
+    # games won.
+    needed: int
+    per_evening: float | None  # needed / evenings_left; None when no evening is left
+    possible: bool  # needed ≤ max_per_evening × evenings_left, and ranked by then
+
+
+@dataclass(frozen=True)
+class TitleRace:
+    measure: Literal["sf_total", "sf_average", "wins"]
+    leader: int | None  # None while nobody is ranked
+    evenings_left: int
+    max_per_evening: int
+    rivals: tuple[Chase, ...]  # the nearest ranked players behind the leader
+    # Nobody can even draw level with the leader any more, or no evening is left.
+    decided: bool
+
+
+@dataclass(frozen=True)
+class _Gap:
+    chase: Chase
+    can_draw_level: bool
+
+
+def _chase(rival: int, behind: float, level: int, needed: int, most: int, evenings: int) -> _Gap:
+    """``level``: what draws level; ``needed``: what passes; ``most``: the most still possible."""
+    return _Gap(
+        Chase(
+            rival=rival,
+            behind=behind,
+            needed=needed,
+            per_evening=needed / evenings if evenings else None,
+            possible=needed <= most,
+        ),
+        can_draw_level=level <= most,
+    )
+
+
+def _skat_gap(leader: SkatRow, rival: SkatRow, rules: ClubRules, evenings: int, most: int) -> _Gap:
+    if rules.rank_by == "total":
+        gap = leader.counted_total - rival.counted_total
+        # Passing takes one point more than drawing level.
+        gaps = _chase(rival.player, float(gap), gap, gap + 1, most, evenings)
+    else:
+        average = _skat_exact(leader, rules)
+        # What the rival's new series must bring so that (total + x) / (counted + n)
+        # reaches the leader's average.
+        target = average * (rival.counted + evenings) - rival.counted_total
+        behind = float(average - _skat_exact(rival, rules))
+        gaps = _chase(
+            rival.player, behind, math.ceil(target), math.floor(target) + 1, most, evenings
+        )
+    if rival.series + evenings >= rules.min_series:
+        return gaps
+    # Below the minimum even after playing every remaining evening: never ranked.
+    return _Gap(replace(gaps.chase, possible=False), can_draw_level=False)
+
+
+def _wins_gap(
+    leader: PitchRow | ManipulationRow, rival: PitchRow | ManipulationRow, evenings: int, most: int
+) -> _Gap:
+    gap = leader.won - rival.won
+    return _chase(rival.player, float(gap), gap, gap + 1, most, evenings)
+
+
+def title_race(
+    standings: SkatStandings | PitchStandings | ManipulationStandings,
+    *,
+    evenings_left: int,
+    max_per_evening: int | None = None,
+    rivals: int = 3,
+) -> TitleRace:
+    """Who can still catch the leader, and what it takes.
+
+    ``max_per_evening`` is the most one player can add in an evening, in the ranked
+    measure: for Skat the Seeger-Fabian of one series (default: the theoretical
+    maximum of a 36-deal series, 36 × 314; pass ``most_series_sf(48)`` for a season
+    played at tables of four), for Pitch and Manipulation games won (default 1).
+    ``rivals`` is how many of the players behind the leader are reported; whether
+    the title is decided looks at every player, the unranked included (they may
+    still reach the minimum of series).
+    """
+    if evenings_left < 0:
+        raise ValueError("evenings_left cannot be negative.")
+    skat = isinstance(standings, SkatStandings)
+    if max_per_evening is None:
+        max_per_evening = most_series_sf() if skat else 1
+    if max_per_evening < 0:
+        raise ValueError("max_per_evening cannot be negative.")
+    most = max_per_evening * evenings_left
+    measure: Literal["sf_total", "sf_average", "wins"] = "wins"
+    gaps: list[_Gap] = []
+    if isinstance(standings, SkatStandings):
+        rules = standings.rules
+        measure = "sf_total" if rules.rank_by == "total" else "sf_average"
+        if standings.ranked:
+            gaps = [
+                _skat_gap(standings.ranked[0], row, rules, evenings_left, most)
+                for row in (*standings.ranked[1:], *standings.unranked)
+            ]
+    elif standings.ranked:
+        gaps = [
+            _wins_gap(standings.ranked[0], row, evenings_left, most) for row in standings.ranked[1:]
+        ]
+    if not standings.ranked:
+        return TitleRace(measure, None, evenings_left, max_per_evening, (), decided=False)
+    nearest = {row.player for row in standings.ranked[1 : 1 + rivals]}
+    return TitleRace(
+        measure=measure,
+        leader=standings.ranked[0].player,
+        evenings_left=evenings_left,
+        max_per_evening=max_per_evening,
+        rivals=tuple(gap.chase for gap in gaps if gap.chase.rival in nearest),
+        decided=evenings_left == 0 or not any(gap.can_draw_level for gap in gaps),
+    )

@@ -1,0 +1,216 @@
+"""Reads for circles: lists, a season's standings, a player's record.
+
+A standings request reads the stored per-sheet contributions of the season with a
+fixed number of queries and hands them to the pure standings engine
+(``circles.rules.standings``); it never replays a deal.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet
+from django.http import HttpRequest
+from django.utils import timezone
+
+from circles.models import Circle, CircleSheet, Player, Season, SheetResult, StandingsChange
+from circles.rules.profile import Profile
+from circles.rules.profile import player_profile as profile_of
+from circles.rules.standings import (
+    ClubRules,
+    SheetRecord,
+    manipulation_standings,
+    pitch_standings,
+    skat_standings,
+)
+from games.models import Sheet
+
+GAME_ORDER = ("skat", "pitch", "manipulation")
+
+
+def suggested_names(request: HttpRequest) -> list[str]:
+    """The players of the visitor's circles, to offer on a new sheet."""
+    user = request.user
+    if not user.is_authenticated:
+        return []
+    return list(
+        Player.objects.filter(circle__memberships__user=user)
+        .order_by("name")
+        .values_list("name", flat=True)
+        .distinct()[:300]
+    )
+
+
+def circles_of(user: Any) -> QuerySet[Circle]:
+    return Circle.objects.filter(memberships__user=user).annotate(
+        member_count=Count("memberships", distinct=True)
+    )
+
+
+def sheets_of(user: Any, limit: int = 50) -> list[Sheet]:
+    """The sheets a signed-in person started or sat at (as a linked player), open first."""
+    return list(
+        Sheet.objects.filter(Q(owner=user) | Q(circle_link__seat_players__player__user=user))
+        .distinct()
+        .select_related("circle_link__circle")
+        .prefetch_related("seats")
+        .order_by("finished", "-updated_at")[:limit]
+    )
+
+
+def circle_sheets(circle: Circle) -> list[CircleSheet]:
+    """The circle's sheets by date, the open ones on top."""
+    return list(
+        CircleSheet.objects.filter(circle=circle)
+        .select_related("sheet")
+        .prefetch_related("sheet__seats")
+        .order_by("sheet__finished", "-played_on", "-sheet_id")
+    )
+
+
+def current_season(circle: Circle, today: datetime.date | None = None) -> Season | None:
+    """The season running today; between seasons, the one that ended last."""
+    today = today or timezone.localdate()
+    seasons = list(circle.seasons.all())
+    for season in seasons:
+        if season.starts_on <= today <= season.ends_on:
+            return season
+    past = [s for s in seasons if s.ends_on < today]
+    return max(past, key=lambda s: s.ends_on) if past else None
+
+
+def season_of(link: CircleSheet, seasons: Sequence[Season]) -> Season | None:
+    for season in seasons:
+        if season.starts_on <= link.played_on <= season.ends_on:
+            return season
+    return None
+
+
+# -- Standings ------------------------------------------------------------------------------
+
+
+def records(
+    circle_id: int,
+    *,
+    starts_on: datetime.date | None = None,
+    ends_on: datetime.date | None = None,
+    counted_only: bool = True,
+) -> dict[str, list[SheetRecord]]:
+    """The finished sheets' contributions, by game, from one query."""
+    results = SheetResult.objects.filter(sheet__circle_id=circle_id, sheet__sheet__finished=True)
+    if counted_only:
+        results = results.filter(sheet__excluded=False)
+    if starts_on is not None:
+        results = results.filter(sheet__played_on__gte=starts_on)
+    if ends_on is not None:
+        results = results.filter(sheet__played_on__lte=ends_on)
+    rows = results.order_by("sheet__played_on", "sheet_id", "position").values_list(
+        "sheet_id", "sheet__sheet__game", "sheet__played_on", "position", "player_id", "stats"
+    )
+    grouped: dict[int, dict[str, Any]] = {}
+    for sheet_id, game, played_on, _position, player_id, stats in rows:
+        sheet = grouped.setdefault(
+            sheet_id,
+            {"game": game, "played_on": played_on, "players": [], "stats": []},
+        )
+        sheet["players"].append(player_id)
+        sheet["stats"].append(stats)
+    by_game: dict[str, list[SheetRecord]] = defaultdict(list)
+    for sheet_id, sheet in grouped.items():
+        by_game[sheet["game"]].append(
+            SheetRecord(
+                sheet_id=sheet_id,
+                game=sheet["game"],
+                played_on=sheet["played_on"],
+                players=tuple(sheet["players"]),
+                stats=tuple(sheet["stats"]),
+            )
+        )
+    return by_game
+
+
+@dataclass(frozen=True)
+class SeasonStandings:
+    season: Season
+    players: dict[int, Player]
+    tables: dict[str, Any]  # game slug → that game's standings
+    records: dict[str, list[SheetRecord]]
+    changes: list[StandingsChange]
+    open_sheets: int
+
+    @property
+    def counted_sheets(self) -> int:
+        return sum(len(found) for found in self.records.values())
+
+
+def season_standings(season: Season, *, include_guests: bool = False) -> SeasonStandings:
+    """Every game's table for the season: five queries whatever the number of sheets."""
+    players = {p.pk: p for p in Player.objects.filter(circle_id=season.circle_id)}
+
+    def include(player_id: int) -> bool:
+        player = players.get(player_id)
+        return player is not None and (include_guests or not player.guest)
+
+    by_game = records(season.circle_id, starts_on=season.starts_on, ends_on=season.ends_on)
+    tables: dict[str, Any] = {}
+    for game in GAME_ORDER:
+        found = by_game.get(game)
+        if not found:
+            continue
+        if game == "skat":
+            rules = ClubRules.from_mapping(season.skat_rules or {})
+            tables[game] = skat_standings(found, rules, include=include)
+        elif game == "pitch":
+            tables[game] = pitch_standings(found, include=include)
+        else:
+            tables[game] = manipulation_standings(found, include=include)
+    changes = list(
+        StandingsChange.objects.filter(
+            circle_id=season.circle_id,
+            played_on__gte=season.starts_on,
+            played_on__lte=season.ends_on,
+        )[:20]
+    )
+    open_sheets = CircleSheet.objects.filter(
+        circle_id=season.circle_id,
+        played_on__gte=season.starts_on,
+        played_on__lte=season.ends_on,
+        excluded=False,
+        sheet__finished=False,
+    ).count()
+    return SeasonStandings(
+        season=season,
+        players=players,
+        tables=tables,
+        records=dict(by_game),
+        changes=changes,
+        open_sheets=open_sheets,
+    )
+
+
+def evenings_left(
+    season: Season, evenings: Sequence[datetime.date], today: datetime.date | None = None
+) -> int:
+    """Evenings still to come: as planned, or at the pace the circle has kept so far."""
+    today = today or timezone.localdate()
+    if today > season.ends_on:
+        return 0
+    played = len(evenings)
+    if season.planned_evenings is not None:
+        return max(season.planned_evenings - played, 0)
+    if not played:
+        return 0
+    elapsed = (min(today, season.ends_on) - season.starts_on).days + 1
+    remaining = (season.ends_on - today).days
+    # While the season runs, at least one evening is still to come.
+    return max(round(played * remaining / max(elapsed, 1)), 1 if remaining > 0 else 0)
+
+
+def player_profile(circle: Circle, player: Player) -> Profile:
+    """A player's record over every counted sheet of the circle, all seasons."""
+    found = records(circle.pk)
+    return profile_of([r for game in GAME_ORDER for r in found.get(game, [])], player.pk)

@@ -1,0 +1,417 @@
+"""The circle pages: a group's sheets, players, members and seasons.
+
+Thin: who may do what is asked of ``circles.permissions``; writes go through
+``circles.services``; standings come from ``circles.selectors``. A signed-in visitor
+who is not a member gets a 404 (a circle's existence is nobody else's business);
+an anonymous one is sent to log in first.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from circles import charts_data, permissions, selectors, services, wording
+from circles.forms import CircleForm, NewPlayerForm, PlayerForm, SeasonForm
+from circles.models import Circle, CircleSheet, Membership, Player, Season
+from games.games import GAMES
+from games.rules.errors import RuleError
+from games.selectors import sheet_by_token
+from games.views import new_sheet_form
+
+
+def _circle(request: HttpRequest, circle_id: int, *, manage: bool = False) -> Circle:
+    circle = Circle.objects.filter(pk=circle_id).first()
+    allowed = circle is not None and (
+        permissions.can_manage_circle(request.user, circle)
+        if manage
+        else permissions.can_view_circle(request.user, circle)
+    )
+    if not allowed:
+        raise Http404(_("No circle of yours at this address"))
+    return circle
+
+
+def _problems_into(form: Any, error: RuleError) -> None:
+    for problem in error.problems:
+        field = problem.field if problem.field in form.fields else None
+        form.add_error(field, problem.message)
+
+
+@login_required
+@require_GET
+def mine(request: HttpRequest) -> HttpResponse:
+    """The signed-in home: your circles and your sheets, open ones first."""
+    return render(request, "circles/mine.html")
+
+
+# -- Circles --------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def circle_new(request: HttpRequest) -> HttpResponse:
+    form = CircleForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            circle = services.circle_create(
+                owner=request.user,
+                name=form.cleaned_data["name"],
+                player_name=form.cleaned_data["player_name"],
+            )
+        except RuleError as error:
+            _problems_into(form, error)
+        else:
+            return redirect(circle.get_absolute_url())
+    status = 422 if form.errors else 200
+    return render(request, "circles/circle_new.html", {"form": form}, status=status)
+
+
+@login_required
+@require_GET
+def circle_page(request: HttpRequest, circle_id: int) -> HttpResponse:
+    circle = _circle(request, circle_id)
+    seasons = list(circle.seasons.all())
+    links = selectors.circle_sheets(circle)
+    current = selectors.current_season(circle)
+    context = {
+        "circle": circle,
+        "membership": permissions.membership(request.user, circle),
+        "sheets": [{"link": link, "season": selectors.season_of(link, seasons)} for link in links],
+        "seasons": seasons,
+        "current": current,
+        "players": list(circle.players.all()),
+        "games": GAMES.values(),
+    }
+    return render(request, "circles/circle.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def circle_settings(request: HttpRequest, circle_id: int) -> HttpResponse:
+    circle = _circle(request, circle_id, manage=True)
+    form = CircleForm(request.POST or None, initial={"name": circle.name})
+    form.fields["player_name"].widget = form.fields["player_name"].hidden_widget()
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.circle_rename(circle=circle, name=form.cleaned_data["name"])
+        except RuleError as error:
+            _problems_into(form, error)
+        else:
+            messages.success(request, _("Saved."))
+            return redirect("circles:settings", circle.pk)
+    context = {
+        "circle": circle,
+        "form": form,
+        "memberships": list(circle.memberships.select_related("user")),
+        "invite_url": request.build_absolute_uri(
+            reverse("circles:join", args=[circle.invite_token])
+        ),
+    }
+    return render(
+        request, "circles/circle_settings.html", context, status=422 if form.errors else 200
+    )
+
+
+@login_required
+@require_POST
+def invite_rotate(request: HttpRequest, circle_id: int) -> HttpResponse:
+    circle = _circle(request, circle_id, manage=True)
+    services.invite_rotate(circle=circle)
+    messages.success(request, _("A new invite link is ready; the old one no longer works."))
+    return redirect("circles:settings", circle.pk)
+
+
+@login_required
+@require_POST
+def member_change(request: HttpRequest, circle_id: int, membership_id: int) -> HttpResponse:
+    circle = _circle(request, circle_id, manage=True)
+    membership = get_object_or_404(Membership, pk=membership_id, circle=circle)
+    action = request.POST.get("action")
+    try:
+        if action == "remove":
+            services.member_remove(membership=membership)
+            messages.success(
+                request, _("%(name)s left the circle.") % {"name": membership.user.username}
+            )
+        elif action in (Membership.OWNER, Membership.MEMBER):
+            services.member_set_role(membership=membership, role=action)
+            messages.success(request, _("Saved."))
+        else:
+            messages.error(request, _("Choose what to do with this member."))
+    except RuleError as error:
+        for problem in error.problems:
+            messages.error(request, problem.message)
+        return redirect("circles:settings", circle.pk)
+    if membership.user_id == request.user.pk and action in ("remove", Membership.MEMBER):
+        return redirect("games:home")
+    return redirect("circles:settings", circle.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def circle_join(request: HttpRequest, token: str) -> HttpResponse:
+    circle = Circle.objects.filter(invite_token=token).first()
+    if circle is None:
+        return render(request, "circles/join_invalid.html", status=404)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if request.method == "POST":
+        services.circle_join(user=request.user, token=token)
+        return redirect(circle.get_absolute_url())
+    member = permissions.membership(request.user, circle) is not None
+    return render(request, "circles/join.html", {"circle": circle, "member": member})
+
+
+# -- Players --------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def players_page(request: HttpRequest, circle_id: int) -> HttpResponse:
+    circle = _circle(request, circle_id)
+    form = NewPlayerForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        name = form.cleaned_data["name"]
+        if circle.players.filter(name_key=" ".join(name.split()).casefold()).exists():
+            form.add_error("name", _("%(name)s is already a player here.") % {"name": name})
+        else:
+            services.player_for_name(circle, name)
+            return redirect("circles:players", circle.pk)
+    context = {
+        "circle": circle,
+        "form": form,
+        "players": list(circle.players.select_related("user")),
+    }
+    return render(request, "circles/players.html", context, status=422 if form.errors else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def player_page(request: HttpRequest, circle_id: int, player_id: int) -> HttpResponse:
+    circle = _circle(request, circle_id)
+    player = get_object_or_404(Player, pk=player_id, circle=circle)
+    form = PlayerForm(
+        request.POST or None,
+        initial={"name": player.name, "guest": player.guest, "shown_as": player.shown_as},
+    )
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            link = request.POST.get("link")
+            user: Any = ...
+            if link == "me":
+                user = request.user
+            elif link == "none":
+                user = None
+            try:
+                services.player_update(
+                    player=player,
+                    name=form.cleaned_data["name"],
+                    guest=form.cleaned_data["guest"],
+                    shown_as=form.cleaned_data["shown_as"],
+                    user=user,
+                )
+            except RuleError as error:
+                _problems_into(form, error)
+            else:
+                messages.success(request, _("Saved."))
+                return redirect(player.get_absolute_url())
+        status = 422
+    profile = selectors.player_profile(circle, player)
+    context = {
+        "circle": circle,
+        "player": player,
+        "form": form,
+        "profile": wording.profile(
+            profile, wording.Names({p.pk: p for p in circle.players.all()}, public=False)
+        ),
+        "others": [p for p in circle.players.all() if p.pk != player.pk],
+        "can_manage": permissions.can_manage_circle(request.user, circle),
+        "is_me": player.user_id == request.user.pk,
+        "charts": charts_data.player_charts(profile, player),
+    }
+    return render(request, "circles/player.html", context, status=status)
+
+
+@login_required
+@require_POST
+def player_merge(request: HttpRequest, circle_id: int, player_id: int) -> HttpResponse:
+    circle = _circle(request, circle_id, manage=True)
+    keep = get_object_or_404(Player, pk=player_id, circle=circle)
+    absorb = circle.players.filter(pk=_int(request.POST.get("absorb"))).first()
+    if absorb is None:
+        messages.error(request, _("Choose the player to merge into this one."))
+        return redirect(keep.get_absolute_url())
+    try:
+        services.player_merge(keep=keep, absorb=absorb)
+    except RuleError as error:
+        for problem in error.problems:
+            messages.error(request, problem.message)
+    else:
+        messages.success(
+            request,
+            _("%(absorb)s is now part of %(keep)s; every sheet follows.")
+            % {"absorb": absorb.name, "keep": keep.name},
+        )
+    return redirect(keep.get_absolute_url())
+
+
+def _int(value: object) -> int | None:
+    text = str(value or "").strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 19 else None
+
+
+# -- Sheets ---------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sheet_new(request: HttpRequest, circle_id: int, game: str) -> HttpResponse:
+    circle = _circle(request, circle_id)
+    entry = GAMES.get(game)
+    if entry is None:
+        raise Http404(_("No such game"))
+
+    def create(**values: Any) -> Any:
+        return services.sheet_create_in_circle(circle=circle, **values)
+
+    return new_sheet_form(
+        request,
+        entry,
+        action=reverse("circles:sheet-new", args=[circle.pk, entry.slug]),
+        create=create,
+        extra={"circle": circle},
+    )
+
+
+@login_required
+@require_POST
+def sheet_settings(request: HttpRequest, circle_id: int, sheet_id: int) -> HttpResponse:
+    circle = _circle(request, circle_id)
+    link = get_object_or_404(CircleSheet, pk=sheet_id, circle=circle)
+    if "counted" in request.POST:
+        services.sheet_set_counted(link=link, counted=request.POST["counted"] == "1")
+        messages.success(request, _("Saved."))
+    if "played_on" in request.POST:
+        try:
+            played_on = datetime.date.fromisoformat(request.POST["played_on"].strip())
+        except ValueError:
+            messages.error(request, _("Give a date, such as 2026-09-01."))
+        else:
+            services.sheet_set_played_on(link=link, played_on=played_on)
+            messages.success(request, _("Saved."))
+    return redirect(request.POST.get("back") or circle.get_absolute_url())
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sheet_move(request: HttpRequest, token: str) -> HttpResponse:
+    """Bring a sheet kept by its edit link into one of the visitor's circles."""
+    found = sheet_by_token(token)
+    if found is None or not found[1]:
+        raise Http404(_("No sheet at this link"))
+    sheet = found[0]
+    circles = [
+        c
+        for c in selectors.circles_of(request.user)
+        if permissions.can_move_sheet(request.user, sheet, c)
+    ]
+    already = CircleSheet.objects.filter(sheet=sheet).select_related("circle").first()
+    error = None
+    if request.method == "POST" and already is None:
+        circle = next((c for c in circles if c.pk == _int(request.POST.get("circle"))), None)
+        if circle is None:
+            error = _("Choose one of your circles.")
+        else:
+            services.sheet_move(sheet=sheet, circle=circle)
+            messages.success(
+                request, _("The sheet is now kept in %(circle)s.") % {"circle": circle.name}
+            )
+            return redirect(circle.get_absolute_url())
+    context = {
+        "sheet": sheet,
+        "circles": circles,
+        "already": already,
+        "error": error,
+        "names": list(sheet.seats.values_list("name", flat=True)),
+    }
+    return render(request, "circles/sheet_move.html", context, status=422 if error else 200)
+
+
+# -- Seasons --------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def season_edit(request: HttpRequest, circle_id: int, season_id: int | None = None) -> HttpResponse:
+    circle = _circle(request, circle_id, manage=True)
+    season = get_object_or_404(Season, pk=season_id, circle=circle) if season_id else None
+    form = SeasonForm(request.POST or None, initial=SeasonForm.initial_for(season))
+    if request.method == "POST" and form.is_valid():
+        try:
+            season = services.season_save(circle=circle, data=form.season_data(), season=season)
+        except RuleError as error:
+            for problem in error.problems:
+                field = problem.field.rsplit(".", 1)[-1] if problem.field else None
+                form.add_error(field if field in form.fields else None, problem.message)
+        else:
+            return redirect(season.get_absolute_url())
+    context = {"circle": circle, "season": season, "form": form}
+    return render(request, "circles/season_edit.html", context, status=422 if form.errors else 200)
+
+
+def _standings_context(request: HttpRequest, season: Season, *, public: bool) -> dict[str, Any]:
+    include_guests = request.GET.get("guests") == "1"
+    standings = selectors.season_standings(season, include_guests=include_guests)
+    return {
+        "season": season,
+        "circle": season.circle,
+        "standings": standings,
+        "tables": wording.tables(standings, public=public),
+        "race": wording.title_race(standings),
+        "changes": wording.changes(standings, public=public),
+        "charts": charts_data.season_charts(standings, public=public),
+        "include_guests": include_guests,
+        "public": public,
+    }
+
+
+@require_GET
+def season_page(request: HttpRequest, circle_id: int, season_id: int) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    circle = _circle(request, circle_id)
+    season = get_object_or_404(Season, pk=season_id, circle=circle)
+    context = _standings_context(request, season, public=False)
+    context["can_manage"] = permissions.can_manage_circle(request.user, circle)
+    context["share_url"] = request.build_absolute_uri(
+        reverse("circles:season-public", args=[season.view_token])
+    )
+    return render(request, "circles/season.html", context)
+
+
+@require_GET
+def season_public(request: HttpRequest, token: str) -> HttpResponse:
+    season = Season.objects.select_related("circle").filter(view_token=token).first()
+    if season is None:
+        raise Http404(_("No standings at this link"))
+    return render(request, "circles/season.html", _standings_context(request, season, public=True))
+
+
+@login_required
+@require_POST
+def season_rotate(request: HttpRequest, circle_id: int, season_id: int) -> HttpResponse:
+    circle = _circle(request, circle_id, manage=True)
+    season = get_object_or_404(Season, pk=season_id, circle=circle)
+    services.season_rotate_token(season=season)
+    messages.success(request, _("A new link is ready; the old one no longer works."))
+    return redirect(season.get_absolute_url())

@@ -1,0 +1,609 @@
+"""Standings in words: the tables' columns and cells, why each player stands where
+they do, the club rules, the title race and the corrections, all translatable.
+
+The engine (``circles.rules``) returns numbers and reason codes; here they become
+sentences with ``gettext``, so the standings read in the table's own language.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from circles.models import Player
+from circles.rules.standings import (
+    ClubRules,
+    ManipulationStandings,
+    PitchStandings,
+    Reason,
+    SkatStandings,
+    most_series_sf,
+)
+from circles.rules.standings import (
+    title_race as race_of,
+)
+from circles.selectors import SeasonStandings, evenings_left
+from games.games import GAMES
+
+MINUS = "−"
+
+
+def number(value: float, decimals: int = 0) -> str:
+    """``1,234`` / ``−50`` / ``812.5``: thousands grouped, a real minus sign."""
+    text = f"{abs(value):,.{decimals}f}"
+    if decimals == 0 and text == "0":
+        return "0"
+    return f"{MINUS}{text}" if value < 0 and text.strip("0.,") else text
+
+
+def percent(rate: float) -> str:
+    return f"{round(rate * 100)} %"
+
+
+def day(value: Any) -> str:
+    return date_format(value, "j M Y")
+
+
+class Names:
+    """Player ids to names: inside the circle the full name, outside it as each
+    player chose (full, first name, initials)."""
+
+    def __init__(self, players: Mapping[int, Player], *, public: bool) -> None:
+        self.players = players
+        self.public = public
+
+    def __call__(self, player_id: int) -> str:
+        player = self.players.get(player_id)
+        if player is None:
+            return _("a former player")
+        return player.public_name() if self.public else player.name
+
+    def url(self, player_id: int) -> str | None:
+        player = self.players.get(player_id)
+        return None if self.public or player is None else player.get_absolute_url()
+
+
+# -- Reasons --------------------------------------------------------------------------------
+
+
+def reason(item: Reason, names: Names) -> str:
+    """One sentence for one of the engine's reason codes."""
+    p = item.params
+    other = names(p["other"]) if "other" in p else ""
+    code = item.code
+    if code == "ranked_by_total":
+        return ngettext(
+            "Ranked by Seeger-Fabian total: %(value)s from %(counted)d series counted "
+            "(of %(series)d played).",
+            "Ranked by Seeger-Fabian total: %(value)s from %(counted)d series counted "
+            "(of %(series)d played).",
+            p["counted"],
+        ) % {"value": number(p["value"]), "counted": p["counted"], "series": p["series"]}
+    if code == "ranked_by_average":
+        return _(
+            "Ranked by average per series: %(value)s (%(total)s over %(counted)d series "
+            "counted, of %(series)d played)."
+        ) % {
+            "value": number(p["value"], 1),
+            "total": number(p["total"]),
+            "counted": p["counted"],
+            "series": p["series"],
+        }
+    if code == "scaled":
+        return _("A series of %(deals)d deals counts as %(norm)d: %(sf)s becomes %(scaled)s.") % {
+            "deals": p["deals"],
+            "norm": p["norm"],
+            "sf": number(p["sf"]),
+            "scaled": number(p["scaled"]),
+        }
+    if code == "dropped":
+        return ngettext(
+            "The worst series was dropped (%(values)s).",
+            "The %(count)d worst series were dropped (%(values)s).",
+            p["count"],
+        ) % {"count": p["count"], "values": ", ".join(number(v) for v in p["values"])}
+    if code == "missed_zero":
+        return ngettext(
+            "%(evenings)d evening missed, counted as a series of 0.",
+            "%(evenings)d evenings missed, each counted as a series of 0.",
+            p["evenings"],
+        ) % {"evenings": p["evenings"]}
+    if code == "missed_ignored":
+        return ngettext(
+            "%(evenings)d evening missed, which does not count.",
+            "%(evenings)d evenings missed, which do not count.",
+            p["evenings"],
+        ) % {"evenings": p["evenings"]}
+    if code == "below_minimum":
+        return _("Not ranked: %(series)d of the %(minimum)d series needed to be ranked.") % {
+            "series": p["series"],
+            "minimum": p["minimum"],
+        }
+    if code == "tie_games_won":
+        return _(
+            "Level with %(other)s; ahead or behind on games won as declarer "
+            "(%(won)d to %(other_won)d)."
+        ) % {"other": other, "won": p["won"], "other_won": p["other_won"]}
+    if code == "tie_games_lost":
+        return _(
+            "Level with %(other)s on value and games won; told apart by fewer games lost "
+            "(%(lost)d to %(other_lost)d)."
+        ) % {"other": other, "lost": p["lost"], "other_lost": p["other_lost"]}
+    if code == "ranked_by_wins":
+        return ngettext(
+            "Ranked by games won: %(won)d of %(games)d.",
+            "Ranked by games won: %(won)d of %(games)d.",
+            p["games"],
+        ) % {"won": p["won"], "games": p["games"]}
+    if code == "tie_win_rate":
+        return _(
+            "Level with %(other)s on wins; told apart by the share won (%(rate)s of "
+            "%(games)d games against %(other_rate)s of %(other_games)d)."
+        ) % {
+            "other": other,
+            "rate": percent(p["win_rate"]),
+            "games": p["games"],
+            "other_rate": percent(p["other_win_rate"]),
+            "other_games": p["other_games"],
+        }
+    if code == "tie_avg_penalty":
+        return _(
+            "Level with %(other)s on wins; told apart by fewer penalty points per round "
+            "(%(mine)s against %(theirs)s)."
+        ) % {
+            "other": other,
+            "mine": number(p["avg_penalty"], 1),
+            "theirs": number(p["other_avg_penalty"], 1),
+        }
+    if code == "tie_shared":
+        return _("Level with %(other)s on everything: they share place %(place)d.") % {
+            "other": other,
+            "place": p["place"],
+        }
+    raise ValueError(f"No wording for the reason {code!r}.")
+
+
+# -- The club rules -------------------------------------------------------------------------
+
+
+def club_rules(rules: ClubRules) -> list[str]:
+    """Each of the season's Skat club rules in a sentence."""
+    lines = [
+        _("Ranked by the Seeger-Fabian total of every series counted.")
+        if rules.rank_by == "total"
+        else _("Ranked by the average Seeger-Fabian per series counted.")
+    ]
+    if rules.scale:
+        lines.append(
+            _(
+                "Series of other lengths are scaled to 36 deals (48 at a table of four), "
+                "so every evening weighs the same."
+            )
+        )
+    if rules.min_series:
+        lines.append(
+            ngettext(
+                "At least %(count)d series to be ranked; players with fewer are listed apart.",
+                "At least %(count)d series to be ranked; players with fewer are listed apart.",
+                rules.min_series,
+            )
+            % {"count": rules.min_series}
+        )
+    if rules.drop_worst:
+        lines.append(
+            ngettext(
+                "Each player's worst series is dropped.",
+                "Each player's %(count)d worst series are dropped.",
+                rules.drop_worst,
+            )
+            % {"count": rules.drop_worst}
+        )
+    lines.append(
+        _("An evening a player missed counts as a series of 0.")
+        if rules.missed == "zero"
+        else _("An evening a player missed does not count.")
+    )
+    lines.append(
+        _(
+            "Seeger-Fabian per series: list points, +50 for every game won as declarer, −50 for "
+            "every one lost, +40 (30 at four) for every game another declarer lost."
+        )
+    )
+    lines.append(_("Ties: more games won as declarer, then fewer lost."))
+    return lines
+
+
+# -- Tables ---------------------------------------------------------------------------------
+
+
+def _column(label: str, title: str = "") -> dict[str, str]:
+    return {"label": label, "title": title}
+
+
+def _row(row: Any, names: Names, cells: Sequence[str]) -> dict[str, Any]:
+    return {
+        "player": row.player,
+        "place": row.place,
+        "name": names(row.player),
+        "url": names.url(row.player),
+        "cells": list(cells),
+        "reasons": [reason(item, names) for item in row.reasons],
+    }
+
+
+def _skat_cells(row: Any, rules: ClubRules) -> list[str]:
+    ranked = number(row.value, 1) if rules.rank_by == "average" else number(row.value)
+    return [
+        ranked,
+        str(row.series),
+        str(row.declared),
+        str(row.won),
+        str(row.lost),
+        number(row.list_points),
+        number(row.sf_total),
+        number(row.sf_average, 1),
+        number(row.best_series),
+    ]
+
+
+def skat_table(table: SkatStandings, names: Names) -> dict[str, Any]:
+    rules = table.rules
+    return {
+        "game": "skat",
+        "title": GAMES["skat"].name,
+        "rules": club_rules(rules),
+        "columns": [
+            _column(_("Total") if rules.rank_by == "total" else _("Avg."), _("Ranked value")),
+            _column(_("Series")),
+            _column(_("Decl."), _("Games as declarer")),
+            _column(_("Won")),
+            _column(_("Lost")),
+            _column(_("List"), _("List points")),
+            _column(_("S-F"), _("Seeger-Fabian total")),
+            _column(_("S-F avg."), _("Seeger-Fabian average per series")),
+            _column(_("Best"), _("Best series")),
+        ],
+        "rows": [_row(row, names, _skat_cells(row, rules)) for row in table.ranked],
+        "unranked": [_row(row, names, _skat_cells(row, rules)) for row in table.unranked],
+        "partners": [],
+    }
+
+
+def pitch_table(table: PitchStandings, names: Names) -> dict[str, Any]:
+    partners = []
+    for row in table.ranked:
+        for partner, games, won in row.partners:
+            partners.append(
+                ngettext(
+                    "%(name)s with %(partner)s: won %(won)d of %(games)d game.",
+                    "%(name)s with %(partner)s: won %(won)d of %(games)d games.",
+                    games,
+                )
+                % {"name": names(row.player), "partner": names(partner), "won": won, "games": games}
+            )
+    return {
+        "game": "pitch",
+        "title": GAMES["pitch"].name,
+        "rules": [
+            _("Ranked by games won; equal wins by the share of games won."),
+            _("Partners change from game to game: each player is credited with the team's result."),
+        ],
+        "columns": [
+            _column(_("Won")),
+            _column(_("Games")),
+            _column(_("Win %"), _("Share of games won")),
+            _column(_("Bids"), _("Hands bid")),
+            _column(_("Made %"), _("Bids made")),
+            _column(_("Set"), _("Times set")),
+            _column(_("Moon"), _("Moon made of tried")),
+            _column(_("Points"), _("Points taken by the team")),
+        ],
+        "rows": [
+            _row(
+                row,
+                names,
+                [
+                    str(row.won),
+                    str(row.games),
+                    percent(row.win_rate),
+                    str(row.bids),
+                    percent(row.made_rate) if row.bids else "–",
+                    str(row.sets),
+                    f"{row.moon_made}/{row.moon}",
+                    number(row.points_taken),
+                ],
+            )
+            for row in table.ranked
+        ],
+        "unranked": [],
+        "partners": partners,
+    }
+
+
+def manipulation_table(table: ManipulationStandings, names: Names) -> dict[str, Any]:
+    return {
+        "game": "manipulation",
+        "title": GAMES["manipulation"].name,
+        "rules": [
+            _(
+                "Ranked by games won (a shared win counts); equal wins by fewer penalty points "
+                "per round."
+            )
+        ],
+        "columns": [
+            _column(_("Won")),
+            _column(_("Games")),
+            _column(_("Rounds")),
+            _column(_("Out first"), _("Rounds gone out first")),
+            _column(_("Penalty/round"), _("Average penalty points per round")),
+        ],
+        "rows": [
+            _row(
+                row,
+                names,
+                [
+                    str(row.won),
+                    str(row.games),
+                    str(row.rounds),
+                    str(row.went_out),
+                    number(row.avg_penalty, 1),
+                ],
+            )
+            for row in table.ranked
+        ],
+        "unranked": [],
+        "partners": [],
+    }
+
+
+def tables(standings: SeasonStandings, *, public: bool) -> list[dict[str, Any]]:
+    names = Names(standings.players, public=public)
+    made = []
+    for game, table in standings.tables.items():
+        if game == "skat":
+            made.append(skat_table(table, names))
+        elif game == "pitch":
+            made.append(pitch_table(table, names))
+        else:
+            made.append(manipulation_table(table, names))
+    return made
+
+
+# -- The title race -------------------------------------------------------------------------
+
+
+def _max_per_evening(game: str, standings: SeasonStandings) -> int | None:
+    """The most one player can add in an evening: a Skat series at the longest table
+    played this season; at Pitch and Manipulation the most games one player played on
+    one evening so far."""
+    found = standings.records.get(game, [])
+    if game == "skat":
+        players = max((r.stats[0]["players"] for r in found), default=3)
+        deals = max((r.stats[0]["series_deals"] for r in found), default=36)
+        return most_series_sf(max(deals, 48 if players == 4 else 36))
+    per_evening: dict[tuple[Any, int], int] = {}
+    for record in found:
+        for player in record.players:
+            key = (record.played_on, player)
+            per_evening[key] = per_evening.get(key, 0) + 1
+    return max(per_evening.values(), default=1)
+
+
+def title_race(standings: SeasonStandings) -> list[str]:
+    """The leader's nearest rivals and what they need; whether the title is decided."""
+    lines: list[str] = []
+    names = Names(standings.players, public=False)
+    for game, table in standings.tables.items():
+        if not table.ranked:
+            continue
+        left = evenings_left(standings.season, table.evenings)
+        race = race_of(table, evenings_left=left, max_per_evening=_max_per_evening(game, standings))
+        if race.leader is None:
+            continue
+        title = GAMES[game].name
+        leader = names(race.leader)
+        if race.decided:
+            if left == 0:
+                lines.append(
+                    _("%(game)s: %(leader)s wins the season.") % {"game": title, "leader": leader}
+                )
+            else:
+                lines.append(
+                    _("%(game)s: the title is decided: nobody can catch %(leader)s any more.")
+                    % {"game": title, "leader": leader}
+                )
+            continue
+        lines.append(
+            ngettext(
+                "%(game)s: %(leader)s leads with %(evenings)d evening to go.",
+                "%(game)s: %(leader)s leads with %(evenings)d evenings to go.",
+                left,
+            )
+            % {"game": title, "leader": leader, "evenings": left}
+        )
+        for chase in race.rivals:
+            lines.append(_chase_line(race.measure, chase, names(chase.rival), left))
+    return lines
+
+
+def _chase_line(measure: str, chase: Any, rival: str, left: int) -> str:
+    if not chase.possible:
+        return _("%(rival)s can no longer pass the leader.") % {"rival": rival}
+    per = math.ceil(chase.per_evening) if chase.per_evening is not None else chase.needed
+    if measure == "wins":
+        return ngettext(
+            "%(rival)s needs %(needed)d more win than the leader over the remaining "
+            "%(evenings)d evening(s).",
+            "%(rival)s needs %(needed)d more wins than the leader over the remaining "
+            "%(evenings)d evening(s).",
+            chase.needed,
+        ) % {"rival": rival, "needed": chase.needed, "evenings": left}
+    if measure == "sf_average":
+        return ngettext(
+            "%(rival)s needs an average of %(per)s per series over the remaining evening.",
+            "%(rival)s needs an average of %(per)s per series over the remaining "
+            "%(evenings)d evenings.",
+            left,
+        ) % {"rival": rival, "per": number(per), "evenings": left}
+    return ngettext(
+        "%(rival)s needs %(needed)s Seeger-Fabian points in the last evening.",
+        "%(rival)s needs an average of %(per)s over the remaining %(evenings)d evenings "
+        "(%(needed)s in all).",
+        left,
+    ) % {"rival": rival, "per": number(per), "evenings": left, "needed": number(chase.needed)}
+
+
+# -- Corrections ----------------------------------------------------------------------------
+
+
+CHANGE_WORDS = {
+    "corrected": lambda n: _("deal %(number)d was corrected") % {"number": n},
+    "removed": lambda n: _("deal %(number)d was removed") % {"number": n},
+    "restored": lambda n: _("deal %(number)d was brought back") % {"number": n},
+    "excluded": lambda n: _("the sheet was marked as a practice game"),
+    "included": lambda n: _("the sheet counts again"),
+}
+
+
+def changes(standings: SeasonStandings, *, public: bool) -> list[dict[str, str]]:
+    names = Names(standings.players, public=public)
+    lines = []
+    for change in standings.changes:
+        words = CHANGE_WORDS.get(change.change)
+        what = words(change.number or 0) if words else change.change
+        moves = []
+        for move in change.moves:
+            name = names(move["player"])
+            before = "–" if move["before"] is None else number(move["before"])
+            after = "–" if move["after"] is None else number(move["after"])
+            moves.append(f"{name} {before} → {after}")
+        lines.append(
+            {
+                "when": day(change.at),
+                "text": _("%(game)s sheet of %(played)s: %(what)s. %(moves)s")
+                % {
+                    "game": GAMES[change.game].name if change.game in GAMES else change.game,
+                    "played": day(change.played_on),
+                    "what": what,
+                    "moves": "; ".join(moves),
+                },
+            }
+        )
+    return lines
+
+
+# -- A player's record ----------------------------------------------------------------------
+
+GAME_TYPES = {
+    "clubs": gettext_lazy("Clubs"),
+    "spades": gettext_lazy("Spades"),
+    "hearts": gettext_lazy("Hearts"),
+    "diamonds": gettext_lazy("Diamonds"),
+    "grand": gettext_lazy("Grand"),
+    "null": gettext_lazy("Null"),
+}
+
+
+def _rate(won: int, played: int) -> str:
+    return f"{won}/{played} ({percent(won / played)})" if played else "–"
+
+
+def profile(found: Any, names: Names) -> dict[str, Any]:
+    """A player page's statistics as labelled values, per game."""
+    sections = []
+    if found.skat is not None:
+        skat = found.skat
+        facts = [
+            (_("Series played"), str(skat.sheets)),
+            (_("Series won (first at the table)"), str(skat.won)),
+            (_("Games as declarer, won"), _rate(skat.games_won, skat.declared)),
+        ]
+        for game_type, (played, won) in skat.by_type.items():
+            facts.append(
+                (
+                    _("%(game)s as declarer, won") % {"game": GAME_TYPES.get(game_type, game_type)},
+                    _rate(won, played),
+                )
+            )
+        facts.append((_("Average game value"), number(skat.average_value, 1)))
+        facts.append((_("Overbid games"), str(skat.overbid)))
+        if skat.biggest is not None:
+            facts.append(
+                (
+                    _("Biggest game"),
+                    _("%(game)s, %(score)s, deal %(deal)d on %(day)s")
+                    % {
+                        "game": skat.biggest.game,
+                        "score": number(skat.biggest.score),
+                        "deal": skat.biggest.deal,
+                        "day": day(skat.biggest.played_on),
+                    },
+                )
+            )
+        facts.append((_("As defender, declarer beaten"), _rate(skat.defended_won, skat.defended)))
+        sections.append({"game": "skat", "title": GAMES["skat"].name, "facts": facts})
+    if found.pitch is not None:
+        pitch = found.pitch
+        facts = [
+            (_("Games played"), str(pitch.sheets)),
+            (_("Games won"), _rate(pitch.won, pitch.sheets)),
+            (_("Bids made"), _rate(pitch.made, pitch.bids)),
+        ]
+        for bid, (bids, made) in pitch.by_bid.items():
+            label = _("Moon") if bid == "moon" else _("Bid %(bid)s") % {"bid": bid}
+            facts.append((_("%(bid)s made") % {"bid": label}, _rate(made, bids)))
+        facts.append((_("Moon shots made"), f"{pitch.moon_made}/{pitch.moon}"))
+        sections.append({"game": "pitch", "title": GAMES["pitch"].name, "facts": facts})
+    if found.manipulation is not None:
+        manipulation = found.manipulation
+        facts = [
+            (_("Games played"), str(manipulation.sheets)),
+            (_("Games won"), _rate(manipulation.won, manipulation.sheets)),
+            (_("Rounds gone out first"), _rate(manipulation.went_out, manipulation.rounds)),
+            (
+                _("Penalty points per round"),
+                number(manipulation.penalties / manipulation.rounds, 1)
+                if manipulation.rounds
+                else "–",
+            ),
+        ]
+        sections.append(
+            {"game": "manipulation", "title": GAMES["manipulation"].name, "facts": facts}
+        )
+    head_to_head = [
+        {
+            "name": names(item.other),
+            "url": names.url(item.other),
+            "game": GAMES[item.game].name,
+            "text": _h2h(item),
+        }
+        for item in found.head_to_head
+    ]
+    history = [
+        {
+            "day": day(item.played_on),
+            "game": GAMES[item.game].name,
+            "place": item.place,
+            "headline": number(item.headline),
+        }
+        for item in reversed(found.history)
+    ]
+    return {"sections": sections, "head_to_head": head_to_head, "history": history}
+
+
+def _h2h(item: Any) -> str:
+    text = ngettext(
+        "%(shared)d table together: ahead %(ahead)d, behind %(behind)d",
+        "%(shared)d tables together: ahead %(ahead)d, behind %(behind)d",
+        item.shared,
+    ) % {"shared": item.shared, "ahead": item.ahead, "behind": item.behind}
+    if item.partnered:
+        text += ngettext(
+            " (%(count)d game as partners)", " (%(count)d games as partners)", item.partnered
+        ) % {"count": item.partnered}
+    return text
