@@ -42,7 +42,7 @@ def number(value: float, decimals: int = 0) -> str:
 
 
 def percent(rate: float) -> str:
-    return f"{round(rate * 100)} %"
+    return f"{round(rate * 100)}%"
 
 
 def day(value: Any) -> str:

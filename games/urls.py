@@ -22,6 +22,8 @@ urlpatterns = [
     path("v/<str:token>/", views.sheet_view, name="sheet-view"),
     path("v/<str:token>/live", views.sheet_live, name="sheet-live"),
     path("s/<str:token>/sheet.csv", views.sheet_csv, name="sheet-csv"),
+    path("s/<str:token>/chart", views.sheet_chart, name="sheet-chart"),
+    path("v/<str:token>/chart", views.sheet_chart, name="sheet-view-chart"),
     path("v/<str:token>/sheet.csv", views.sheet_csv, name="sheet-view-csv"),
     # The rule book and the referee pages
     path("referee/", views.referee_index, name="referee"),

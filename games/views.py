@@ -19,9 +19,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.module_loading import import_string
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import csv_export, selectors, services
+from games import charts, csv_export, selectors, services
 from games.api_input import UnreadableInput
 from games.games import GAMES, GameEntry
 from games.models import Sheet
@@ -420,6 +421,55 @@ def sheet_live(request: HttpRequest, token: str) -> HttpResponse:
         context = _board_context(request, sheet, can_edit=False)
         response = render(request, "games/sheet.html#board", context)
     response["ETag"] = etag
+    patch_cache_control(response, no_cache=True, private=True)
+    return response
+
+
+def running_totals_chart(sheet: Sheet, state: SheetState) -> str | None:
+    """The running totals deal by deal, as an SVG line chart (None before two deals)."""
+    if len(state.deals) < 2:
+        return None
+    entry = GAMES[sheet.game]
+    columns = _columns(state)
+    word = _("Round") if entry.deal_word == "round" else _("Deal")
+    series = [
+        charts.Series(
+            column["label"] if not column["names"] else f"{column['label']}: {column['names']}",
+            (0.0, *(float(deal.totals[column["seat"]]) for deal in state.deals)),
+        )
+        for column in columns
+    ]
+    return charts.line_chart(
+        title=_("Running totals"),
+        description=_("%(word)s by %(word_lower)s, from 0 at the start.")
+        % {"word": word, "word_lower": word.lower()},
+        x_labels=["0", *(str(deal.number) for deal in state.deals)],
+        series=series,
+        y_label=_("Total"),
+        chart_id=f"sheet-{sheet.pk}",
+    )
+
+
+@require_GET
+def sheet_chart(request: HttpRequest, token: str) -> HttpResponse:
+    """The running totals chart, by either link: the part htmx loads when the chart is
+    opened, or a page of its own without JavaScript."""
+    found = selectors.sheet_by_token(token)
+    if found is None:
+        raise Http404("No sheet at this link")
+    sheet, can_edit = found
+    state = selectors.sheet_state(sheet)
+    context = {
+        "sheet": sheet,
+        "game": GAMES[sheet.game],
+        "state": state,
+        "chart": running_totals_chart(sheet, state),
+        "back": sheet.get_absolute_url() if can_edit else sheet.get_view_url(),
+    }
+    template = "games/sheet_chart.html"
+    if request.htmx:
+        template += "#chart"
+    response = render(request, template, context)
     patch_cache_control(response, no_cache=True, private=True)
     return response
 
