@@ -377,7 +377,7 @@ def _standings_context(request: HttpRequest, season: Season, *, public: bool) ->
         "circle": season.circle,
         "standings": standings,
         "tables": wording.tables(standings, public=public),
-        "race": wording.title_race(standings),
+        "race": wording.title_race(standings, public=public),
         "changes": wording.changes(standings, public=public),
         "charts": charts_data.season_charts(standings, public=public),
         "include_guests": include_guests,

@@ -394,10 +394,10 @@ def _max_per_evening(game: str, standings: SeasonStandings) -> int | None:
     return max(per_evening.values(), default=1)
 
 
-def title_race(standings: SeasonStandings) -> list[str]:
+def title_race(standings: SeasonStandings, *, public: bool) -> list[str]:
     """The leader's nearest rivals and what they need; whether the title is decided."""
     lines: list[str] = []
-    names = Names(standings.players, public=False)
+    names = Names(standings.players, public=public)
     for game, table in standings.tables.items():
         if not table.ranked:
             continue

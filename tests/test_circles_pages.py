@@ -1,0 +1,292 @@
+"""The circle pages: who may open and change what, what a bad form answers, and
+that names are suggested only from your own circles or this phone's own typing."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.auth.models import User
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from circles import services
+from circles.models import Circle, CircleSheet, Membership, Player, Season
+from games import services as sheet_services
+from games.models import Sheet
+
+pytestmark = pytest.mark.django_db
+
+GRAND_WON = {"declarer": 0, "game": "grand", "bid": 18, "matadors": {"with": 1}, "outcome": "won"}
+
+
+@pytest.fixture
+def people():
+    owner = User.objects.create_user("olga", "olga@example.org", "pw-long-enough-1")
+    member = User.objects.create_user("max", "max@example.org", "pw-long-enough-1")
+    stranger = User.objects.create_user("sam", "sam@example.org", "pw-long-enough-1")
+    circle = services.circle_create(owner=owner, name="Club", player_name="Olga")
+    services.circle_join(user=member, token=circle.invite_token)
+    today = datetime.date.today()
+    season = services.season_save(
+        circle=circle,
+        data={
+            "name": "This season",
+            "starts_on": today - datetime.timedelta(days=10),
+            "ends_on": today + datetime.timedelta(days=10),
+        },
+    )
+    sheet = services.sheet_create_in_circle(
+        circle=circle,
+        game="skat",
+        players=["Olga", "Max", "Nina"],
+        options={"series_deals": 1},
+        owner=owner,
+    )
+    sheet_services.hand_record(sheet=sheet, data=GRAND_WON)
+    return {
+        "owner": owner,
+        "member": member,
+        "stranger": stranger,
+        "circle": circle,
+        "season": season,
+        "sheet": sheet,
+        "player": Player.objects.get(circle=circle, name="Max"),
+        "link": CircleSheet.objects.get(sheet=sheet),
+    }
+
+
+def _client(client, user):
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def _pages(p):
+    c, s = p["circle"].pk, p["season"].pk
+    return {
+        "circle": f"/circles/{c}/",
+        "settings": f"/circles/{c}/settings/",
+        "players": f"/circles/{c}/players/",
+        "player": f"/circles/{c}/players/{p['player'].pk}/",
+        "new sheet": f"/circles/{c}/new/skat/",
+        "season": f"/circles/{c}/seasons/{s}/",
+        "season edit": f"/circles/{c}/seasons/{s}/edit/",
+        "season new": f"/circles/{c}/seasons/new/",
+        "season csv": f"/circles/{c}/seasons/{s}/standings.csv",
+        "export": f"/circles/{c}/export.json",
+        "mine": "/mine/",
+        "circle new": "/circles/new/",
+    }
+
+
+# What each role gets on a GET: 200 (allowed), 404 (a circle that is not yours does not
+# exist for you), or a redirect to log in (anonymous).
+EXPECTED = {
+    "circle": {"owner": 200, "member": 200, "stranger": 404, None: 302},
+    "settings": {"owner": 200, "member": 404, "stranger": 404, None: 302},
+    "players": {"owner": 200, "member": 200, "stranger": 404, None: 302},
+    "player": {"owner": 200, "member": 200, "stranger": 404, None: 302},
+    "new sheet": {"owner": 200, "member": 200, "stranger": 404, None: 302},
+    "season": {"owner": 200, "member": 200, "stranger": 404, None: 302},
+    "season edit": {"owner": 200, "member": 404, "stranger": 404, None: 302},
+    "season new": {"owner": 200, "member": 404, "stranger": 404, None: 302},
+    "season csv": {"owner": 200, "member": 200, "stranger": 404, None: 302},
+    "export": {"owner": 200, "member": 404, "stranger": 404, None: 302},
+    "mine": {"owner": 200, "member": 200, "stranger": 200, None: 302},
+    "circle new": {"owner": 200, "member": 200, "stranger": 200, None: 302},
+}
+
+
+@pytest.mark.parametrize("role", ["owner", "member", "stranger", None])
+def test_every_circle_page_against_every_role(client, people, role):
+    pages = _pages(people)
+    client = _client(client, people[role] if role else None)
+    for name, url in pages.items():
+        response = client.get(url)
+        assert response.status_code == EXPECTED[name][role], (name, role)
+        if response.status_code == 302:
+            assert response["Location"].startswith("/accounts/login/")
+
+
+def test_every_circles_url_is_in_the_matrix(people):
+    """A new circle page without a rule here fails: the matrix must grow with the app."""
+    resolver = get_resolver()
+    names = set()
+
+    def walk(patterns, namespace=""):
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                walk(pattern.url_patterns, pattern.namespace or namespace)
+            elif isinstance(pattern, URLPattern) and namespace == "circles":
+                names.add(pattern.name)
+
+    walk(resolver.url_patterns)
+    covered = {
+        "circle", "settings", "players", "player", "sheet-new", "season", "season-edit",
+        "season-new", "season-csv", "circle-export", "mine", "circle-new",
+        # Covered by the tests below and by tests/test_circles_api.py:
+        "invite-rotate", "member", "join", "player-merge", "sheet-settings", "sheet-move",
+        "season-rotate", "season-public", "season-public-csv", "api-standings",
+    }  # fmt: skip
+    assert names == covered
+
+
+def test_season_view_token_opens_only_its_standings(client, people):
+    season = people["season"]
+    response = client.get(f"/standings/{season.view_token}/")
+    assert response.status_code == 200
+    assert "Nina" in response.content.decode()
+    assert client.get(f"/standings/{season.view_token}/standings.csv").status_code == 200
+    assert client.get("/standings/not-a-token/").status_code == 404
+    old = season.view_token
+    services.season_rotate_token(season=season)
+    assert client.get(f"/standings/{old}/").status_code == 404
+
+
+def test_names_outside_the_circle_are_shown_as_each_player_chose(client, people):
+    Player.objects.filter(name="Nina").update(name="Nina Berger", shown_as=Player.INITIALS)
+    page = client.get(f"/standings/{people['season'].view_token}/").content.decode()
+    assert "N.B." in page
+    assert "Nina Berger" not in page
+
+
+def test_writes_need_the_right_role(client, people):
+    c = people["circle"]
+    member = Membership.objects.get(user=people["member"])
+    client.force_login(people["member"])
+    # A member cannot rotate the invite, promote, merge or rotate the season link.
+    token = c.invite_token
+    assert client.post(f"/circles/{c.pk}/invite/rotate").status_code == 404
+    assert client.post(f"/circles/{c.pk}/members/{member.pk}", {"action": "owner"}).status_code == 404
+    Circle.objects.get(pk=c.pk).invite_token == token  # noqa: B015
+    assert Membership.objects.get(pk=member.pk).role == Membership.MEMBER
+    client.force_login(people["stranger"])
+    response = client.post(
+        f"/circles/{c.pk}/sheets/{people['link'].pk}", {"counted": "0"}
+    )
+    assert response.status_code == 404
+    assert CircleSheet.objects.get(pk=people["link"].pk).excluded is False
+
+
+def test_join_by_invite_and_a_rotated_invite_stops_at_once(client, people):
+    circle = people["circle"]
+    client.force_login(people["stranger"])
+    old = circle.invite_token
+    client.force_login(people["owner"])
+    client.post(f"/circles/{circle.pk}/invite/rotate")
+    circle.refresh_from_db()
+    assert circle.invite_token != old
+    client.force_login(people["stranger"])
+    assert client.get(f"/join/{old}/").status_code == 404
+    assert client.post(f"/join/{old}/").status_code == 404
+    assert client.get(f"/join/{circle.invite_token}/").status_code == 200
+    response = client.post(f"/join/{circle.invite_token}/")
+    assert response.status_code == 302
+    assert Membership.objects.filter(circle=circle, user=people["stranger"]).exists()
+
+
+def test_an_anonymous_visitor_is_asked_to_log_in_before_joining(client, people):
+    response = client.get(f"/join/{people['circle'].invite_token}/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/?next=/join/")
+
+
+def test_a_bad_circle_name_answers_422_and_creates_nothing(client, people):
+    client.force_login(people["stranger"])
+    response = client.post("/circles/new/", {"name": "   "})
+    assert response.status_code == 422
+    assert "nothing was saved" in response.content.decode()
+    assert Circle.objects.count() == 1
+
+
+def test_a_bad_season_answers_422_with_the_message_at_the_field(client, people):
+    client.force_login(people["owner"])
+    circle = people["circle"]
+    data = {
+        "name": "Overlap",
+        "starts_on": datetime.date.today().isoformat(),
+        "ends_on": (datetime.date.today() + datetime.timedelta(days=3)).isoformat(),
+        "rank_by": "total",
+        "min_series": "0",
+        "drop_worst": "0",
+        "missed": "ignore",
+    }
+    response = client.post(f"/circles/{circle.pk}/seasons/new/", data)
+    assert response.status_code == 422
+    assert "seasons cannot overlap" in response.content.decode()
+    data.update(starts_on="2030-05-02", ends_on="2030-05-01", drop_worst="²")
+    response = client.post(f"/circles/{circle.pk}/seasons/new/", data)
+    assert response.status_code == 422
+    assert Season.objects.filter(circle=circle).count() == 1
+
+
+def test_a_practice_game_leaves_the_standings_and_the_change_is_shown(client, people):
+    client.force_login(people["member"])
+    link = people["link"]
+    season_url = f"/circles/{people['circle'].pk}/seasons/{people['season'].pk}/"
+    assert "Nina" in client.get(season_url).content.decode()
+    client.post(f"/circles/{people['circle'].pk}/sheets/{link.pk}", {"counted": "0"})
+    page = client.get(season_url).content.decode()
+    assert "No finished sheet counts in this season yet" in page
+    assert "the sheet was marked as a practice game" in page
+
+
+def test_merging_players_from_the_page(client, people):
+    circle = people["circle"]
+    other = services.player_for_name(circle, "Maximilian")
+    client.force_login(people["owner"])
+    response = client.post(
+        f"/circles/{circle.pk}/players/{people['player'].pk}/merge", {"absorb": str(other.pk)}
+    )
+    assert response.status_code == 302
+    assert not Player.objects.filter(pk=other.pk).exists()
+    # Merging two people who sat at one table is refused with the reason.
+    olga = Player.objects.get(circle=circle, name="Olga")
+    client.post(f"/circles/{circle.pk}/players/{people['player'].pk}/merge", {"absorb": olga.pk})
+    assert Player.objects.filter(pk=olga.pk).exists()
+
+
+def test_suggested_names_come_from_your_circles_and_this_phone_only(client, people):
+    # Someone else's anonymous sheet: its names are never offered to anybody.
+    sheet_services.sheet_create(game="skat", players=["Zoltan", "Yara", "Xaver"])
+    client.force_login(people["member"])
+    page = client.get("/new/skat/").content.decode()
+    assert 'value="Nina"' in page
+    assert "Zoltan" not in page
+    # An anonymous phone is offered what it typed itself, nothing else.
+    anonymous = type(client)()
+    page = anonymous.get("/new/skat/").content.decode()
+    assert "Nina" not in page
+    anonymous.post(
+        "/new/skat/", {"player_0": "Ute", "player_1": "Vera", "player_2": "Wim", "first_dealer": "0"}
+    )
+    page = anonymous.get("/new/skat/").content.decode()
+    assert 'value="Ute"' in page
+    assert "Zoltan" not in page
+
+
+def test_a_sheet_is_moved_into_a_circle_by_a_member_holding_its_edit_link(client, people):
+    sheet = sheet_services.sheet_create(game="skat", players=["olga", "Max", "Rita"])
+    client.force_login(people["member"])
+    response = client.get(f"/s/{sheet.edit_token}/circle/")
+    assert response.status_code == 200
+    response = client.post(f"/s/{sheet.edit_token}/circle/", {"circle": people["circle"].pk})
+    assert response.status_code == 302
+    link = CircleSheet.objects.get(sheet=sheet)
+    names = list(link.seat_players.values_list("player__name", flat=True))
+    # "olga" is the circle's Olga, spelled as the circle spells her.
+    assert names == ["Olga", "Max", "Rita"]
+    assert list(Sheet.objects.get(pk=sheet.pk).seats.values_list("name", flat=True)) == names
+    # The view link cannot move a sheet.
+    other = sheet_services.sheet_create(game="skat", players=["A", "B", "C"])
+    assert client.get(f"/s/{other.view_token}/circle/").status_code == 404
+
+
+def test_a_sheet_started_by_another_account_cannot_be_moved_by_a_member(client, people):
+    sheet = sheet_services.sheet_create(
+        game="skat", players=["A", "B", "C"], owner=people["stranger"]
+    )
+    client.force_login(people["member"])
+    response = client.post(f"/s/{sheet.edit_token}/circle/", {"circle": people["circle"].pk})
+    assert response.status_code == 422
+    assert not CircleSheet.objects.filter(sheet=sheet).exists()
