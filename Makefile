@@ -61,6 +61,7 @@ bench: install
 	$(BIN)/python bench/bench_referee.py
 	$(BIN)/python bench/bench_arrange.py
 	$(BIN)/python bench/bench_sheet.py
+	$(BIN)/python bench/bench_standings.py
 
 clean:
 	rm -rf $(VENV) staticfiles .coverage .pytest_cache .hypothesis

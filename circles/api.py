@@ -104,8 +104,8 @@ def season_standings(request: HttpRequest, season_id: int) -> JsonResponse:
         "standings": games,
         "sheets": sorted(r.sheet_id for found in standings.records.values() for r in found),
         "open_sheets": standings.open_sheets,
-        "title_race": wording.title_race(standings),
-        "changes": wording.changes(standings, public=not member),
+        "title_race": wording.title_race(standings, public=not member),
+        "changes": wording.changes(standings, public=not member, include_guests=include_guests),
     }
     response = JsonResponse(body)
     patch_cache_control(response, no_cache=True, private=True)

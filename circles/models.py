@@ -157,7 +157,9 @@ class CircleSheet(models.Model):
 class SeatPlayer(models.Model):
     sheet = models.ForeignKey(CircleSheet, on_delete=models.CASCADE, related_name="seat_players")
     position = models.PositiveSmallIntegerField()
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    # RESTRICT, not PROTECT: a player who sat at a sheet cannot be deleted alone, but
+    # deleting the whole circle (players and sheets together) goes through.
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="seats")
 
     class Meta:
         ordering = ("position",)

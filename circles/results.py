@@ -11,8 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from circles.models import CircleSheet, Player, SeatPlayer, SheetResult, StandingsChange
+from django.db import transaction
+
+from circles.models import Circle, CircleSheet, SeatPlayer, SheetResult, StandingsChange
 from circles.rules.contributions import seat_stats
+from games import selectors as sheet_selectors
 from games.models import Sheet
 from games.rules.sheet import SheetState
 
@@ -42,7 +45,9 @@ def store_results(
         result.position: result
         for result in SheetResult.objects.filter(sheet=link).select_related("player")
     }
-    was_counted = any(r.stats.get("finished") for r in before.values())
+    # A sheet left out of the standings (a practice game) moves nothing in them.
+    counted_before = not link.excluded and any(r.stats.get("finished") for r in before.values())
+    counted_after = not link.excluded and state.finished
     moves = []
     for position, seat in enumerate(stats):
         player_id = seats[position]
@@ -52,10 +57,10 @@ def store_results(
                 sheet=link, position=position, player_id=player_id, stats=seat
             )
             continue
-        if was_counted and old.stats != seat:
-            after = headline(sheet.game, seat) if seat["finished"] else None
-            old_number = headline(sheet.game, old.stats)
-            if after != old_number or not seat["finished"]:
+        if counted_before or counted_after:
+            old_number = headline(sheet.game, old.stats) if counted_before else None
+            after = headline(sheet.game, seat) if counted_after else None
+            if after != old_number:
                 moves.append(
                     {
                         "player": player_id,
@@ -68,7 +73,10 @@ def store_results(
             old.stats = seat
             old.player_id = player_id
             old.save(update_fields=["stats", "player", "updated_at"])
-    if was_counted and change in ("corrected", "removed", "restored") and moves:
+    # A change to a counted sheet is noted; so is the undone last deal brought back,
+    # which counts the sheet again after its removal was noted.
+    noted = counted_before or (counted_after and change == "restored")
+    if noted and change in ("corrected", "removed", "restored") and moves:
         note_change(link, change=change, number=number, moves=moves)
 
 
@@ -105,5 +113,29 @@ def counted_moves(link: CircleSheet, *, counted: bool) -> list[dict[str, Any]]:
     return moves
 
 
-def players_by_id(ids: Sequence[int]) -> dict[int, Player]:
-    return {player.pk: player for player in Player.objects.filter(pk__in=ids)}
+def rebuild_results(circle: Circle) -> int:
+    """Derive what every sheet of the circle contributes again from its deals (after
+    the results were lost, or the contributions learned something new); returns how
+    many sheets were replayed. Nothing is noted as a change: the deals did not move."""
+    count = 0
+    for sheet_id in (
+        CircleSheet.objects.filter(circle=circle)
+        .order_by("sheet_id")
+        .values_list("sheet_id", flat=True)
+    ):
+        with transaction.atomic():
+            # Locked as a write locks it, so a deal entered meanwhile waits for this.
+            link = CircleSheet.objects.select_for_update().select_related("sheet").get(pk=sheet_id)
+            sheet = link.sheet
+            hands = sheet_selectors.live_hands(sheet)
+            state = sheet_selectors.sheet_state(sheet, hands)
+            store_results(
+                link,
+                sheet=sheet,
+                state=state,
+                entries=[h.entry for h in hands],
+                change="rebuilt",
+                number=None,
+            )
+        count += 1
+    return count

@@ -148,7 +148,7 @@ class SeasonStandings:
 
 
 def season_standings(season: Season, *, include_guests: bool = False) -> SeasonStandings:
-    """Every game's table for the season: five queries whatever the number of sheets."""
+    """Every game's table for the season: four queries whatever the number of sheets."""
     players = {p.pk: p for p in Player.objects.filter(circle_id=season.circle_id)}
 
     def include(player_id: int) -> bool:

@@ -62,9 +62,11 @@ def _name_problem(field: str, name: str, limit: int) -> Problem | None:
 def circle_create(*, owner: Any, name: object, player_name: object = "") -> Circle:
     """A new circle with ``owner`` as its first owner (and, if given, their player)."""
     name = _tidy(name)
-    problem = _name_problem("name", name, MAX_CIRCLE_NAME)
-    if problem:
-        raise RuleError([problem])
+    problems = [_name_problem("name", name, MAX_CIRCLE_NAME)]
+    if _tidy(player_name):
+        problems.append(_name_problem("player_name", _tidy(player_name), MAX_PLAYER_NAME))
+    if any(problems):
+        raise RuleError([problem for problem in problems if problem])
     with transaction.atomic():
         circle = Circle.objects.create(name=name)
         Membership.objects.create(circle=circle, user=owner, role=Membership.OWNER)
@@ -246,6 +248,14 @@ def player_merge(*, keep: Player, absorb: Player) -> Player:
             absorb.user = None
             absorb.save(update_fields=["user"])
             keep.save(update_fields=["user"])
+        # The change log names players by id: its lines follow the merged player too.
+        for noted in StandingsChange.objects.filter(circle_id=keep.circle_id):
+            if any(move.get("player") == absorb.pk for move in noted.moves):
+                noted.moves = [
+                    {**move, "player": keep.pk} if move.get("player") == absorb.pk else move
+                    for move in noted.moves
+                ]
+                noted.save(update_fields=["moves"])
         absorb.delete()
         _show_name_on_sheets(keep, seats)
     return keep
@@ -381,7 +391,9 @@ def _read_season(data: Mapping[str, Any]) -> tuple[dict[str, Any], list[Problem]
         else:
             values["planned_evenings"] = int(text)
     try:
-        values["skat_rules"] = ClubRules.from_mapping(data.get("skat_rules") or {}).as_dict()
+        values["skat_rules"] = ClubRules.from_mapping(
+            data.get("skat_rules") or {}, field="skat_rules"
+        ).as_dict()
     except RuleError as error:
         problems.extend(error.problems)
     return values, problems

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
@@ -31,12 +31,17 @@ from circles.models import (
     StandingsChange,
 )
 from circles.results import store_results
+from circles.rules.standings import ClubRules
 from games import selectors as sheet_selectors
 from games.models import Hand, Seat, Sheet
 from games.rules.errors import RuleError
 
 FORMAT = "scorekeeper-circle"
 VERSION = 1
+
+
+class AlreadyHere(RuleError):
+    """The circle of the export is already in this database (its links are in use)."""
 
 
 def _when(value: datetime.datetime | None) -> str | None:
@@ -145,12 +150,21 @@ def _export_sheet(link: CircleSheet) -> dict[str, Any]:
     }
 
 
-def _stamp(value: object) -> datetime.datetime | None:
-    return parse_datetime(value) if isinstance(value, str) else None
+def _stamp(value: object, *, optional: bool = False) -> datetime.datetime | None:
+    """A moment as exported; ValueError (a damaged export) if it cannot be read."""
+    if value is None and optional:
+        return None
+    found = parse_datetime(value) if isinstance(value, str) else None
+    if found is None:
+        raise ValueError(f"not a date and time: {value!r}")
+    return found
 
 
-def _date(value: object) -> datetime.date | None:
-    return datetime.date.fromisoformat(value) if isinstance(value, str) else None
+def _date(value: object) -> datetime.date:
+    """A day as exported; ValueError (a damaged export) if it cannot be read."""
+    if not isinstance(value, str):
+        raise ValueError(f"not a date: {value!r}")
+    return datetime.date.fromisoformat(value)
 
 
 def import_circle(data: Mapping[str, Any]) -> Circle:
@@ -166,7 +180,10 @@ def import_circle(data: Mapping[str, Any]) -> Circle:
     try:
         with transaction.atomic():
             return _import(data)
-    except (KeyError, TypeError, ValueError, AttributeError) as error:
+    except AlreadyHere:
+        raise
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, IntegrityError) as error:
+        # RuleError is a ValueError: a deal or a rule the sheets refuse is damage too.
         raise RuleError(
             _("The export is damaged and was not imported (%(detail)s).") % {"detail": error}
         ) from error
@@ -182,7 +199,7 @@ def _import(data: Mapping[str, Any]) -> Circle:
         or Sheet.objects.filter(edit_token__in=sheet_tokens).exists()
         or Sheet.objects.filter(view_token__in=sheet_tokens).exists()
     ):
-        raise RuleError(_("This circle is already here: its links are in use."))
+        raise AlreadyHere(_("This circle is already here: its links are in use."))
     users = _users(data["members"])
     info = data["circle"]
     circle = Circle.objects.create(name=info["name"], invite_token=info["invite_token"])
@@ -194,6 +211,8 @@ def _import(data: Mapping[str, Any]) -> Circle:
         Membership.objects.filter(pk=made.pk).update(joined_at=_stamp(member["joined_at"]))
     players: dict[int, Player] = {}
     for item in data["players"]:
+        if item["shown_as"] not in dict(Player.SHOWN_AS):
+            raise ValueError(f"a player shown as {item['shown_as']!r}")
         player = Player.objects.create(
             circle=circle,
             name=item["name"],
@@ -205,6 +224,8 @@ def _import(data: Mapping[str, Any]) -> Circle:
         Player.objects.filter(pk=player.pk).update(created_at=_stamp(item["created_at"]))
         players[int(item["id"])] = player
     for item in data["seasons"]:
+        # The standings read these rules; rules they cannot read are refused here.
+        ClubRules.from_mapping(item["skat_rules"], field="seasons.skat_rules")
         season = Season.objects.create(
             circle=circle,
             name=item["name"],
@@ -217,17 +238,32 @@ def _import(data: Mapping[str, Any]) -> Circle:
         Season.objects.filter(pk=season.pk).update(created_at=_stamp(item["created_at"]))
     links = [_import_sheet(circle, item, users, players) for item in data["sheets"]]
     for item in data["changes"]:
+        index = item["sheet"]
+        if index is not None and not (
+            isinstance(index, int) and not isinstance(index, bool) and 0 <= index < len(links)
+        ):
+            raise ValueError(f"a change of sheet {index!r}, which is not in the export")
+        # The moves name players by their id in the export: here they have new ids.
+        moves = [{**move, "player": _new_id(players, move["player"])} for move in item["moves"]]
         change = StandingsChange.objects.create(
             circle=circle,
-            sheet=links[item["sheet"]] if item["sheet"] is not None else None,
+            sheet=links[index] if index is not None else None,
             played_on=_date(item["played_on"]),
             game=item["game"],
             change=item["change"],
             number=item["number"],
-            moves=item["moves"],
+            moves=moves,
         )
         StandingsChange.objects.filter(pk=change.pk).update(at=_stamp(item["at"]))
     return circle
+
+
+def _new_id(players: Mapping[int, Player], old: object) -> int | None:
+    """The id here of the player the export knew by ``old`` (None: a former player)."""
+    if old is None:
+        return None
+    found = players.get(int(str(old)))
+    return found.pk if found is not None else None
 
 
 def _users(members: list[Mapping[str, Any]]) -> dict[str, Any]:
@@ -262,7 +298,10 @@ def _import_sheet(
     )
     for h in item["hands"]:
         hand = Hand.objects.create(
-            sheet=sheet, number=h["number"], entry=h["entry"], removed_at=_stamp(h["removed_at"])
+            sheet=sheet,
+            number=h["number"],
+            entry=h["entry"],
+            removed_at=_stamp(h["removed_at"], optional=True),
         )
         Hand.objects.filter(pk=hand.pk).update(
             created_at=_stamp(h["created_at"]), updated_at=_stamp(h["updated_at"])

@@ -378,7 +378,7 @@ def _standings_context(request: HttpRequest, season: Season, *, public: bool) ->
         "standings": standings,
         "tables": wording.tables(standings, public=public),
         "race": wording.title_race(standings, public=public),
-        "changes": wording.changes(standings, public=public),
+        "changes": wording.changes(standings, public=public, include_guests=include_guests),
         "charts": charts_data.season_charts(standings, public=public),
         "include_guests": include_guests,
         "public": public,
@@ -391,6 +391,7 @@ def season_page(request: HttpRequest, circle_id: int, season_id: int) -> HttpRes
         return redirect_to_login(request.get_full_path())
     circle = _circle(request, circle_id)
     season = get_object_or_404(Season, pk=season_id, circle=circle)
+    season.circle = circle  # already read: the page names it without asking again
     context = _standings_context(request, season, public=False)
     context["can_manage"] = permissions.can_manage_circle(request.user, circle)
     context["share_url"] = request.build_absolute_uri(

@@ -470,7 +470,11 @@ CHANGE_WORDS = {
 }
 
 
-def changes(standings: SeasonStandings, *, public: bool) -> list[dict[str, str]]:
+def changes(
+    standings: SeasonStandings, *, public: bool, include_guests: bool = False
+) -> list[dict[str, str]]:
+    """The corrections to finished sheets, newest first; guests' numbers only when the
+    standings show guests."""
     names = Names(standings.players, public=public)
     lines = []
     for change in standings.changes:
@@ -478,10 +482,15 @@ def changes(standings: SeasonStandings, *, public: bool) -> list[dict[str, str]]
         what = words(change.number or 0) if words else change.change
         moves = []
         for move in change.moves:
+            player = standings.players.get(move["player"])
+            if player is not None and player.guest and not include_guests:
+                continue
             name = names(move["player"])
             before = "–" if move["before"] is None else number(move["before"])
             after = "–" if move["after"] is None else number(move["after"])
             moves.append(f"{name} {before} → {after}")
+        if not moves:
+            continue
         lines.append(
             {
                 "when": day(change.at),

@@ -157,13 +157,13 @@ def test_writes_need_the_right_role(client, people):
     # A member cannot rotate the invite, promote, merge or rotate the season link.
     token = c.invite_token
     assert client.post(f"/circles/{c.pk}/invite/rotate").status_code == 404
-    assert client.post(f"/circles/{c.pk}/members/{member.pk}", {"action": "owner"}).status_code == 404
+    assert (
+        client.post(f"/circles/{c.pk}/members/{member.pk}", {"action": "owner"}).status_code == 404
+    )
     Circle.objects.get(pk=c.pk).invite_token == token  # noqa: B015
     assert Membership.objects.get(pk=member.pk).role == Membership.MEMBER
     client.force_login(people["stranger"])
-    response = client.post(
-        f"/circles/{c.pk}/sheets/{people['link'].pk}", {"counted": "0"}
-    )
+    response = client.post(f"/circles/{c.pk}/sheets/{people['link'].pk}", {"counted": "0"})
     assert response.status_code == 404
     assert CircleSheet.objects.get(pk=people["link"].pk).excluded is False
 
@@ -258,7 +258,8 @@ def test_suggested_names_come_from_your_circles_and_this_phone_only(client, peop
     page = anonymous.get("/new/skat/").content.decode()
     assert "Nina" not in page
     anonymous.post(
-        "/new/skat/", {"player_0": "Ute", "player_1": "Vera", "player_2": "Wim", "first_dealer": "0"}
+        "/new/skat/",
+        {"player_0": "Ute", "player_1": "Vera", "player_2": "Wim", "first_dealer": "0"},
     )
     page = anonymous.get("/new/skat/").content.decode()
     assert 'value="Ute"' in page

@@ -97,7 +97,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('position', models.PositiveSmallIntegerField()),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seats', to='circles.player')),
+                ('player', models.ForeignKey(on_delete=django.db.models.deletion.RESTRICT, related_name='seats', to='circles.player')),
                 ('sheet', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seat_players', to='circles.circlesheet')),
             ],
             options={

@@ -73,10 +73,12 @@ import datetime
 import difflib
 import json
 import math
+from bisect import insort
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
+from itertools import groupby
 from typing import Any, Literal, TypeVar
 
 from games.rules.errors import ProblemCollector, RuleError
@@ -462,6 +464,58 @@ def _skat_rows(
     ]
 
 
+def _skat_progress(
+    ordered: Sequence[SheetRecord], rules: ClubRules, players: Sequence[int]
+) -> tuple[tuple[datetime.date, Mapping[int, float]], ...]:
+    """Every player's ranked value after each evening, in one pass over the records.
+
+    The same club rules as :func:`_skat_row` (scaling, missed evenings, dropped
+    series, total or average), kept up to date evening by evening instead of ranking
+    the season again for every evening: a season of 1,000 series and 100 evenings
+    would otherwise rank 100 tables.
+    """
+    series: dict[int, list[int]] = {player: [] for player in players}  # kept sorted
+    totals = dict.fromkeys(players, 0)
+    played: dict[int, set[datetime.date]] = {player: set() for player in players}
+    progress = []
+    for number, (evening, tonight) in enumerate(_by_evening(ordered), start=1):
+        for record in tonight:
+            for player, stats in zip(record.players, record.stats, strict=True):
+                if player not in series:
+                    continue
+                reason = _scaled(record, stats, rules)
+                value = stats["sf"] if reason is None else reason.params["scaled"]
+                insort(series[player], value)
+                totals[player] += value
+                played[player].add(evening)
+        values: dict[int, float] = {}
+        for player in players:
+            mine = series[player]
+            if not mine:
+                values[player] = 0.0
+                continue
+            zeros = number - len(played[player]) if rules.missed == "zero" else 0
+            counted = max(len(mine) + zeros - rules.drop_worst, 1)
+            dropped = _lowest_sum(mine, zeros, len(mine) + zeros - counted)
+            total = totals[player] - dropped
+            values[player] = float(total) if rules.rank_by == "total" else total / counted
+        progress.append((evening, values))
+    return tuple(progress)
+
+
+def _lowest_sum(ordered: Sequence[int], zeros: int, count: int) -> int:
+    """The sum of the ``count`` lowest of ``ordered`` (ascending) and ``zeros`` zeros."""
+    dropped = 0
+    index = 0
+    for _ in range(count):
+        if index < len(ordered) and (zeros == 0 or ordered[index] < 0):
+            dropped += ordered[index]
+            index += 1
+        else:
+            zeros -= 1
+    return dropped
+
+
 def skat_standings(
     records: Sequence[SheetRecord],
     rules: ClubRules,
@@ -501,12 +555,7 @@ def skat_standings(
         key=lambda row: (-row.series, row.player),
     )
     evenings = _evenings(ordered)
-    players = [row.player for row in rows]
-    progress = []
-    for evening in evenings:
-        so_far = [record for record in ordered if record.played_on <= evening]
-        values = {row.player: row.value for row in _skat_rows(so_far, rules, include)}
-        progress.append((evening, {player: values.get(player, 0.0) for player in players}))
+    progress = _skat_progress(ordered, rules, [row.player for row in rows])
     return SkatStandings(
         rules=rules,
         ranked=ranked,
@@ -584,15 +633,24 @@ def _pitch_row(player: int, seats: Sequence[Seat]) -> PitchRow:
     )
 
 
+def _by_evening(
+    ordered: Sequence[SheetRecord],
+) -> Iterable[tuple[datetime.date, list[SheetRecord]]]:
+    """The records (already in playing order) evening by evening: one pass over them."""
+    return ((evening, list(group)) for evening, group in groupby(ordered, key=_played_on))
+
+
+def _played_on(record: SheetRecord) -> datetime.date:
+    return record.played_on
+
+
 def _wins_progress(
-    records: Sequence[SheetRecord], players: Iterable[int], evenings: Sequence[datetime.date]
+    records: Sequence[SheetRecord], players: Iterable[int]
 ) -> tuple[tuple[datetime.date, Mapping[int, int]], ...]:
     wins = dict.fromkeys(players, 0)
     progress = []
-    for evening in evenings:
-        for record in records:
-            if record.played_on != evening:
-                continue
+    for evening, tonight in _by_evening(records):
+        for record in tonight:
             for player, stats in zip(record.players, record.stats, strict=True):
                 if player in wins and stats["won"]:
                     wins[player] += 1
@@ -628,7 +686,7 @@ def pitch_standings(
     return PitchStandings(
         ranked=_placed(rows, key, (by_win_rate,)),
         evenings=evenings,
-        progress=_wins_progress(ordered, [row.player for row in rows], evenings),
+        progress=_wins_progress(ordered, [row.player for row in rows]),
     )
 
 
@@ -708,7 +766,7 @@ def manipulation_standings(
     return ManipulationStandings(
         ranked=_placed(rows, key, (by_avg_penalty,)),
         evenings=evenings,
-        progress=_wins_progress(ordered, [row.player for row in rows], evenings),
+        progress=_wins_progress(ordered, [row.player for row in rows]),
     )
 
 

@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from .errors import Problem, RuleError
 
@@ -153,8 +154,9 @@ class Deck:
     def __contains__(self, item: object) -> bool:
         return item in self._kind_set
 
-    @property
+    @cached_property
     def _kind_set(self) -> frozenset[Card]:
+        # Built once per deck: reading every deal asks it for each card.
         return frozenset(self.kinds)
 
     def parse(self, values: object, field: str, *, copies: int | None = None) -> list[Card]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -229,3 +230,17 @@ def test_manipulation_places(records):
 @given(rules=club_rules)
 def test_club_rules_round_trip(rules):
     assert ClubRules.from_mapping(rules.as_dict()) == rules
+
+
+@FAST
+@given(records=skat_records(), rules=club_rules)
+def test_the_chart_after_each_evening_is_the_table_of_the_season_so_far(records, rules):
+    # The progress is kept evening by evening in one pass; it must agree with ranking
+    # the season again up to each evening under the same club rules (scaling, missed
+    # evenings, dropped series, total or average).
+    table = skat_standings(records, rules)
+    for evening, values in table.progress:
+        so_far = skat_standings([r for r in records if r.played_on <= evening], rules)
+        expected = {row.player: row.value for row in (*so_far.ranked, *so_far.unranked)}
+        for player, value in values.items():
+            assert value == pytest.approx(expected.get(player, 0.0))

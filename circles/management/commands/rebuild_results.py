@@ -1,0 +1,36 @@
+"""``manage.py rebuild_results [ID ...]``: derive every circle sheet's results again."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from circles.models import Circle
+from circles.results import rebuild_results
+
+
+class Command(BaseCommand):
+    help = (
+        "Replay every sheet kept in a circle and store what it contributes to the "
+        "standings again (all circles, or the ones named by id)."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("circles", nargs="*", type=int, help="circle ids (default: all)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        circles = Circle.objects.order_by("pk")
+        if options["circles"]:
+            circles = circles.filter(pk__in=options["circles"])
+            missing = set(options["circles"]) - set(circles.values_list("pk", flat=True))
+            if missing:
+                raise CommandError(
+                    "There is no circle " + ", ".join(str(pk) for pk in sorted(missing)) + "."
+                )
+        total = 0
+        for circle in circles:
+            count = rebuild_results(circle)
+            total += count
+            self.stdout.write(f"{circle.name} (circle {circle.pk}): {count} sheet(s) replayed.")
+        self.stdout.write(f"Done: {total} sheet(s).")

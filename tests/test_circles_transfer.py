@@ -1,0 +1,415 @@
+"""A whole circle as one JSON document and back (``circles.transfer`` and the
+``export_circle`` / ``import_circle`` commands).
+
+The round trip is checked the strict way: export, write the JSON text, empty the
+database, import, export again, and the two documents are the same (player ids are
+the database's, so they are mapped first); the standings read the same too.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import datetime
+import json
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from circles import services
+from circles.models import (
+    Circle,
+    CircleSheet,
+    Membership,
+    Player,
+    Season,
+    SheetResult,
+    StandingsChange,
+)
+from circles.selectors import season_standings
+from circles.transfer import export_circle, import_circle
+from games import services as sheet_services
+from games.models import Hand, Sheet
+from games.rules.errors import RuleError
+
+pytestmark = pytest.mark.django_db
+
+User = get_user_model()
+
+POINT_KEYS = ("ace", "jack", "off_jack", "high_joker", "low_joker", "ten", "two", "three")
+
+
+def pitched(pitcher: int, bid: int | str, code: str) -> dict:
+    return {"pitcher": pitcher, "bid": bid, "points": dict(zip(POINT_KEYS, code, strict=True))}
+
+
+def skat(declarer: int, game: str, outcome: str, *, with_: int = 1, bid: int = 18, **rest) -> dict:
+    return {
+        "declarer": declarer,
+        "game": game,
+        "bid": bid,
+        "matadors": {"with": with_},
+        "outcome": outcome,
+        **rest,
+    }
+
+
+# Three at the table, a series of three deals: Ben's Grand Hand with 2 won (+96),
+# Ana's Clubs with 1 lost (−48), thrown in (ISkO 4.1, 5.3).
+SKAT_THREE = [
+    skat(1, "grand", "won", with_=2, bid=48, hand=True),
+    skat(0, "clubs", "lost"),
+    {"passed": True},
+]
+# Four at the table, the dealer sits out (Ana deals the first deal, Ben the second …).
+SKAT_FOUR = [
+    skat(1, "diamonds", "lost"),
+    skat(2, "grand", "won"),
+    {"passed": True},
+    skat(0, "grand", "won"),
+]
+# A failed moon loses the game at once (10-Point Pitch, "Shooting the moon").
+PITCH = [pitched(1, 5, "BBBBBAAA"), pitched(1, "moon", "BBBBBBBA")]
+# Cem reaches 205 and the game ends; Ana wins with 45 (Manipulation, "End of the game").
+MANIPULATION = [
+    {"penalties": [0, 35, 60]},
+    {"penalties": [45, 0, 10]},
+    {"penalties": [0, 150, 135]},
+]
+
+
+def play(circle, game, names, deals, *, on, options=None, owner=None) -> CircleSheet:
+    sheet = services.sheet_create_in_circle(
+        circle=circle, game=game, players=names, options=options, owner=owner
+    )
+    for deal in deals:
+        sheet_services.hand_record(sheet=sheet, data=deal)
+    return services.sheet_set_played_on(link=CircleSheet.objects.get(sheet=sheet), played_on=on)
+
+
+def build_circle() -> Circle:
+    olga = User.objects.create_user("olga", "olga@example.org")
+    ben = User.objects.create_user("ben", "ben@example.org")
+    cem = User.objects.create_user("cem", "cem@example.org")
+    circle = services.circle_create(owner=olga, name="Tuesday club", player_name="Olga")
+    for user in (ben, cem):
+        services.circle_join(user=user, token=circle.invite_token)
+    services.member_set_role(membership=Membership.objects.get(user=cem), role="owner")
+    services.player_update(player=services.player_for_name(circle, "Ben"), user=ben)
+    services.player_update(player=services.player_for_name(circle, "Gus"), guest=True)
+    services.player_update(player=services.player_for_name(circle, "Ana Lee"), shown_as="initials")
+    services.player_update(player=services.player_for_name(circle, "Dan Roe"), shown_as="first")
+
+    services.season_save(
+        circle=circle,
+        data={"name": "Winter", "starts_on": "2025-01-01", "ends_on": "2025-02-28"},
+    )
+    services.season_save(
+        circle=circle,
+        data={
+            "name": "Spring",
+            "starts_on": "2025-03-01",
+            "ends_on": "2025-05-31",
+            "planned_evenings": 10,
+            "skat_rules": {"rank_by": "average", "drop_worst": 1, "missed": "zero"},
+        },
+    )
+    jan, mar = datetime.date(2025, 1, 21), datetime.date(2025, 3, 11)
+    three = {"series_deals": 3}
+    corrected = play(circle, "skat", ["Ana Lee", "Ben", "Olga"], SKAT_THREE, on=jan, options=three)
+    # Corrected after the evening: a StandingsChange.
+    sheet_services.hand_correct(sheet=corrected.sheet, number=2, data=skat(0, "clubs", "won"))
+    play(
+        circle,
+        "skat",
+        ["Ana Lee", "Ben", "Olga", "Dan Roe"],
+        SKAT_FOUR,
+        on=mar,
+        options={"series_deals": 4, "kontra_re": True},
+        owner=User.objects.get(username="olga"),
+    )
+    play(circle, "pitch", ["Ana Lee", "Ben", "Gus", "Dan Roe"], PITCH, on=mar)
+    play(circle, "manipulation", ["Ana Lee", "Ben", "Olga"], MANIPULATION, on=mar)
+    # The last round undone: kept aside so that "bring back" still works.
+    undone = play(circle, "manipulation", ["Olga", "Gus", "Ben"], MANIPULATION[:2], on=mar)
+    sheet_services.hand_remove(sheet=undone.sheet, number=2)
+    practice = play(circle, "pitch", ["Olga", "Ben", "Ana Lee", "Dan Roe"], PITCH, on=jan)
+    services.sheet_set_counted(link=practice, counted=False)
+    return circle
+
+
+def wipe() -> None:
+    """A fresh database, as far as circles go: no circle, no sheet, no account.
+
+    The sheets go first: a circle whose players still sit at sheets cannot be
+    deleted (see test_a_circle_with_sheets_can_be_deleted)."""
+    Sheet.objects.all().delete()
+    Circle.objects.all().delete()
+    User.objects.all().delete()
+    assert not Player.objects.exists()
+    assert not Hand.objects.exists()
+    assert not SheetResult.objects.exists()
+
+
+def mapped(document: dict, ids: dict[int, int]) -> dict:
+    """The document with every player id replaced by ``ids[id]``."""
+    document = copy.deepcopy(document)
+    for item in document["players"]:
+        item["id"] = ids[item["id"]]
+    for sheet in document["sheets"]:
+        for seat in sheet["seats"]:
+            seat["player"] = ids[seat["player"]]
+    for change in document["changes"]:
+        for move in change["moves"]:
+            move["player"] = ids[move["player"]]
+    return document
+
+
+def player_ids(first: dict, second: dict) -> dict[int, int]:
+    """Players are exported in the order they were made, and imported in that order."""
+    assert [p["name"] for p in first["players"]] == [p["name"] for p in second["players"]]
+    return {
+        old["id"]: new["id"] for old, new in zip(first["players"], second["players"], strict=True)
+    }
+
+
+def standings_by_name(circle: Circle) -> dict:
+    """Every season's tables with players named, not numbered (ids differ after an import)."""
+    names = {p.pk: p.name for p in Player.objects.filter(circle=circle)}
+
+    def named(value, key=None):
+        if isinstance(value, dict):
+            return {k: named(v, k) for k, v in value.items()}
+        if key == "partners":
+            return [(names[partner], games, won) for partner, games, won in value]
+        if isinstance(value, list | tuple):
+            return [named(v) for v in value]
+        if key in ("player", "other"):
+            return names[value]
+        return value
+
+    found = {}
+    for season in Season.objects.filter(circle=circle).order_by("starts_on"):
+        standings = season_standings(season, include_guests=True)
+        found[season.name] = {
+            "tables": {
+                game: [
+                    named(dataclasses.asdict(row))
+                    for row in (*table.ranked, *getattr(table, "unranked", ()))
+                ]
+                for game, table in standings.tables.items()
+            },
+            "counted": standings.counted_sheets,
+            "open": standings.open_sheets,
+            "changes": [(c.change, c.number, named(c.moves)) for c in standings.changes],
+        }
+    return found
+
+
+def results_by_name(circle: Circle) -> list:
+    return [
+        (r.sheet.sheet.edit_token, r.position, r.player.name, r.stats)
+        for r in SheetResult.objects.filter(sheet__circle=circle)
+        .select_related("sheet__sheet", "player")
+        .order_by("sheet__sheet__edit_token", "position")
+    ]
+
+
+@pytest.fixture
+def circle() -> Circle:
+    return build_circle()
+
+
+def test_export_then_import_into_an_empty_database_gives_the_same_circle(circle):
+    first = export_circle(circle)
+    text = json.dumps(first, ensure_ascii=False)
+    standings, stored = standings_by_name(circle), results_by_name(circle)
+    # What the document holds: everything the circle owns.
+    assert len(first["members"]) == 3
+    assert len(first["players"]) == 5
+    assert len(first["seasons"]) == 2
+    assert len(first["sheets"]) == 6
+    assert len(first["changes"]) == 2  # the correction, the practice game left out
+    assert sum(1 for s in first["sheets"] for h in s["hands"] if h["removed_at"]) == 1
+    assert "password" not in text
+
+    wipe()
+    imported = import_circle(json.loads(text))
+
+    second = export_circle(Circle.objects.get(pk=imported.pk))
+    assert mapped(first, player_ids(first, second)) == second
+    assert standings_by_name(imported) == standings
+    assert results_by_name(imported) == stored
+    assert standings  # both seasons have tables
+    assert standings["Spring"]["tables"].keys() == {"skat", "pitch", "manipulation"}
+
+
+def test_an_imported_circle_works_as_before(circle):
+    text = json.dumps(export_circle(circle))
+    wipe()
+    imported = import_circle(json.loads(text))
+    # Members come back, without a usable password (they set one with "forgot password").
+    olga = User.objects.get(username="olga")
+    assert not olga.has_usable_password()
+    assert olga.email == "olga@example.org"
+    assert Membership.objects.get(circle=imported, user__username="cem").role == "owner"
+    assert Player.objects.get(circle=imported, name="Olga").user == olga
+    assert Player.objects.get(circle=imported, name="Gus").guest is True
+    assert Player.objects.get(circle=imported, name="Ana Lee").public_name() == "A.L."
+    # The undone round can still be brought back, and results follow it.
+    undone = Hand.objects.get(removed_at__isnull=False)
+    restored = sheet_services.hand_restore(sheet=undone.sheet)
+    assert restored.hand.number == 2
+    link = CircleSheet.objects.get(sheet=undone.sheet)
+    assert [r.stats["deals"] for r in SheetResult.objects.filter(sheet=link)] == [2, 2, 2]
+    # The derived columns of the sheets are set from their deals.
+    for sheet in Sheet.objects.all():
+        assert sheet.deal_count == Hand.objects.filter(sheet=sheet, removed_at=None).count()
+    assert Sheet.objects.filter(finished=True).count() == 5
+    # The change log names the imported players.
+    change = StandingsChange.objects.get(circle=imported, change="corrected")
+    ids = {p.pk for p in imported.players.all()}
+    assert {move["player"] for move in change.moves} <= ids
+
+
+def test_importing_the_same_circle_twice_is_refused(circle):
+    document = json.loads(json.dumps(export_circle(circle)))
+    with pytest.raises(RuleError) as error:
+        import_circle(document)
+    assert "already here" in str(error.value)
+    assert "damaged" not in str(error.value)
+    assert Circle.objects.count() == 1
+
+
+def damaged(document: dict, how: str) -> object:
+    document = copy.deepcopy(document)
+    if how == "not a mapping":
+        return ["scorekeeper-circle"]
+    if how == "format":
+        document["format"] = "something else"
+    elif how == "version":
+        document["version"] = 99
+    elif how == "no players":
+        del document["players"]
+    elif how == "members not a list":
+        document["members"] = "olga"
+    elif how == "a moment":
+        document["circle"]["created_at"] = "yesterday"
+    elif how == "no moment":
+        document["sheets"][0]["created_at"] = None
+    elif how == "a day":
+        document["seasons"][0]["starts_on"] = 20250101
+    elif how == "a deal":
+        document["sheets"][0]["hands"][0]["entry"] = {"declarer": "Ben"}
+    elif how == "a deal too many":
+        document["sheets"][0]["hands"].append({**document["sheets"][0]["hands"][0], "number": 4})
+    elif how == "a game":
+        document["sheets"][0]["game"] = "chess"
+    elif how == "a seat's player":
+        document["sheets"][0]["seats"][0]["player"] = 10**6
+    elif how == "two players of one name":
+        document["players"][1]["name"] = document["players"][0]["name"].upper()
+    elif how == "club rules":
+        document["seasons"][1]["skat_rules"] = {"rank_by": "best"}
+    elif how == "shown as":
+        document["players"][0]["shown_as"] = "nickname"
+    elif how == "a change's sheet":
+        document["changes"][0]["sheet"] = 99
+    elif how == "a change's negative sheet":
+        document["changes"][0]["sheet"] = -1
+    return document
+
+
+@pytest.mark.parametrize(
+    "how",
+    [
+        "not a mapping",
+        "format",
+        "version",
+        "no players",
+        "members not a list",
+        "a moment",
+        "no moment",
+        "a day",
+        "a deal",
+        "a deal too many",
+        "a game",
+        "a seat's player",
+        "two players of one name",
+        "club rules",
+        "shown as",
+        "a change's sheet",
+        "a change's negative sheet",
+    ],
+)
+def test_a_damaged_document_is_refused_in_words_and_imports_nothing(circle, how):
+    document = json.loads(json.dumps(export_circle(circle)))
+    wipe()
+    with pytest.raises(RuleError) as error:
+        import_circle(damaged(document, how))
+    assert error.value.problems[0].message
+    assert not Circle.objects.exists()
+    assert not Sheet.objects.exists()
+    assert not User.objects.exists()
+    # The undamaged document still imports.
+    import_circle(document)
+    assert Circle.objects.count() == 1
+
+
+def test_a_circle_with_sheets_can_be_deleted(circle):
+    Circle.objects.all().delete()
+    assert not Player.objects.exists()
+    assert not CircleSheet.objects.exists()
+
+
+def test_the_commands_round_trip_through_a_file(circle, tmp_path):
+    path = tmp_path / "circle.json"
+    first = export_circle(circle)
+    standings = standings_by_name(circle)
+    call_command("export_circle", str(circle.pk), "--output", str(path), stdout=_Sink())
+    assert json.loads(path.read_text(encoding="utf-8")) == json.loads(json.dumps(first))
+
+    wipe()
+    out = _Sink()
+    call_command("import_circle", str(path), stdout=out)
+    imported = Circle.objects.get()
+    assert f"Imported Tuesday club as circle {imported.pk}." in out.text
+    second = export_circle(imported)
+    assert mapped(json.loads(json.dumps(first)), player_ids(first, second)) == json.loads(
+        json.dumps(second)
+    )
+    assert standings_by_name(imported) == standings
+
+    # A second import of the same file is refused with the reason, not a traceback.
+    with pytest.raises(CommandError, match="already here"):
+        call_command("import_circle", str(path), stdout=_Sink())
+
+
+def test_the_commands_refuse_what_they_cannot_read(circle, tmp_path):
+    with pytest.raises(CommandError):
+        call_command("export_circle", str(circle.pk + 100), stdout=_Sink())
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json", encoding="utf-8")
+    with pytest.raises(CommandError):
+        call_command("import_circle", str(broken), stdout=_Sink())
+    with pytest.raises(CommandError):
+        call_command("import_circle", str(tmp_path / "missing.json"), stdout=_Sink())
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"format": "something"}), encoding="utf-8")
+    with pytest.raises(CommandError, match="not a Scorekeeper circle export"):
+        call_command("import_circle", str(other), stdout=_Sink())
+
+
+class _Sink:
+    """A stdout for commands that keeps what they wrote."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, text: str) -> None:
+        self.text += text
+
+    def flush(self) -> None:
+        pass
