@@ -262,7 +262,11 @@ STANDINGS = {
         },
         "sheets": {"type": "array", "items": INT, "description": "The ids of the sheets counted."},
         "open_sheets": INT,
-        "title_race": {"type": "array", "items": {"type": "string"}},
+        "title_race": {
+            "type": "object",
+            "description": "Per game: who leads and what the nearest rivals need.",
+            "additionalProperties": {"type": "array", "items": {"type": "string"}},
+        },
         "changes": {"type": "array", "items": {"type": "object"}},
     },
 }

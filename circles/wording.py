@@ -394,9 +394,10 @@ def _max_per_evening(game: str, standings: SeasonStandings) -> int | None:
     return max(per_evening.values(), default=1)
 
 
-def title_race(standings: SeasonStandings, *, public: bool) -> list[str]:
-    """The leader's nearest rivals and what they need; whether the title is decided."""
-    lines: list[str] = []
+def title_race(standings: SeasonStandings, *, public: bool) -> dict[str, list[str]]:
+    """Per game: who leads, what the nearest rivals need over the evenings left, or
+    that the title is decided."""
+    races: dict[str, list[str]] = {}
     names = Names(standings.players, public=public)
     for game, table in standings.tables.items():
         if not table.ranked:
@@ -405,30 +406,29 @@ def title_race(standings: SeasonStandings, *, public: bool) -> list[str]:
         race = race_of(table, evenings_left=left, max_per_evening=_max_per_evening(game, standings))
         if race.leader is None:
             continue
-        title = GAMES[game].name
         leader = names(race.leader)
         if race.decided:
             if left == 0:
-                lines.append(
-                    _("%(game)s: %(leader)s wins the season.") % {"game": title, "leader": leader}
-                )
+                races[game] = [_("%(leader)s wins the season.") % {"leader": leader}]
             else:
-                lines.append(
-                    _("%(game)s: the title is decided: nobody can catch %(leader)s any more.")
-                    % {"game": title, "leader": leader}
-                )
+                races[game] = [
+                    _("The title is decided: nobody can catch %(leader)s any more.")
+                    % {"leader": leader}
+                ]
             continue
-        lines.append(
+        lines = [
             ngettext(
-                "%(game)s: %(leader)s leads with %(evenings)d evening to go.",
-                "%(game)s: %(leader)s leads with %(evenings)d evenings to go.",
+                "%(leader)s leads with %(evenings)d evening to go.",
+                "%(leader)s leads with %(evenings)d evenings to go.",
                 left,
             )
-            % {"game": title, "leader": leader, "evenings": left}
+            % {"leader": leader, "evenings": left}
+        ]
+        lines.extend(
+            _chase_line(race.measure, chase, names(chase.rival), left) for chase in race.rivals
         )
-        for chase in race.rivals:
-            lines.append(_chase_line(race.measure, chase, names(chase.rival), left))
-    return lines
+        races[game] = lines
+    return races
 
 
 def _chase_line(measure: str, chase: Any, rival: str, left: int) -> str:
@@ -436,13 +436,16 @@ def _chase_line(measure: str, chase: Any, rival: str, left: int) -> str:
         return _("%(rival)s can no longer pass the leader.") % {"rival": rival}
     per = math.ceil(chase.per_evening) if chase.per_evening is not None else chase.needed
     if measure == "wins":
-        return ngettext(
-            "%(rival)s needs %(needed)d more win than the leader over the remaining "
-            "%(evenings)d evening(s).",
-            "%(rival)s needs %(needed)d more wins than the leader over the remaining "
-            "%(evenings)d evening(s).",
+        wins = ngettext(
+            "%(needed)d more win than the leader",
+            "%(needed)d more wins than the leader",
             chase.needed,
-        ) % {"rival": rival, "needed": chase.needed, "evenings": left}
+        ) % {"needed": chase.needed}
+        return ngettext(
+            "%(rival)s needs %(wins)s in the last evening.",
+            "%(rival)s needs %(wins)s over the remaining %(evenings)d evenings.",
+            left,
+        ) % {"rival": rival, "wins": wins, "evenings": left}
     if measure == "sf_average":
         return ngettext(
             "%(rival)s needs an average of %(per)s per series over the remaining evening.",
