@@ -427,6 +427,13 @@ def title_race(standings: SeasonStandings, *, public: bool) -> dict[str, list[st
         lines.extend(
             _chase_line(race.measure, chase, names(chase.rival), left) for chase in race.rivals
         )
+        lines.append(
+            _(
+                "The title is decided after the last evening, on %(day)s at the latest; "
+                "sooner if no rival can catch up any more."
+            )
+            % {"day": day(standings.season.ends_on)}
+        )
         races[game] = lines
     return races
 

@@ -291,3 +291,14 @@ def test_a_sheet_started_by_another_account_cannot_be_moved_by_a_member(client, 
     response = client.post(f"/s/{sheet.edit_token}/circle/", {"circle": people["circle"].pk})
     assert response.status_code == 422
     assert not CircleSheet.objects.filter(sheet=sheet).exists()
+
+
+def test_the_title_race_says_who_leads_and_when_it_is_decided(client, people):
+    # One series played (Olga's Grand with 1 won: 48 + 50 = 98; Max and Nina 0): Olga
+    # leads; a rival needs 99 to pass her, and the season's last day decides it.
+    client.force_login(people["member"])
+    page = client.get(f"/circles/{people['circle'].pk}/seasons/{people['season'].pk}/")
+    text = page.content.decode()
+    assert "Olga leads with" in text
+    assert "needs" in text
+    assert "decided after the last evening" in text
