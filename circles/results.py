@@ -126,16 +126,23 @@ def rebuild_results(circle: Circle) -> int:
         with transaction.atomic():
             # Locked as a write locks it, so a deal entered meanwhile waits for this.
             link = CircleSheet.objects.select_for_update().select_related("sheet").get(pk=sheet_id)
-            sheet = link.sheet
-            hands = sheet_selectors.live_hands(sheet)
-            state = sheet_selectors.sheet_state(sheet, hands)
-            store_results(
-                link,
-                sheet=sheet,
-                state=state,
-                entries=[h.entry for h in hands],
-                change="rebuilt",
-                number=None,
-            )
+            replay_results(link, change="rebuilt")
         count += 1
     return count
+
+
+def replay_results(link: CircleSheet, *, change: str) -> SheetState:
+    """Replay the sheet once and store what it contributes (a sheet joining a circle, an
+    import, a rebuild: the writes that did not come with a replayed state)."""
+    sheet = link.sheet
+    hands = sheet_selectors.live_hands(sheet)
+    state = sheet_selectors.sheet_state(sheet, hands)
+    store_results(
+        link,
+        sheet=sheet,
+        state=state,
+        entries=[h.entry for h in hands],
+        change=change,
+        number=None,
+    )
+    return state

@@ -27,7 +27,7 @@ from circles.models import (
     StandingsChange,
     new_token,
 )
-from circles.results import counted_moves, note_change, store_results
+from circles.results import counted_moves, note_change, replay_results
 from circles.rules.standings import ClubRules
 from games import selectors as sheet_selectors
 from games import services as sheet_services
@@ -314,16 +314,7 @@ def _attach(sheet: Sheet, circle: Circle) -> CircleSheet:
         SeatPlayer(sheet=link, position=i, player=player_for_name(circle, name))
         for i, name in enumerate(names)
     )
-    hands = sheet_selectors.live_hands(sheet)
-    state = sheet_selectors.sheet_state(sheet, hands)
-    store_results(
-        link,
-        sheet=sheet,
-        state=state,
-        entries=[h.entry for h in hands],
-        change="started",
-        number=None,
-    )
+    replay_results(link, change="started")
     return link
 
 

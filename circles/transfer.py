@@ -30,9 +30,8 @@ from circles.models import (
     SeatPlayer,
     StandingsChange,
 )
-from circles.results import store_results
+from circles.results import replay_results
 from circles.rules.standings import ClubRules
-from games import selectors as sheet_selectors
 from games.models import Hand, Seat, Sheet
 from games.rules.errors import RuleError
 
@@ -317,22 +316,12 @@ def _import_sheet(
         SeatPlayer(sheet=link, position=s["position"], player=players[int(s["player"])])
         for s in item["seats"]
     )
-    hands = sheet_selectors.live_hands(sheet)
-    state = sheet_selectors.sheet_state(sheet, hands)
+    state = replay_results(link, change="started")
     Sheet.objects.filter(pk=sheet.pk).update(
         version=item["version"],
         created_at=_stamp(item["created_at"]),
         updated_at=_stamp(item["updated_at"]),
         deal_count=len(state.deals),
         finished=state.finished,
-    )
-    sheet.refresh_from_db()
-    store_results(
-        link,
-        sheet=sheet,
-        state=state,
-        entries=[h.entry for h in hands],
-        change="started",
-        number=None,
     )
     return link
