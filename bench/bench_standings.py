@@ -22,16 +22,13 @@ target is 300 ms for 1,000 sheets; a case slower than that (or every case, with
 from __future__ import annotations
 
 import cProfile
-import datetime
 import os
 import pstats
-import random
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -45,137 +42,17 @@ import django  # noqa: E402
 django.setup()
 
 from django.conf import settings  # noqa: E402
-from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client, override_settings  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from circles import selectors  # noqa: E402
-from circles.management.commands.demo import (  # noqa: E402
-    manipulation_deal,
-    pitch_deal,
-    skat_deal,
-)
-from circles.models import (  # noqa: E402
-    Circle,
-    CircleSheet,
-    Membership,
-    Player,
-    Season,
-    SeatPlayer,
-    SheetResult,
-)
-from circles.rules.contributions import seat_stats  # noqa: E402
-from games.games import GAMES  # noqa: E402
-from games.models import Seat, Sheet  # noqa: E402
-from games.rules.errors import RuleError  # noqa: E402
+from circles.season_factory import TEMPLATES, build_season  # noqa: E402
 
 SIZES = (100, 1000)
 RUNS = 20
 TARGET_MS = 300
-NAMES = ("Ana", "Ben", "Cem", "Dora", "Emil", "Fritzi", "Gül", "Hanne")
-FIRST_EVENING = datetime.date(2025, 1, 3)
-# The sheets played for real: (game, players, options).
-PLAYED = (
-    ("skat", 3, {}),
-    ("skat", 3, {}),
-    ("skat", 3, {"kontra_re": True}),
-    ("skat", 4, {"series_deals": 36}),
-    ("skat", 4, {"series_deals": 36}),
-    ("pitch", 4, {}),
-    ("pitch", 4, {}),
-    ("manipulation", 4, {}),
-    ("manipulation", 5, {}),
-)
-
-
-def played(rng: random.Random, game: str, players: int, options: dict[str, Any]) -> list[dict]:
-    """Each seat's stats of one sheet played to its end with random legal deals."""
-    entry = GAMES[game]
-    read = entry.read_options(options, players=players)
-    sheet = entry.new_sheet(names=NAMES[:players], first_dealer=0, options=read)
-    entries: list[dict[str, Any]] = []
-    state = sheet.state
-    while not state.finished:
-        if game == "skat":
-            data = skat_deal(rng, state.next_deal, players=players, kontra=read.kontra_re)
-        elif game == "pitch":
-            data = pitch_deal(rng, state.next_deal)
-        else:
-            data = manipulation_deal(rng, state.next_deal, players=players)
-        try:
-            sheet.add(entry.read_deal(data, players=players, options=read))
-        except RuleError:
-            continue
-        entries.append(data)
-        state = sheet.state
-    return [dict(stats) for stats in seat_stats(game, state, entries)]
-
-
-def game_of(index: int) -> str:
-    return {8: "pitch", 9: "manipulation"}.get(index % 10, "skat")
-
-
-def build_season(sheets: int, templates: list[tuple[str, dict, list[dict]]]) -> tuple[Season, Any]:
-    """A circle of eight (one a guest), ``sheets`` finished sheets ten an evening, one open."""
-    rng = random.Random(sheets)
-    circle = Circle.objects.create(name=f"Bench {sheets}")
-    user = get_user_model().objects.create_user(username=f"member{sheets}", password="pw")
-    Membership.objects.create(circle=circle, user=user)
-    players = Player.objects.bulk_create(
-        Player(circle=circle, name=name, name_key=name.casefold(), guest=name == "Hanne")
-        for name in NAMES
-    )
-    evenings = max(sheets // 10, 1)
-    season = Season.objects.create(
-        circle=circle,
-        name=f"{sheets} sheets",
-        starts_on=FIRST_EVENING,
-        ends_on=FIRST_EVENING + datetime.timedelta(weeks=evenings + 4),
-        planned_evenings=evenings + 4,
-        skat_rules={"rank_by": "total", "drop_worst": 1, "min_series": 3},
-    )
-    chosen = []
-    for index in range(sheets + 1):
-        game = game_of(index)
-        options, stats = rng.choice([(o, s) for g, o, s in templates if g == game])
-        chosen.append((game, options, stats, rng.sample(players, len(stats))))
-    made = Sheet.objects.bulk_create(
-        Sheet(
-            game=game,
-            options=GAMES[game].options_as_dict(GAMES[game].read_options(options, players=None)),
-            deal_count=stats[0]["deals"],
-            finished=index < sheets,
-        )
-        for index, (game, options, stats, _at) in enumerate(chosen)
-    )
-    Seat.objects.bulk_create(
-        Seat(sheet=sheet, position=i, name=player.name)
-        for sheet, (*_, at) in zip(made, chosen, strict=True)
-        for i, player in enumerate(at)
-    )
-    links = CircleSheet.objects.bulk_create(
-        CircleSheet(
-            sheet=sheet,
-            circle=circle,
-            played_on=FIRST_EVENING + datetime.timedelta(weeks=min(index // 10, evenings - 1)),
-        )
-        for index, sheet in enumerate(made)
-    )
-    SeatPlayer.objects.bulk_create(
-        SeatPlayer(sheet=link, position=i, player=player)
-        for link, (*_, at) in zip(links, chosen, strict=True)
-        for i, player in enumerate(at)
-    )
-    SheetResult.objects.bulk_create(
-        SheetResult(
-            sheet=link, position=i, player=player, stats={**seat, "finished": link.sheet.finished}
-        )
-        for link, (_g, _o, stats, at) in zip(links, chosen, strict=True)
-        for i, (player, seat) in enumerate(zip(at, stats, strict=True))
-    )
-    return season, user
 
 
 def timed(action) -> tuple[float, float]:
@@ -227,12 +104,10 @@ def profile(name: str, action) -> None:
 def main() -> None:
     call_command("migrate", verbosity=0)
     started = time.perf_counter()
-    rng = random.Random(36)
-    templates = [(game, options, played(rng, game, n, options)) for game, n, options in PLAYED]
-    seasons = {size: build_season(size, templates) for size in SIZES}
+    seasons = {size: build_season(size, seed=size) for size in SIZES}
     built = time.perf_counter() - started
     print(
-        f"Built {len(templates)} sheets through the engines and seasons of "
+        f"Played {len(TEMPLATES)} sheets through the engines and built seasons of "
         f"{' and '.join(map(str, SIZES))} finished sheets in {built:.1f} s."
     )
     rows = []

@@ -1,6 +1,6 @@
 """A season's standings cost the same few queries whatever the number of sheets.
 
-The seasons come from ``tests/standings_factory.py``: finished sheets whose stored
+The seasons come from ``circles/season_factory.py``: finished sheets whose stored
 contributions are real (sheets played through the engines), bulk-created.
 """
 
@@ -12,7 +12,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from circles import selectors
-from tests.standings_factory import build_season
+from circles.season_factory import build_season
 
 pytestmark = pytest.mark.django_db
 

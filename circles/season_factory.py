@@ -4,8 +4,8 @@ What each seat contributes (``SheetResult.stats``) is real: a few sheets are pla
 through the sheet engines with random legal deals (the demo's generators) and
 ``circles.rules.contributions.seat_stats``; every sheet of the season then reuses one
 of them with other players at the table. The standings never replay a deal, so no
-``Hand`` rows are needed. ``bench/bench_standings.py`` builds its seasons the same
-way (it may not import from tests/, so it keeps its own copy of this).
+``Hand`` rows are needed. The standings benchmark (``bench/bench_standings.py``) and
+the query-count tests build their seasons here.
 """
 
 from __future__ import annotations
