@@ -16,11 +16,26 @@ from django.http import QueryDict
 PITCH_POINTS = ("ace", "jack", "off_jack", "high_joker", "low_joker", "ten", "two", "three")
 
 
+# Longer numbers than any score, bid or option: kept as text, so the rules answer
+# "give a number from … to …" instead of Python refusing a 5,000-digit int.
+MAX_DIGITS = 9
+
+
+def int_or_text(value: str) -> int | str:
+    """A typed whole number as an int; anything else (other scripts' digits such as "²"
+    or "①", which ``str.isdigit`` accepts but ``int`` does not, a decimal, a word, a
+    number too long to be one) as the text, for the rules to refuse with a message."""
+    text = value.strip()
+    digits = text[1:] if text.startswith("-") else text
+    if digits.isascii() and digits.isdigit() and len(digits) <= MAX_DIGITS:
+        return int(text)
+    return text
+
+
 def _number(value: str | None) -> int | str | None:
     if value is None or not value.strip():
         return None
-    text = value.strip()
-    return int(text) if text.lstrip("-").isdigit() else text
+    return int_or_text(value)
 
 
 def _flag(post: QueryDict, name: str) -> bool:

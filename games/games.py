@@ -106,11 +106,8 @@ class GameEntry:
                 value: Any = raw in ("on", "true", "1")
             elif raw is None or raw.strip() == "":
                 continue
-            elif option.kind == "number":
-                text = raw.strip()
-                value = int(text) if text.lstrip("-").isdigit() else text
             else:
-                value = int(raw) if raw.isdigit() else raw
+                value = entry_forms.int_or_text(raw)
             target = options
             *parents, last = option.name.split(".")
             for parent in parents:

@@ -22,7 +22,7 @@ from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import charts, csv_export, selectors, services
+from games import charts, csv_export, entry_forms, selectors, services
 from games.api_input import UnreadableInput
 from games.games import GAMES, GameEntry
 from games.models import Sheet
@@ -144,8 +144,7 @@ def sheet_new_game(request: HttpRequest, game: str) -> HttpResponse:
 
 
 def _int_or_text(value: str) -> int | str:
-    value = value.strip()
-    return int(value) if value.lstrip("-").isdigit() else value
+    return entry_forms.int_or_text(value)
 
 
 # -- The sheet ------------------------------------------------------------------------
