@@ -14,7 +14,7 @@ from typing import Any
 from django.dispatch import receiver
 
 from circles.models import CircleSheet
-from circles.results import store_results
+from circles.results import counted_moves, note_change, store_results
 from games.models import Sheet
 from games.rules.sheet import SheetState
 from games.signals import sheet_changed
@@ -36,5 +36,13 @@ def keep_results(
     else:
         link = CircleSheet.objects.filter(sheet_id=sheet.pk).first()
     if link is None:
+        return
+    if change in ("deleted", "undeleted"):
+        # A finished sheet going to the trash (or coming back) takes its numbers out of
+        # the standings (or puts them back): the standings page says so.
+        if not link.excluded:
+            moves = counted_moves(link, counted=change == "undeleted")
+            if moves:
+                note_change(link, change=change, number=None, moves=moves)
         return
     store_results(link, sheet=sheet, state=state, entries=entries, change=change, number=number)

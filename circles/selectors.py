@@ -54,7 +54,10 @@ def circles_of(user: Any) -> QuerySet[Circle]:
 def sheets_of(user: Any, limit: int = 50) -> list[Sheet]:
     """The sheets a signed-in person started or sat at (as a linked player), open first."""
     return list(
-        Sheet.objects.filter(Q(owner=user) | Q(circle_link__seat_players__player__user=user))
+        Sheet.objects.filter(
+            Q(owner=user) | Q(circle_link__seat_players__player__user=user),
+            deleted_at__isnull=True,
+        )
         .distinct()
         .select_related("circle_link__circle")
         .prefetch_related("seats")
@@ -65,7 +68,7 @@ def sheets_of(user: Any, limit: int = 50) -> list[Sheet]:
 def circle_sheets(circle: Circle) -> list[CircleSheet]:
     """The circle's sheets by date, the open ones on top."""
     return list(
-        CircleSheet.objects.filter(circle=circle)
+        CircleSheet.objects.filter(circle=circle, sheet__deleted_at__isnull=True)
         .select_related("sheet")
         .prefetch_related("sheet__seats")
         .order_by("sheet__finished", "-played_on", "-sheet_id")
@@ -101,7 +104,11 @@ def records(
     counted_only: bool = True,
 ) -> dict[str, list[SheetRecord]]:
     """The finished sheets' contributions, by game, from one query."""
-    results = SheetResult.objects.filter(sheet__circle_id=circle_id, sheet__sheet__finished=True)
+    results = SheetResult.objects.filter(
+        sheet__circle_id=circle_id,
+        sheet__sheet__finished=True,
+        sheet__sheet__deleted_at__isnull=True,
+    )
     if counted_only:
         results = results.filter(sheet__excluded=False)
     if starts_on is not None:
@@ -181,6 +188,7 @@ def season_standings(season: Season, *, include_guests: bool = False) -> SeasonS
         played_on__lte=season.ends_on,
         excluded=False,
         sheet__finished=False,
+        sheet__deleted_at__isnull=True,
     ).count()
     return SeasonStandings(
         season=season,

@@ -477,6 +477,8 @@ CHANGE_WORDS = {
     "restored": lambda n: _("deal %(number)d was brought back") % {"number": n},
     "excluded": lambda n: _("the sheet was marked as a practice game"),
     "included": lambda n: _("the sheet counts again"),
+    "deleted": lambda n: _("the sheet was moved to the trash"),
+    "undeleted": lambda n: _("the sheet was brought back from the trash"),
 }
 
 

@@ -1,8 +1,11 @@
 """The score-sheet part of the JSON API: /api/v1/sheets…
 
-Writes need ``Authorization: Bearer <edit_token>``; reads take either token. A
-POST with an ``Idempotency-Key`` header is answered once: the same key again gets
-the first answer back and stores nothing new.
+Writes need ``Authorization: Bearer <edit_token>``; reads take either token. A write
+with an ``Idempotency-Key`` header is answered once: the same key again (from the
+same link, within a day) gets the first answer back and changes nothing, so a retried
+POST or DELETE never enters or removes a second deal. A write with ``If-Match`` (the
+sheet's ETag or version) is refused with 412 and the sheet as it is now when the
+sheet changed since that version.
 """
 
 from __future__ import annotations
@@ -56,6 +59,10 @@ def _sheet_for(request: HttpRequest, sheet_id: int, *, write: bool) -> Sheet | J
         return _refused(
             "This is the read-only link of the sheet; changes need the edit token.", 403
         )
+    if sheet.deleted_at is not None:
+        return _refused(
+            "This sheet is in the trash. Whoever may edit it can restore it from its page.", 410
+        )
     return sheet
 
 
@@ -68,6 +75,7 @@ def _body(request: HttpRequest) -> dict[str, Any] | JsonResponse:
 
 def deal_json(hand: Hand, deal: DealResult) -> dict[str, Any]:
     return {
+        "id": hand.pk,
         "number": deal.number,
         "entry": hand.entry,
         "dealer": deal.dealer,
@@ -123,7 +131,7 @@ def _hand_answer(
     request: HttpRequest, sheet: Sheet, outcome: services.HandOutcome, status: int
 ) -> Answer:
     state = outcome.state
-    deal = state.deals[outcome.hand.number - 1]
+    deal = state.deals[outcome.hands.index(outcome.hand)]
     body = {
         "hand": deal_json(outcome.hand, deal),
         "totals": list(state.totals),
@@ -158,6 +166,7 @@ def sheets(request: HttpRequest) -> JsonResponse:
                 players=data.get("players"),
                 first_dealer=data.get("first_dealer", 0),
                 options=data.get("options"),
+                by=_actor(request),
             )
         except RuleError as error:
             return _errors(error.problems, 422)
@@ -165,7 +174,8 @@ def sheets(request: HttpRequest) -> JsonResponse:
 
     key = request.headers.get("Idempotency-Key")
     print_ = services.fingerprint("POST", request.path, data)
-    return _json(services.idempotent(scope="sheets", key=key, print_=print_, action=create))
+    scope = services.key_scope(user=request.user)
+    return _json(services.idempotent(scope=scope, key=key, print_=print_, action=create))
 
 
 @csrf_exempt
@@ -181,7 +191,85 @@ def sheet_detail(request: HttpRequest, sheet_id: int) -> JsonResponse:
     state = sheet_state(sheet, hands)
     body = sheet_json(request, sheet, state, hands, tokens=False)
     response = JsonResponse(body)
-    response["ETag"] = f'"{sheet.pk}-{sheet.version}"'
+    response["ETag"] = etag(sheet)
+    return response
+
+
+def etag(sheet: Sheet) -> str:
+    return f'"{sheet.pk}-{sheet.version}"'
+
+
+def _actor(request: HttpRequest) -> services.Actor:
+    return services.Actor(user=request.user, via="api")
+
+
+class _BadIfMatch(Exception):
+    pass
+
+
+def expected_version(request: HttpRequest, sheet: Sheet) -> int | None:
+    """The version an ``If-Match`` header names: the ETag this API sends ("12-5"),
+    or the bare version ("5"); None without the header or for "*"."""
+    header = request.headers.get("If-Match", "").strip()
+    if not header or header == "*":
+        return None
+    value = header.removeprefix("W/").strip().strip('"')
+    sheet_part, dash, version = value.rpartition("-")
+    if not dash:
+        version, sheet_part = value, str(sheet.pk)
+    if not (version.isascii() and version.isdigit() and len(version) < 10):
+        raise _BadIfMatch
+    if sheet_part != str(sheet.pk):
+        # Another sheet's ETag cannot match this one.
+        return -1
+    return int(version)
+
+
+def _stale(request: HttpRequest, sheet: Sheet, error: RuleError) -> Answer:
+    """412: the writer saw an older sheet; the answer carries the sheet as it is now."""
+    sheet.refresh_from_db()
+    hands = live_hands(sheet)
+    body = _errors(error.problems, 412)[1]
+    body["sheet"] = sheet_json(request, sheet, sheet_state(sheet, hands), hands, tokens=False)
+    return 412, body
+
+
+def _write(request: HttpRequest, sheet: Sheet, body: object, action: Any) -> JsonResponse:
+    """Run a write with the request's If-Match and Idempotency-Key."""
+    try:
+        version = expected_version(request, sheet)
+    except _BadIfMatch:
+        return _refused(
+            'If-Match takes the ETag of the sheet (as in "12-5") or its version number.', 400
+        )
+
+    written: list[int] = []
+
+    def run() -> Answer:
+        try:
+            status, answer, now = action(version)
+        except services.StaleSheet as error:
+            return _stale(request, sheet, error)
+        except UnreadableInput as error:
+            return _errors(error.problems, 400)
+        except RuleError as error:
+            field = error.problems[0].field
+            return _errors(error.problems, 404 if field in ("number", "hand") else 422)
+        written.append(now)
+        return status, answer
+
+    key = request.headers.get("Idempotency-Key")
+    print_ = services.fingerprint(request.method, request.path, body)
+    scope = services.key_scope(sheet=sheet, link=_token(request))
+    status, answer = services.idempotent(scope=scope, key=key, print_=print_, action=run)
+    response = JsonResponse(answer, status=status)
+    if status < 300:
+        if written:
+            sheet.version = written[0]
+        else:
+            # A replayed answer: the ETag is the sheet's version now.
+            sheet.refresh_from_db(fields=["version"])
+        response["ETag"] = etag(sheet)
     return response
 
 
@@ -198,20 +286,13 @@ def sheet_hands(request: HttpRequest, sheet_id: int) -> JsonResponse:
     if isinstance(data, JsonResponse):
         return data
 
-    def record() -> Answer:
-        try:
-            outcome = services.hand_record(sheet=sheet, data=data)
-        except UnreadableInput as error:
-            return _errors(error.problems, 400)
-        except RuleError as error:
-            return _errors(error.problems, 422)
-        return _hand_answer(request, sheet, outcome, 201)
+    def record(version: int | None) -> Answer:
+        outcome = services.hand_record(
+            sheet=sheet, data=data, expected_version=version, by=_actor(request)
+        )
+        return (*_hand_answer(request, sheet, outcome, 201), outcome.version)
 
-    key = request.headers.get("Idempotency-Key")
-    print_ = services.fingerprint("POST", request.path, data)
-    return _json(
-        services.idempotent(scope=f"sheet:{sheet.pk}", key=key, print_=print_, action=record)
-    )
+    return _write(request, sheet, data, record)
 
 
 @csrf_exempt
@@ -223,23 +304,40 @@ def sheet_hand(request: HttpRequest, sheet_id: int, number: int) -> JsonResponse
     sheet = _sheet_for(request, sheet_id, write=True)
     if isinstance(sheet, JsonResponse):
         return sheet
+    # ?id=<the deal's id> names the deal by its identity: after another change moved
+    # it, or on a retry, it is still that deal (or a 404), never the next one.
+    raw_id = request.GET.get("id", "").strip()
+    if raw_id and not (raw_id.isascii() and raw_id.isdigit() and len(raw_id) < 19):
+        return _refused("id is the deal's id, a whole number from the sheet's hands.", 400)
+    hand_id = int(raw_id) if raw_id else None
     if request.method == "DELETE":
-        try:
-            state = services.hand_remove(sheet=sheet, number=number)
-        except RuleError as error:
-            return _json(
-                _errors(error.problems, 404 if error.problems[0].field == "number" else 422)
+
+        def remove(version: int | None) -> Answer:
+            outcome = services.hand_remove(
+                sheet=sheet,
+                number=number,
+                hand_id=hand_id,
+                expected_version=version,
+                by=_actor(request),
             )
-        sheet.refresh_from_db()
-        hands = live_hands(sheet)
-        return JsonResponse(sheet_json(request, sheet, state, hands, tokens=False))
+            sheet.version = outcome.version
+            body = sheet_json(request, sheet, outcome.state, outcome.hands, tokens=False)
+            return 200, body, outcome.version
+
+        return _write(request, sheet, None, remove)
     data = _body(request)
     if isinstance(data, JsonResponse):
         return data
-    try:
-        outcome = services.hand_correct(sheet=sheet, number=number, data=data)
-    except UnreadableInput as error:
-        return _json(_errors(error.problems, 400))
-    except RuleError as error:
-        return _json(_errors(error.problems, 404 if error.problems[0].field == "number" else 422))
-    return _json(_hand_answer(request, sheet, outcome, 200))
+
+    def correct(version: int | None) -> Answer:
+        outcome = services.hand_correct(
+            sheet=sheet,
+            number=number,
+            hand_id=hand_id,
+            data=data,
+            expected_version=version,
+            by=_actor(request),
+        )
+        return (*_hand_answer(request, sheet, outcome, 200), outcome.version)
+
+    return _write(request, sheet, data, correct)

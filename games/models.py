@@ -8,8 +8,10 @@
   player (the ``circles`` app links seats to them; ``games`` never needs to know).
 - ``Hand``: one deal, its input exactly as entered (the API's JSON). Removing the
   last deal keeps the row (``removed_at``) so that the undo can be undone.
+- ``SheetEvent``: the history of a sheet, every change with before and after.
 - ``IdempotencyKey``: the first answer to a request, so that a retry (a double tap,
-  a phone on a bad connection) gets the same answer and stores nothing new.
+  a phone on a bad connection) gets the same answer and stores nothing new; kept
+  for a day, answered only to the link or account that sent it.
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ class Sheet(models.Model):
     # without replaying any): how many deals are on the sheet, and whether it is over.
     deal_count = models.PositiveIntegerField(default=0)
     finished = models.BooleanField(default=False)
+    # In the trash since then (restorable for TRASH_DAYS), or None.
+    deleted_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -101,9 +105,67 @@ class Hand(models.Model):
         return f"hand {self.number} of sheet {self.sheet_id}"
 
 
+class SheetEvent(models.Model):
+    """One change to a sheet, kept for its history: what, when, by which link or
+    account, and the deal before and after. A deal that was deleted or overwritten
+    can be brought back from here."""
+
+    STARTED = "started"
+    ENTERED = "entered"
+    CORRECTED = "corrected"
+    REMOVED = "removed"
+    UNDONE = "undone"
+    RESTORED = "restored"
+    RECOVERED = "recovered"
+    DELETED = "deleted"
+    UNDELETED = "undeleted"
+    LINKS = "links"
+    KINDS = (
+        (STARTED, "started"),
+        (ENTERED, "deal entered"),
+        (CORRECTED, "deal corrected"),
+        (REMOVED, "deal deleted"),
+        (UNDONE, "deal undone"),
+        (RESTORED, "deal brought back"),
+        (RECOVERED, "deal restored from the history"),
+        (DELETED, "sheet moved to the trash"),
+        (UNDELETED, "sheet restored from the trash"),
+        (LINKS, "new links made"),
+    )
+
+    sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=12, choices=KINDS)
+    number = models.PositiveIntegerField(null=True, blank=True)
+    hand = models.ForeignKey(
+        "Hand", null=True, blank=True, on_delete=models.SET_NULL, related_name="events"
+    )
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    # Who: the account when signed in, and the way in ("edit link", "API").
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="sheet_events",
+    )
+    via = models.CharField(max_length=10, default="link")
+    # The history entry a recovery came from (a deal is brought back once).
+    recovered = models.BooleanField(default=False)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-at", "-pk")
+        indexes = (models.Index(fields=["sheet", "-at"]),)
+
+    def __str__(self) -> str:
+        return f"{self.kind} on sheet {self.sheet_id}"
+
+
 class IdempotencyKey(models.Model):
-    # "sheets" for creating a sheet, "sheet:<id>" for a sheet's deals.
-    scope = models.CharField(max_length=40)
+    # "sheets:<who>" for creating a sheet, "sheet:<id>:<link>" for a sheet's writes:
+    # a key is only ever answered to the link or account that sent it.
+    scope = models.CharField(max_length=80)
     key = models.CharField(max_length=100)
     fingerprint = models.CharField(max_length=64)  # sha256 of method, path and body
     status = models.PositiveSmallIntegerField()
@@ -112,6 +174,7 @@ class IdempotencyKey(models.Model):
 
     class Meta:
         constraints = (models.UniqueConstraint(fields=["scope", "key"], name="one_answer_per_key"),)
+        indexes = (models.Index(fields=["created_at"]),)
 
     def __str__(self) -> str:
         return f"{self.key} in {self.scope}"

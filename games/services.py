@@ -9,6 +9,7 @@ correction is checked by replaying every later deal too.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 from collections.abc import Callable
@@ -20,7 +21,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.games import GAMES, GameEntry
-from games.models import Hand, IdempotencyKey, Seat, Sheet
+from games.models import Hand, IdempotencyKey, Seat, Sheet, SheetEvent, new_token
 from games.rules.errors import Problem, RuleError
 from games.rules.sheet import SheetState
 from games.selectors import live_hands, seat_names, sheets_with_links
@@ -29,10 +30,44 @@ from games.signals import sheet_changed
 MAX_NAME = 40
 
 
+# A retry comes within seconds or minutes; a key is answered for a day, then forgotten.
+KEY_LIFETIME = datetime.timedelta(days=1)
+# A sheet in the trash can be brought back for this long, then it is deleted for good.
+TRASH_DAYS = 30
+
+
 @dataclass(frozen=True)
 class HandOutcome:
-    hand: Hand
+    """A write's result: the deal it was about, and the sheet's state replayed from the
+    very deals (``hands``) it stored, so a page never pairs a state with other deals."""
+
+    hand: Hand | None
     state: SheetState
+    hands: list[Hand]
+    version: int | None = None  # the sheet's version after the write
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who made a change, for the history: the account (None when not signed in) and
+    the way in ("link" for the edit link's pages, "api")."""
+
+    user: Any = None
+    via: str = "link"
+
+
+ANONYMOUS = Actor()
+
+
+class StaleSheet(RuleError):
+    """The write was based on an older version of the sheet than the current one."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__(
+            "This sheet changed meanwhile (on another phone): here is the sheet now. "
+            "Check it, then enter your change again."
+        )
+        self.current = current
 
 
 def _clean_names(players: object, problems: list[Problem]) -> list[str]:
@@ -73,6 +108,7 @@ def sheet_create(
     first_dealer: object = 0,
     options: object = None,
     owner: Any = None,
+    by: Actor = ANONYMOUS,
 ) -> Sheet:
     """A new sheet, or RuleError with every problem of the request.
 
@@ -118,13 +154,44 @@ def sheet_create(
         )
         sheet._seat_names = tuple(names)
         state = _check(entry, sheet, [], new_index=-1)
+        _event(sheet, SheetEvent.STARTED, by, after={"players": names})
         _announce(sheet, state, [], "started", None)
     return sheet
 
 
-def _locked(sheet: Sheet) -> Sheet:
+def _locked(sheet: Sheet, expected_version: int | None = None) -> Sheet:
+    """The sheet row, locked for the rest of the transaction; ``StaleSheet`` when the
+    writer saw an older version than the one stored (If-Match)."""
     # Lock the sheet row alone (PostgreSQL refuses to lock the outer-joined circle link).
-    return sheets_with_links().select_for_update(of=("self",)).get(pk=sheet.pk)
+    locked = sheets_with_links().select_for_update(of=("self",)).get(pk=sheet.pk)
+    if locked.deleted_at is not None:
+        raise RuleError("This sheet is in the trash; restore it before changing it.")
+    if expected_version is not None and expected_version != locked.version:
+        raise StaleSheet(locked.version)
+    return locked
+
+
+def _event(
+    sheet: Sheet,
+    kind: str,
+    by: Actor,
+    *,
+    number: int | None = None,
+    hand: Hand | None = None,
+    before: Any = None,
+    after: Any = None,
+) -> SheetEvent:
+    user = by.user if getattr(by.user, "is_authenticated", False) else None
+    return SheetEvent.objects.create(
+        sheet=sheet,
+        kind=kind,
+        number=number,
+        hand=hand,
+        before=before,
+        after=after,
+        user=user,
+        via=by.via,
+    )
 
 
 def _touch(
@@ -206,6 +273,18 @@ def _check(
     return game_sheet.state
 
 
+def key_scope(*, sheet: Sheet | None = None, link: str | None = None, user: Any = None) -> str:
+    """Where an Idempotency-Key is looked up: per sheet and per link (a hash of the
+    token that sent it), or for new sheets per account; a key replayed by anybody else
+    finds nothing of theirs."""
+    if sheet is not None:
+        digest = hashlib.sha256((link or "").encode()).hexdigest()[:16]
+        return f"sheet:{sheet.pk}:{digest}"
+    if getattr(user, "is_authenticated", False):
+        return f"sheets:user:{user.pk}"
+    return "sheets:anonymous"
+
+
 def fingerprint(method: str, path: str, body: object) -> str:
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(f"{method} {path} {canonical}".encode()).hexdigest()
@@ -238,6 +317,10 @@ def idempotent(*, scope: str, key: str | None, print_: str, action: Callable[[],
         try:
             with transaction.atomic():
                 stored = IdempotencyKey.objects.filter(scope=scope, key=key).first()
+                if stored is not None and stored.created_at < timezone.now() - KEY_LIFETIME:
+                    # Older than a day: forgotten, as if the key had never been used.
+                    stored.delete()
+                    stored = None
                 if stored is not None:
                     return _stored_answer(stored, print_)
                 status, body = action()
@@ -264,23 +347,53 @@ def _stored_answer(stored: IdempotencyKey, print_: str) -> Answer:
     return stored.status, stored.response
 
 
-def hand_record(*, sheet: Sheet, data: dict[str, Any]) -> HandOutcome:
+def _redo_stack(sheet: Sheet) -> list[Hand]:
+    """The undone deals, the most recently undone first: "bring back" takes them in
+    that order, as many times as there were undos."""
+    return list(
+        Hand.objects.filter(sheet=sheet, removed_at__isnull=False).order_by("-removed_at", "-pk")
+    )
+
+
+def hand_record(
+    *,
+    sheet: Sheet,
+    data: dict[str, Any],
+    expected_version: int | None = None,
+    by: Actor = ANONYMOUS,
+) -> HandOutcome:
     """Check and store the next deal. Callers wrap this with the idempotency key."""
     entry = GAMES[sheet.game]
     with transaction.atomic():
-        sheet = _locked(sheet)
+        sheet = _locked(sheet, expected_version)
         hands = live_hands(sheet)
         entries = [h.entry for h in hands]
         state = _check(entry, sheet, [*entries, data], new_index=len(entries))
-        # The undo of an earlier deal cannot be undone once a new deal takes its place.
+        # A new deal takes the place of the undone ones: they can no longer come back
+        # with "bring back" (the history still has them).
         Hand.objects.filter(sheet=sheet, removed_at__isnull=False).delete()
         hand = Hand.objects.create(sheet=sheet, number=len(entries) + 1, entry=data)
+        _event(sheet, SheetEvent.ENTERED, by, number=hand.number, hand=hand, after=data)
         _touch(sheet, state, [*entries, data], "entered", hand.number)
-    return HandOutcome(hand, state)
+    return HandOutcome(hand, state, [*hands, hand], sheet.version)
 
 
-def _live_hand(sheet: Sheet, number: object) -> tuple[list[Hand], int]:
+def _live_hand(
+    sheet: Sheet, number: object = None, hand_id: object = None
+) -> tuple[list[Hand], int]:
+    """The live deals and the index of the one named: by its id (what pages and careful
+    clients send, so a retried or repeated request cannot hit the next deal) or by its
+    number."""
     hands = live_hands(sheet)
+    if hand_id is not None:
+        for index, hand in enumerate(hands):
+            if hand.pk == hand_id:
+                return hands, index
+        raise RuleError(
+            "That deal is no longer on the sheet (it was changed meanwhile): "
+            "here is the sheet now.",
+            "hand",
+        )
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(hands):
         count = len(hands)
         where = f"deals 1 to {count}" if count else "no deals yet"
@@ -288,74 +401,188 @@ def _live_hand(sheet: Sheet, number: object) -> tuple[list[Hand], int]:
     return hands, number - 1
 
 
-def hand_correct(*, sheet: Sheet, number: int, data: dict[str, Any]) -> HandOutcome:
-    """Replace what was entered for deal ``number``; every later deal is re-scored."""
+def hand_correct(
+    *,
+    sheet: Sheet,
+    number: int | None = None,
+    hand_id: int | None = None,
+    data: dict[str, Any],
+    expected_version: int | None = None,
+    by: Actor = ANONYMOUS,
+) -> HandOutcome:
+    """Replace what was entered for a deal; every later deal is re-scored."""
     entry = GAMES[sheet.game]
     with transaction.atomic():
-        sheet = _locked(sheet)
-        hands, index = _live_hand(sheet, number)
+        sheet = _locked(sheet, expected_version)
+        hands, index = _live_hand(sheet, number, hand_id)
         entries = [h.entry for h in hands]
         entries[index] = data
         state = _check(entry, sheet, entries, new_index=index)
         hand = hands[index]
+        before = hand.entry
         hand.entry = data
         hand.save(update_fields=["entry", "updated_at"])
-        _touch(sheet, state, entries, "corrected", number)
-    return HandOutcome(hand, state)
+        _event(
+            sheet,
+            SheetEvent.CORRECTED,
+            by,
+            number=index + 1,
+            hand=hand,
+            before=before,
+            after=data,
+        )
+        _touch(sheet, state, entries, "corrected", index + 1)
+    return HandOutcome(hand, state, hands, sheet.version)
 
 
-def hand_remove(*, sheet: Sheet, number: int) -> SheetState:
-    """Take deal ``number`` off the sheet; later deals move up one and are re-scored.
+def hand_remove(
+    *,
+    sheet: Sheet,
+    number: int | None = None,
+    hand_id: int | None = None,
+    expected_version: int | None = None,
+    by: Actor = ANONYMOUS,
+) -> HandOutcome:
+    """Take a deal off the sheet; later deals move up one and are re-scored.
 
     The last deal is kept aside (not deleted) so that :func:`hand_restore` can put it
-    back: that is the one-tap undo and the undo of the undo.
+    back: that is the one-tap undo, as many times as there were deals. A deal from
+    the middle is deleted; the history keeps it, and it can be restored from there.
     """
     entry = GAMES[sheet.game]
     with transaction.atomic():
-        sheet = _locked(sheet)
-        hands, index = _live_hand(sheet, number)
+        sheet = _locked(sheet, expected_version)
+        hands, index = _live_hand(sheet, number, hand_id)
         entries = [h.entry for i, h in enumerate(hands) if i != index]
         state = _check(entry, sheet, entries, new_index=-1)
-        Hand.objects.filter(sheet=sheet, removed_at__isnull=False).delete()
         removed = hands[index]
+        kept = [h for i, h in enumerate(hands) if i != index]
         if index == len(hands) - 1:
             removed.removed_at = timezone.now()
             removed.save(update_fields=["removed_at", "updated_at"])
+            kind = SheetEvent.UNDONE
         else:
+            kind = SheetEvent.REMOVED
+            _event(sheet, kind, by, number=index + 1, hand=None, before=removed.entry)
             removed.delete()
-            for later in hands[index + 1 :]:
+            for later in kept[index:]:
                 later.number -= 1
                 later.save(update_fields=["number", "updated_at"])
-        _touch(sheet, state, entries, "removed", number)
-    return state
+        if kind == SheetEvent.UNDONE:
+            _event(sheet, kind, by, number=index + 1, hand=removed, before=removed.entry)
+        _touch(sheet, state, entries, "removed", index + 1)
+    return HandOutcome(removed, state, kept, sheet.version)
 
 
-def hand_restore(*, sheet: Sheet) -> HandOutcome:
-    """Put back the deal the last undo took off."""
+def hand_restore(
+    *,
+    sheet: Sheet,
+    hand_id: int | None = None,
+    expected_version: int | None = None,
+    by: Actor = ANONYMOUS,
+) -> HandOutcome:
+    """Put back the deal the latest undo took off (or, by id, exactly that undone deal
+    when it is the next to come back: a second tap on "bring back" cannot bring back
+    another one)."""
     entry = GAMES[sheet.game]
     with transaction.atomic():
-        sheet = _locked(sheet)
-        removed = (
-            Hand.objects.filter(sheet=sheet, removed_at__isnull=False)
-            .order_by("-removed_at")
-            .first()
-        )
-        if removed is None:
+        sheet = _locked(sheet, expected_version)
+        stack = _redo_stack(sheet)
+        if not stack:
             raise RuleError("There is no undone deal to bring back.", None)
+        removed = stack[0]
+        if hand_id is not None and removed.pk != hand_id:
+            raise RuleError(
+                "That deal is already back on the sheet (or was replaced): here is the sheet now.",
+                "hand",
+            )
         hands = live_hands(sheet)
         entries = [h.entry for h in hands]
         state = _check(entry, sheet, [*entries, removed.entry], new_index=len(entries))
         removed.removed_at = None
         removed.number = len(entries) + 1
         removed.save(update_fields=["removed_at", "number", "updated_at"])
+        _event(
+            sheet, SheetEvent.RESTORED, by, number=removed.number, hand=removed, after=removed.entry
+        )
         _touch(sheet, state, [*entries, removed.entry], "restored", removed.number)
-    return HandOutcome(removed, state)
+    return HandOutcome(removed, state, [*hands, removed], sheet.version)
+
+
+def event_recover(
+    *,
+    sheet: Sheet,
+    event_id: int,
+    expected_version: int | None = None,
+    by: Actor = ANONYMOUS,
+) -> HandOutcome:
+    """Bring back a deal that was deleted, overwritten by a correction or undone, from
+    the sheet's history: it goes back where it was (a corrected deal gets its earlier
+    entry again) if the deals after it still fit."""
+    entry = GAMES[sheet.game]
+    with transaction.atomic():
+        sheet = _locked(sheet, expected_version)
+        event = SheetEvent.objects.select_for_update().filter(pk=event_id, sheet=sheet).first()
+        if event is None or event.before is None or event.kind not in RECOVERABLE:
+            raise RuleError("There is no deal to restore in that history entry.", "event")
+        if event.recovered:
+            raise RuleError("That deal was restored from the history already.", "event")
+        hands = live_hands(sheet)
+        entries = [h.entry for h in hands]
+        current = next((i for i, h in enumerate(hands) if h.pk == event.hand_id), None)
+        if event.kind == SheetEvent.CORRECTED and current is not None:
+            # The deal is still on the sheet: it gets its earlier entry back.
+            index = current
+            entries[index] = event.before
+            state = _check(entry, sheet, entries, new_index=index)
+            hand = hands[index]
+            hand.entry = event.before
+            hand.save(update_fields=["entry", "updated_at"])
+            kept = hands
+        else:
+            if event.kind == SheetEvent.UNDONE and current is not None:
+                raise RuleError("That deal is back on the sheet already.", "event")
+            # Back where it was; the deals after it move down one.
+            index = min((event.number or len(hands) + 1) - 1, len(hands))
+            entries.insert(index, event.before)
+            state = _check(entry, sheet, entries, new_index=index)
+            for later in reversed(hands[index:]):
+                later.number += 1
+                later.save(update_fields=["number", "updated_at"])
+            if event.kind == SheetEvent.UNDONE and event.hand_id is not None:
+                # Still waiting on the redo stack: it leaves it as it comes back.
+                Hand.objects.filter(pk=event.hand_id, removed_at__isnull=False).delete()
+            hand = Hand.objects.create(sheet=sheet, number=index + 1, entry=event.before)
+            kept = [*hands[:index], hand, *hands[index:]]
+        event.recovered = True
+        event.save(update_fields=["recovered"])
+        _event(
+            sheet,
+            SheetEvent.RECOVERED,
+            by,
+            number=index + 1,
+            hand=hand,
+            before=None,
+            after=event.before,
+        )
+        _touch(sheet, state, entries, "corrected" if kept is hands else "restored", index + 1)
+    return HandOutcome(hand, state, kept, sheet.version)
+
+
+RECOVERABLE = (SheetEvent.CORRECTED, SheetEvent.REMOVED, SheetEvent.UNDONE)
 
 
 def undone_hand(sheet: Sheet) -> Hand | None:
+    """The deal "bring back" would put back next, if any."""
     return (
-        Hand.objects.filter(sheet=sheet, removed_at__isnull=False).order_by("-removed_at").first()
+        Hand.objects.filter(sheet=sheet, removed_at__isnull=False)
+        .order_by("-removed_at", "-pk")
+        .first()
     )
+
+
+def undone_count(sheet: Sheet) -> int:
+    return Hand.objects.filter(sheet=sheet, removed_at__isnull=False).count()
 
 
 def hand_preview(
@@ -373,3 +600,69 @@ def hand_preview(
         hands, index = _live_hand(sheet, number)
         entries[index] = data
     return _check(entry, sheet, entries, new_index=index), index
+
+
+# -- The sheet itself: links, trash ----------------------------------------------------------
+
+
+def links_rotate(*, sheet: Sheet, by: Actor = ANONYMOUS) -> Sheet:
+    """New edit and view links; the old ones stop working at once."""
+    with transaction.atomic():
+        sheet = _locked(sheet)
+        sheet.edit_token = new_token()
+        sheet.view_token = new_token()
+        sheet.save(update_fields=["edit_token", "view_token"])
+        Sheet.objects.filter(pk=sheet.pk).update(version=F("version") + 1)
+        sheet.refresh_from_db(fields=["version"])
+        _event(sheet, SheetEvent.LINKS, by)
+    return sheet
+
+
+def sheet_delete(*, sheet: Sheet, by: Actor = ANONYMOUS) -> Sheet:
+    """Move the sheet to the trash: its links show only that it is there, and it can be
+    restored for TRASH_DAYS days."""
+    with transaction.atomic():
+        sheet = _locked(sheet)
+        now = timezone.now()
+        Sheet.objects.filter(pk=sheet.pk).update(
+            deleted_at=now, version=F("version") + 1, updated_at=now
+        )
+        sheet.refresh_from_db(fields=["deleted_at", "version", "updated_at"])
+        _event(sheet, SheetEvent.DELETED, by)
+        hands = live_hands(sheet)
+        _announce(
+            sheet,
+            _check(GAMES[sheet.game], sheet, [h.entry for h in hands], -1),
+            [h.entry for h in hands],
+            "deleted",
+            None,
+        )
+    return sheet
+
+
+def sheet_undelete(*, sheet: Sheet, by: Actor = ANONYMOUS) -> Sheet:
+    with transaction.atomic():
+        sheet = Sheet.objects.select_for_update().get(pk=sheet.pk)
+        if sheet.deleted_at is None:
+            return sheet
+        now = timezone.now()
+        Sheet.objects.filter(pk=sheet.pk).update(
+            deleted_at=None, version=F("version") + 1, updated_at=now
+        )
+        sheet.refresh_from_db(fields=["deleted_at", "version", "updated_at"])
+        _event(sheet, SheetEvent.UNDELETED, by)
+        hands = live_hands(sheet)
+        entries = [h.entry for h in hands]
+        _announce(sheet, _check(GAMES[sheet.game], sheet, entries, -1), entries, "undeleted", None)
+    return sheet
+
+
+def clear_expired(now: datetime.datetime | None = None) -> tuple[int, int]:
+    """Forget idempotency keys older than a day and empty the trash of sheets deleted
+    more than TRASH_DAYS ago; how many of each went."""
+    now = now or timezone.now()
+    keys, _ = IdempotencyKey.objects.filter(created_at__lt=now - KEY_LIFETIME).delete()
+    old = Sheet.objects.filter(deleted_at__lt=now - datetime.timedelta(days=TRASH_DAYS))
+    sheets = old.count()
+    old.delete()
+    return keys, sheets

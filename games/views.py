@@ -8,6 +8,7 @@ changes nothing.
 
 from __future__ import annotations
 
+import datetime
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -150,11 +151,30 @@ def _int_or_text(value: str) -> int | str:
 # -- The sheet ------------------------------------------------------------------------
 
 
-def _sheet(token: str, *, edit: bool) -> Sheet:
+def _sheet(token: str, *, edit: bool, trashed: bool = False) -> Sheet:
+    """The sheet a link opens; a sheet in the trash only where ``trashed`` says the
+    page can show it as such."""
     found = selectors.sheet_by_token(token)
     if found is None or (edit and not found[1]):
         raise Http404("No sheet at this link")
+    if found[0].deleted_at is not None and not trashed:
+        raise Http404("This sheet is in the trash")
     return found[0]
+
+
+def _in_trash(request: HttpRequest, sheet: Sheet, *, can_edit: bool) -> HttpResponse:
+    """A sheet's link while it is in the trash: what happened, until when it can come
+    back, and (for whoever may delete it) the button to bring it back. 410 Gone."""
+    context = {
+        "sheet": sheet,
+        "game": GAMES[sheet.game],
+        "players": selectors.seat_names(sheet),
+        "purge_on": sheet.deleted_at + datetime.timedelta(days=services.TRASH_DAYS),
+        "can_restore": can_edit and may_delete(request, sheet),
+    }
+    response = render(request, "games/sheet_trash.html", context, status=410)
+    patch_cache_control(response, no_store=True)
+    return response
 
 
 def _board_context(
@@ -162,13 +182,16 @@ def _board_context(
     sheet: Sheet,
     *,
     can_edit: bool,
-    state: SheetState | None = None,
+    written: services.HandOutcome | None = None,
     values: dict | None = None,
     errors: list[Problem] | None = None,
 ) -> dict[str, Any]:
     entry = GAMES[sheet.game]
-    hands = selectors.live_hands(sheet)
-    if state is None:
+    if written is not None:
+        # The state a write replayed, with the very deals it replayed.
+        hands, state = written.hands, written.state
+    else:
+        hands = selectors.live_hands(sheet)
         state = selectors.sheet_state(sheet, hands)
     options = entry.sheet_options(sheet)
     columns = _columns(state)
@@ -192,6 +215,9 @@ def _board_context(
         "error_fields": {p.field for p in errors or [] if p.field},
         "idempotency_key": uuid.uuid4().hex,
         "undone": services.undone_hand(sheet) if can_edit else None,
+        "last_hand": hands[-1] if hands else None,
+        "can_delete": can_edit and may_delete(request, sheet),
+        "stale": False,
         "live_url": reverse("games:sheet-live", args=[sheet.view_token]),
     }
     if can_edit:
@@ -256,27 +282,33 @@ def _page_or_board(
 
 @require_http_methods(["GET", "POST"])
 def sheet_page(request: HttpRequest, token: str) -> HttpResponse:
-    sheet = _sheet(token, edit=True)
+    sheet = _sheet(token, edit=True, trashed=True)
+    if sheet.deleted_at is not None:
+        return _in_trash(request, sheet, can_edit=True)
     if request.method == "GET":
         return _page_or_board(request, _board_context(request, sheet, can_edit=True))
     entry = GAMES[sheet.game]
     data = entry.entry_from_post(request.POST, players=len(selectors.seat_names(sheet)))
     key = request.POST.get("idempotency_key") or None
+    version = _posted_version(request)
 
     def record() -> services.Answer:
         try:
-            outcome = services.hand_record(sheet=sheet, data=data)
+            outcome = services.hand_record(
+                sheet=sheet, data=data, expected_version=version, by=_actor(request)
+            )
+        except services.StaleSheet as error:
+            return 412, _problems_json(error)
         except (UnreadableInput, RuleError) as error:
-            return 422, {
-                "errors": [{"field": p.field, "message": p.message} for p in error.problems]
-            }
+            return 422, _problems_json(error)
         return 201, {"number": outcome.hand.number}
 
     print_ = services.fingerprint("POST", request.path, data)
-    status, answer = services.idempotent(
-        scope=f"sheet:{sheet.pk}", key=key, print_=print_, action=record
-    )
+    scope = services.key_scope(sheet=sheet, link=sheet.edit_token)
+    status, answer = services.idempotent(scope=scope, key=key, print_=print_, action=record)
     sheet.refresh_from_db()
+    if status == 412:
+        return _stale_board(request, sheet, answer)
     if status >= 400:
         problems = [Problem(e["field"], e["message"]) for e in answer["errors"]]
         context = _board_context(request, sheet, can_edit=True, values=data, errors=problems)
@@ -284,6 +316,33 @@ def sheet_page(request: HttpRequest, token: str) -> HttpResponse:
     if not request.htmx:
         return redirect(sheet.get_absolute_url())
     return _page_or_board(request, _board_context(request, sheet, can_edit=True))
+
+
+def _actor(request: HttpRequest) -> services.Actor:
+    return services.Actor(user=request.user, via="link")
+
+
+def _posted_version(request: HttpRequest) -> int | None:
+    """The sheet version the form was made from (its If-Match); None if not sent."""
+    value = entry_forms.int_or_text(request.POST.get("version", ""))
+    return value if isinstance(value, int) and value >= 0 else None
+
+
+def _problems_json(error: RuleError) -> dict[str, Any]:
+    return {"errors": [{"field": p.field, "message": p.message} for p in error.problems]}
+
+
+def _stale_board(request: HttpRequest, sheet: Sheet, answer: dict[str, Any]) -> HttpResponse:
+    """412: the phone had an older sheet than the one stored. Nothing was changed; the
+    page shows the sheet as it is now, with the message at the top."""
+    if not request.htmx:
+        for error in answer["errors"]:
+            messages.error(request, error["message"])
+        return redirect(sheet.get_absolute_url())
+    context = _board_context(request, sheet, can_edit=True)
+    context["board_errors"] = [Problem(e["field"], e["message"]) for e in answer["errors"]]
+    context["stale"] = True
+    return _page_or_board(request, context, status=412)
 
 
 @require_POST
@@ -318,16 +377,31 @@ def deal_correct(request: HttpRequest, token: str, number: int) -> HttpResponse:
     deal = state.deals[number - 1]
     values = hands[number - 1].entry
     errors: list[Problem] = []
+    status = 200
     if request.method == "POST":
         values = entry.entry_from_post(request.POST, players=len(state.players))
         try:
-            services.hand_correct(sheet=sheet, number=number, data=values)
+            outcome = services.hand_correct(
+                sheet=sheet,
+                hand_id=_posted_hand(request) or hands[number - 1].pk,
+                data=values,
+                expected_version=_posted_version(request),
+                by=_actor(request),
+            )
+        except services.StaleSheet as error:
+            return _stale_board(request, sheet, _problems_json(error))
         except (UnreadableInput, RuleError) as error:
             errors = list(error.problems)
+            status = 422
         else:
-            return redirect(sheet.get_absolute_url() + f"#deal-{number}")
+            return redirect(sheet.get_absolute_url() + f"#deal-{outcome.hand.number}")
     context = _board_context(
-        request, sheet, can_edit=True, state=state, values=values, errors=errors
+        request,
+        sheet,
+        can_edit=True,
+        written=services.HandOutcome(None, state, hands),
+        values=values,
+        errors=errors,
     )
     # The entry form hides the seat that sat this deal out (the dealer at a Skat table of four).
     seats = NextDeal(
@@ -336,8 +410,8 @@ def deal_correct(request: HttpRequest, token: str, number: int) -> HttpResponse:
         forehand=deal.dealer,
         sitting_out=deal.details.get("sitting_out"),
     )
-    context.update({"number": number, "deal": deal, "deal_seats": seats})
-    return render(request, "games/deal_correct.html", context, status=422 if errors else 200)
+    context.update({"number": number, "deal": deal, "deal_seats": seats, "hand": hands[number - 1]})
+    return render(request, "games/deal_correct.html", context, status=status)
 
 
 def _board_after(
@@ -354,37 +428,152 @@ def _board_after(
     return _page_or_board(request, context, status=422 if problems else 200)
 
 
-@require_POST
-def deal_delete(request: HttpRequest, token: str, number: int) -> HttpResponse:
-    sheet = _sheet(token, edit=True)
+def _posted_hand(request: HttpRequest) -> int | None:
+    value = entry_forms.int_or_text(request.POST.get("hand", ""))
+    return value if isinstance(value, int) and value > 0 else None
+
+
+def _sheet_write(request: HttpRequest, sheet: Sheet, action: Callable[[], Any]) -> HttpResponse:
+    """A change from the sheet's buttons: refused changes come back as messages on the
+    board, a stale phone gets the sheet as it is now (412)."""
     try:
-        services.hand_remove(sheet=sheet, number=number)
+        action()
+    except services.StaleSheet as error:
+        return _stale_board(request, sheet, _problems_json(error))
     except RuleError as error:
         return _board_after(request, sheet, list(error.problems))
     return _board_after(request, sheet)
+
+
+@require_POST
+def deal_delete(request: HttpRequest, token: str, number: int) -> HttpResponse:
+    sheet = _sheet(token, edit=True)
+    return _sheet_write(
+        request,
+        sheet,
+        lambda: services.hand_remove(
+            sheet=sheet,
+            number=number,
+            hand_id=_posted_hand(request),
+            expected_version=_posted_version(request),
+            by=_actor(request),
+        ),
+    )
 
 
 @require_POST
 def sheet_undo(request: HttpRequest, token: str) -> HttpResponse:
+    """Undo the last deal. The button names that deal: a second tap (or a retry) that
+    arrives after it was undone finds it gone and changes nothing more."""
     sheet = _sheet(token, edit=True)
-    count = len(selectors.live_hands(sheet))
-    if count == 0:
-        return _board_after(request, sheet, [Problem(None, "There is no deal to undo yet.")])
-    try:
-        services.hand_remove(sheet=sheet, number=count)
-    except RuleError as error:
-        return _board_after(request, sheet, list(error.problems))
-    return _board_after(request, sheet)
+    hands = selectors.live_hands(sheet)
+    named = _posted_hand(request)
+    word = GAMES[sheet.game].deal_word
+    if not hands:
+        return _board_after(request, sheet, [Problem(None, f"There is no {word} to undo yet.")])
+    if named is not None and named != hands[-1].pk:
+        message = (
+            f"That {word} was undone already (or is no longer the last one): "
+            "nothing more was undone."
+        )
+        return _board_after(request, sheet, [Problem(None, message)])
+    return _sheet_write(
+        request,
+        sheet,
+        lambda: services.hand_remove(
+            sheet=sheet,
+            hand_id=hands[-1].pk,
+            expected_version=_posted_version(request),
+            by=_actor(request),
+        ),
+    )
 
 
 @require_POST
 def sheet_redo(request: HttpRequest, token: str) -> HttpResponse:
     sheet = _sheet(token, edit=True)
+    return _sheet_write(
+        request,
+        sheet,
+        lambda: services.hand_restore(
+            sheet=sheet, hand_id=_posted_hand(request), by=_actor(request)
+        ),
+    )
+
+
+@require_POST
+def event_recover(request: HttpRequest, token: str, event_id: int) -> HttpResponse:
+    """Bring back a deleted, overwritten or undone deal from the sheet's history."""
+    sheet = _sheet(token, edit=True)
     try:
-        services.hand_restore(sheet=sheet)
+        services.event_recover(sheet=sheet, event_id=event_id, by=_actor(request))
     except RuleError as error:
-        return _board_after(request, sheet, list(error.problems))
-    return _board_after(request, sheet)
+        for problem in error.problems:
+            messages.error(request, problem.message)
+        return redirect("games:sheet-history", token)
+    messages.success(request, _("The deal is back on the sheet."))
+    return redirect(sheet.get_absolute_url())
+
+
+@require_GET
+def sheet_history(request: HttpRequest, token: str) -> HttpResponse:
+    """Every change to the sheet, newest first, with a way back for lost deals."""
+    sheet = _sheet(token, edit=True)
+    events = list(sheet.events.select_related("user")[:500])
+    response = render(
+        request,
+        "games/sheet_history.html",
+        {
+            "sheet": sheet,
+            "game": GAMES[sheet.game],
+            "players": selectors.seat_names(sheet),
+            "events": events,
+            "recoverable": services.RECOVERABLE,
+        },
+    )
+    patch_cache_control(response, no_store=True)
+    return response
+
+
+def may_delete(request: HttpRequest, sheet: Sheet) -> bool:
+    """A sheet started by an account is that account's to delete; one kept by its
+    edit link alone, whoever holds the link's."""
+    return sheet.owner_id is None or sheet.owner_id == request.user.pk
+
+
+@require_POST
+def sheet_delete(request: HttpRequest, token: str) -> HttpResponse:
+    sheet = _sheet(token, edit=True)
+    if not may_delete(request, sheet):
+        messages.error(request, _("Only the account that started this sheet can delete it."))
+        return redirect(sheet.get_absolute_url())
+    services.sheet_delete(sheet=sheet, by=_actor(request))
+    return redirect(sheet.get_absolute_url())
+
+
+@require_POST
+def sheet_undelete(request: HttpRequest, token: str) -> HttpResponse:
+    found = selectors.sheet_by_token(token)
+    if found is None or not found[1]:
+        raise Http404("No sheet at this link")
+    sheet = found[0]
+    if not may_delete(request, sheet):
+        raise Http404("No sheet at this link")
+    services.sheet_undelete(sheet=sheet, by=_actor(request))
+    messages.success(request, _("The sheet is back."))
+    return redirect(sheet.get_absolute_url())
+
+
+@require_POST
+def links_rotate(request: HttpRequest, token: str) -> HttpResponse:
+    """New edit and view links; the old ones stop working at once."""
+    sheet = _sheet(token, edit=True)
+    sheet = services.links_rotate(sheet=sheet, by=_actor(request))
+    messages.success(
+        request,
+        _("New links are ready; the old ones no longer work. Share the new ones below."),
+    )
+    return redirect(sheet.get_absolute_url())
 
 
 def _etag(sheet: Sheet, kind: str) -> str:
@@ -394,7 +583,9 @@ def _etag(sheet: Sheet, kind: str) -> str:
 @require_GET
 def sheet_view(request: HttpRequest, token: str) -> HttpResponse:
     """The read-only sheet for the other players' phones."""
-    sheet = _sheet(token, edit=False)
+    sheet = _sheet(token, edit=False, trashed=True)
+    if sheet.deleted_at is not None:
+        return _in_trash(request, sheet, can_edit=False)
     etag = _etag(sheet, "view")
     if request.headers.get("If-None-Match") == etag:
         response = HttpResponse(status=304)
@@ -412,6 +603,9 @@ def sheet_live(request: HttpRequest, token: str) -> HttpResponse:
     if found is None:
         raise Http404("No sheet at this link")
     sheet = found[0]
+    if sheet.deleted_at is not None:
+        # Gone: the page stops updating (htmx swaps nothing on a 410).
+        return HttpResponse(status=410)
     since = request.GET.get("since", "")
     etag = _etag(sheet, "live")
     if since == str(sheet.version) or request.headers.get("If-None-Match") == etag:

@@ -302,3 +302,18 @@ def test_the_title_race_says_who_leads_and_when_it_is_decided(client, people):
     assert "Olga leads with" in text
     assert "needs" in text
     assert "decided after the last evening" in text
+
+
+def test_a_sheet_in_the_trash_leaves_the_circle_and_its_standings(client, people):
+    sheet = people["sheet"]
+    season_url = f"/circles/{people['circle'].pk}/seasons/{people['season'].pk}/"
+    client.force_login(people["owner"])
+    client.post(f"/s/{sheet.edit_token}/delete")
+    page = client.get(season_url).content.decode()
+    assert "No finished sheet counts in this season yet" in page
+    assert "the sheet was moved to the trash" in page
+    assert sheet.edit_token not in client.get(f"/circles/{people['circle'].pk}/").content.decode()
+    client.post(f"/s/{sheet.edit_token}/undelete")
+    page = client.get(season_url).content.decode()
+    assert "the sheet was brought back from the trash" in page
+    assert "No finished sheet counts" not in page

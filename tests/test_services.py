@@ -313,7 +313,7 @@ def test_removing_a_middle_deal_deletes_it_and_renumbers_the_rest():
     sheet = with_deals(
         manipulation_sheet(), penalties(0, 25, 40), penalties(10, 0, 30), penalties(5, 5, 0)
     )
-    state = services.hand_remove(sheet=sheet, number=2)
+    state = services.hand_remove(sheet=sheet, number=2).state
     assert state.totals == (5, 30, 40)
     assert [(h.number, h.entry) for h in live_hands(sheet)] == [
         (1, penalties(0, 25, 40)),
@@ -326,7 +326,7 @@ def test_removing_a_middle_deal_deletes_it_and_renumbers_the_rest():
 
 def test_undo_then_redo_puts_the_last_deal_back():
     sheet = with_deals(manipulation_sheet(), penalties(0, 25, 40), penalties(10, 0, 30))
-    state = services.hand_remove(sheet=sheet, number=2)
+    state = services.hand_remove(sheet=sheet, number=2).state
     assert state.totals == (0, 25, 40)
     assert entries(sheet) == [penalties(0, 25, 40)]
     assert services.undone_hand(sheet).entry == penalties(10, 0, 30)
@@ -366,7 +366,8 @@ def test_a_new_deal_after_an_undo_discards_the_undone_one():
     assert entries(sheet) == [penalties(0, 25, 40), penalties(5, 5, 0)]
 
 
-def test_only_the_latest_undo_can_be_brought_back():
+def test_every_undo_can_be_brought_back_in_order():
+    # Bring back works for any number of undos: last undone, first back.
     sheet = with_deals(
         manipulation_sheet(), penalties(0, 25, 40), penalties(10, 0, 30), penalties(5, 5, 0)
     )
@@ -375,6 +376,8 @@ def test_only_the_latest_undo_can_be_brought_back():
     assert entries(sheet) == [penalties(0, 25, 40)]
     services.hand_restore(sheet=sheet)
     assert entries(sheet) == [penalties(0, 25, 40), penalties(10, 0, 30)]
+    services.hand_restore(sheet=sheet)
+    assert entries(sheet) == [penalties(0, 25, 40), penalties(10, 0, 30), penalties(5, 5, 0)]
     with pytest.raises(RuleError):
         services.hand_restore(sheet=sheet)
 

@@ -1209,9 +1209,10 @@ def test_posting_a_web_deal_costs_the_same_queries_for_3_and_60_deals(
         assert len(entries(sheet)) == count + 1
     assert counts[0] == counts[1]
     assert counts[0][1] == (200 if htmx else 302)
-    # Measured: 16 queries to store the deal and redirect; 18 with htmx, which also
-    # reads the live hands and the undone deal to answer the new board.
-    assert counts[0][0] <= (18 if htmx else 16)
+    # Measured: 17 queries to store the deal (with its history row) and redirect; 19
+    # with htmx, which also reads the live hands and the undone deal to answer the
+    # new board.
+    assert counts[0][0] <= (19 if htmx else 17)
 
 
 def test_live_poll_while_unchanged_is_cheap(client, django_assert_max_num_queries):
