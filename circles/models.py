@@ -105,6 +105,9 @@ class Player(models.Model):
         related_name="players",
     )
     guest = models.BooleanField(_("guest"), default=False)
+    # Erased at the person's request: the name is gone from every sheet and record;
+    # the games stay, under a placeholder.
+    erased = models.BooleanField(default=False)
     shown_as = models.CharField(
         _("name shown outside the circle"), max_length=10, choices=SHOWN_AS, default=FULL
     )

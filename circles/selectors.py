@@ -38,7 +38,7 @@ def suggested_names(request: HttpRequest) -> list[str]:
     if not user.is_authenticated:
         return []
     return list(
-        Player.objects.filter(circle__memberships__user=user)
+        Player.objects.filter(circle__memberships__user=user, erased=False)
         .order_by("name")
         .values_list("name", flat=True)
         .distinct()[:300]

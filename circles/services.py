@@ -261,6 +261,52 @@ def player_merge(*, keep: Player, absorb: Player) -> Player:
     return keep
 
 
+def player_erase(*, player: Player) -> Player:
+    """Erase a person from the circle, as data-protection law lets them ask: their name
+    is replaced on every sheet they sat at (and in those sheets' histories and the
+    standings' change log) by a placeholder, the link to their account goes, and they
+    are no longer offered as a name. The games they played stay, so nobody else's
+    scores change."""
+    from games.models import SheetEvent
+
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if player.erased:
+            return player
+        number = Player.objects.filter(circle_id=player.circle_id, erased=True).count() + 1
+        old_name = player.name
+        placeholder = _("Former player %(number)d") % {"number": number}
+        while Player.objects.filter(
+            circle_id=player.circle_id, name_key=placeholder.casefold()
+        ).exists():
+            number += 1
+            placeholder = _("Former player %(number)d") % {"number": number}
+        player.name = placeholder
+        player.name_key = placeholder.casefold()
+        player.user = None
+        player.erased = True
+        player.save()
+        seats = list(player.seats.select_related("sheet__sheet"))
+        _show_name_on_sheets(player, seats)
+        sheet_ids = [seat.sheet_id for seat in seats]
+        for event in SheetEvent.objects.filter(sheet_id__in=sheet_ids, kind=SheetEvent.STARTED):
+            names = (event.after or {}).get("players")
+            if isinstance(names, list) and old_name in names:
+                event.after = {
+                    **event.after,
+                    "players": [placeholder if n == old_name else n for n in names],
+                }
+                event.save(update_fields=["after"])
+        for noted in StandingsChange.objects.filter(circle_id=player.circle_id):
+            if any(move.get("player") == player.pk for move in noted.moves):
+                noted.moves = [
+                    {**move, "name": placeholder} if move.get("player") == player.pk else move
+                    for move in noted.moves
+                ]
+                noted.save(update_fields=["moves"])
+    return player
+
+
 # -- Sheets in a circle -------------------------------------------------------------------
 
 
@@ -372,7 +418,8 @@ def _read_season(data: Mapping[str, Any]) -> tuple[dict[str, Any], list[Problem]
         values["planned_evenings"] = None
     else:
         text = str(planned).strip()
-        if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 366:
+        # ASCII digits only ("²" is a digit to str.isdigit, not to int) and few of them.
+        if not (text.isascii() and text.isdigit() and len(text) <= 3) or not 1 <= int(text) <= 366:
             problems.append(
                 Problem(
                     "planned_evenings",

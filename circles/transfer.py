@@ -84,6 +84,7 @@ def export_circle(circle: Circle) -> dict[str, Any]:
                 "user": p.user.get_username() if p.user else None,
                 "guest": p.guest,
                 "shown_as": p.shown_as,
+                "erased": p.erased,
                 "created_at": _when(p.created_at),
             }
             for p in players
@@ -219,6 +220,7 @@ def _import(data: Mapping[str, Any]) -> Circle:
             user=users.get(item["user"]) if item["user"] else None,
             guest=bool(item["guest"]),
             shown_as=item["shown_as"],
+            erased=bool(item.get("erased", False)),
         )
         Player.objects.filter(pk=player.pk).update(created_at=_stamp(item["created_at"]))
         players[int(item["id"])] = player

@@ -23,6 +23,11 @@ urlpatterns = [
         views.player_merge,
         name="player-merge",
     ),
+    path(
+        "circles/<int:circle_id>/players/<int:player_id>/erase",
+        views.player_erase,
+        name="player-erase",
+    ),
     path("circles/<int:circle_id>/new/<slug:game>/", views.sheet_new, name="sheet-new"),
     path(
         "circles/<int:circle_id>/sheets/<int:sheet_id>",

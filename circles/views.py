@@ -17,6 +17,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -244,6 +245,20 @@ def player_page(request: HttpRequest, circle_id: int, player_id: int) -> HttpRes
 
 @login_required
 @require_POST
+def player_erase(request: HttpRequest, circle_id: int, player_id: int) -> HttpResponse:
+    """Owners erase a person who asked to be forgotten (the games stay, the name goes)."""
+    circle = _circle(request, circle_id, manage=True)
+    player = get_object_or_404(Player, pk=player_id, circle=circle)
+    if request.POST.get("confirm") != "erase":
+        messages.error(request, _("Tick the box to confirm: erasing cannot be undone."))
+        return redirect(player.get_absolute_url())
+    services.player_erase(player=player)
+    messages.success(request, _("The name is erased from every sheet of the circle."))
+    return redirect("circles:players", circle.pk)
+
+
+@login_required
+@require_POST
 def player_merge(request: HttpRequest, circle_id: int, player_id: int) -> HttpResponse:
     circle = _circle(request, circle_id, manage=True)
     keep = get_object_or_404(Player, pk=player_id, circle=circle)
@@ -309,7 +324,21 @@ def sheet_settings(request: HttpRequest, circle_id: int, sheet_id: int) -> HttpR
         else:
             services.sheet_set_played_on(link=link, played_on=played_on)
             messages.success(request, _("Saved."))
-    return redirect(request.POST.get("back") or circle.get_absolute_url())
+    return redirect(_local_url(request, request.POST.get("back")) or circle.get_absolute_url())
+
+
+def _local_url(request: HttpRequest, url: str | None) -> str | None:
+    """``url`` if it is a path on this site; None for anything else (another site, or a
+    word that ``redirect`` would take for a view's name and fail to find)."""
+    if (
+        url
+        and url.startswith("/")
+        and url_has_allowed_host_and_scheme(
+            url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        )
+    ):
+        return url
+    return None
 
 
 @login_required

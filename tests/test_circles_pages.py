@@ -4,6 +4,7 @@ that names are suggested only from your own circles or this phone's own typing."
 from __future__ import annotations
 
 import datetime
+import json
 
 import pytest
 from django.contrib.auth.models import User
@@ -125,7 +126,8 @@ def test_every_circles_url_is_in_the_matrix(people):
         "circle", "settings", "players", "player", "sheet-new", "season", "season-edit",
         "season-new", "season-csv", "circle-export", "mine", "circle-new",
         # Covered by the tests below and by tests/test_circles_api.py:
-        "invite-rotate", "member", "join", "player-merge", "sheet-settings", "sheet-move",
+        "invite-rotate", "member", "join", "player-merge", "player-erase", "sheet-settings",
+        "sheet-move",
         "season-rotate", "season-public", "season-public-csv", "api-standings",
     }  # fmt: skip
     assert names == covered
@@ -317,3 +319,37 @@ def test_a_sheet_in_the_trash_leaves_the_circle_and_its_standings(client, people
     page = client.get(season_url).content.decode()
     assert "the sheet was brought back from the trash" in page
     assert "No finished sheet counts" not in page
+
+
+def test_an_owner_erases_a_person_from_every_sheet(client, people):
+    # The law in many countries lets a person ask to be forgotten: Nina's name goes
+    # from the sheet, its history, the standings and the suggestions; the games stay.
+    circle = people["circle"]
+    nina = Player.objects.get(circle=circle, name="Nina")
+    client.force_login(people["member"])
+    assert (
+        client.post(
+            f"/circles/{circle.pk}/players/{nina.pk}/erase", {"confirm": "erase"}
+        ).status_code
+        == 404
+    )
+    client.force_login(people["owner"])
+    client.post(f"/circles/{circle.pk}/players/{nina.pk}/erase")  # not confirmed
+    assert Player.objects.get(pk=nina.pk).erased is False
+    client.post(f"/circles/{circle.pk}/players/{nina.pk}/erase", {"confirm": "erase"})
+    nina.refresh_from_db()
+    assert nina.erased
+    assert nina.name == "Former player 1"
+    sheet = people["sheet"]
+    assert list(sheet.seats.values_list("name", flat=True)) == ["Olga", "Max", "Former player 1"]
+    assert "Nina" not in json.dumps(list(sheet.events.values_list("after", flat=True)))
+    for url in (
+        f"/s/{sheet.edit_token}/",
+        f"/circles/{circle.pk}/seasons/{people['season'].pk}/",
+        f"/circles/{circle.pk}/players/",
+        "/new/skat/",
+    ):
+        assert "Nina" not in client.get(url).content.decode(), url
+    # Her games still count for everybody else: the series is still ranked.
+    page = client.get(f"/circles/{circle.pk}/seasons/{people['season'].pk}/").content.decode()
+    assert "Olga" in page
