@@ -30,8 +30,9 @@ urlpatterns = [
     path("s/<str:token>/links", views.links_rotate, name="sheet-links"),
     path("v/<str:token>/", views.sheet_view, name="sheet-view"),
     path("v/<str:token>/live", views.sheet_live, name="sheet-live"),
-    path("s/<str:token>/sheet.csv", views.sheet_csv, name="sheet-csv"),
-    path("s/<str:token>/chart", views.sheet_chart, name="sheet-chart"),
+    # Under s/ only the edit link opens them; under v/ either link (reading is theirs).
+    path("s/<str:token>/sheet.csv", views.sheet_csv, {"edit": True}, name="sheet-csv"),
+    path("s/<str:token>/chart", views.sheet_chart, {"edit": True}, name="sheet-chart"),
     path("v/<str:token>/chart", views.sheet_chart, name="sheet-view-chart"),
     path("v/<str:token>/sheet.csv", views.sheet_csv, name="sheet-view-csv"),
     # The rule book and the referee pages

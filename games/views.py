@@ -644,13 +644,11 @@ def running_totals_chart(sheet: Sheet, state: SheetState) -> str | None:
 
 
 @require_GET
-def sheet_chart(request: HttpRequest, token: str) -> HttpResponse:
+def sheet_chart(request: HttpRequest, token: str, edit: bool = False) -> HttpResponse:
     """The running totals chart, by either link: the part htmx loads when the chart is
     opened, or a page of its own without JavaScript."""
-    found = selectors.sheet_by_token(token)
-    if found is None:
-        raise Http404("No sheet at this link")
-    sheet, can_edit = found
+    sheet = _sheet(token, edit=edit)
+    can_edit = sheet.edit_token == token
     state = selectors.sheet_state(sheet)
     context = {
         "sheet": sheet,
@@ -668,12 +666,9 @@ def sheet_chart(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_GET
-def sheet_csv(request: HttpRequest, token: str) -> HttpResponse:
+def sheet_csv(request: HttpRequest, token: str, edit: bool = False) -> HttpResponse:
     """The sheet as a CSV file, by either link."""
-    found = selectors.sheet_by_token(token)
-    if found is None:
-        raise Http404("No sheet at this link")
-    sheet = found[0]
+    sheet = _sheet(token, edit=edit)
     response = csv_export.sheet_csv(sheet, selectors.sheet_state(sheet))
     patch_cache_control(response, no_cache=True, private=True)
     return response
