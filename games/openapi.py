@@ -858,7 +858,28 @@ IDEMPOTENCY_KEY = {
     "schema": {"type": "string", "maxLength": 100},
     "description": (
         "Any unique text, e.g. a UUID made when the deal was entered. The same key again "
-        "returns the first answer and stores nothing new, so a retry never counts twice."
+        "(from the same link or account, within a day) returns the first answer and "
+        "changes nothing, so a retry never counts twice."
+    ),
+}
+IF_MATCH = {
+    "name": "If-Match",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": (
+        'The sheet\'s ETag as the last answer gave it (e.g. "12-5"), or its version. If the '
+        "sheet changed since, the write is refused with 412 and the sheet as it is now."
+    ),
+}
+DEAL_ID = {
+    "name": "id",
+    "in": "query",
+    "required": False,
+    "schema": {"type": "integer"},
+    "description": (
+        "The deal's id (hands[].id): the deal is found by it, so after another change "
+        "moved it, or on a retry, it is still that deal (or 404), never the next one."
     ),
 }
 DEAL = {
@@ -892,8 +913,9 @@ DEAL = {
 SEAT_NUMBERS = {"type": "array", "items": {"type": "integer"}}
 HAND = {
     "type": "object",
-    "required": ["number", "entry", "score", "totals", "explanation"],
+    "required": ["id", "number", "entry", "score", "totals", "explanation"],
     "properties": {
+        "id": {"type": "integer", "description": "The deal's identity; it never changes."},
         "number": {"type": "integer"},
         "entry": {"type": "object", "description": "The deal exactly as it was entered."},
         "dealer": {"type": "integer"},
@@ -961,6 +983,14 @@ def _answers(ok: str, schema: dict[str, Any], *, missing: bool = True) -> dict[s
             "content": error,
         }
         answers["404"] = {"description": "No sheet with that id for this token.", "content": error}
+        answers["410"] = {"description": "The sheet is in the trash.", "content": error}
+        answers["412"] = {
+            "description": (
+                "If-Match named an older version: nothing changed; the answer's sheet is "
+                "the sheet as it is now."
+            ),
+            "content": error,
+        }
     return answers
 
 
@@ -1014,7 +1044,7 @@ SHEET_PATHS: dict[str, dict[str, Any]] = {
             "tags": ["Score sheets"],
             "summary": "Add the next deal",
             "description": "The dealer rotates by itself. A deal after the game is finished is refused.",
-            "parameters": [SHEET_ID, IDEMPOTENCY_KEY],
+            "parameters": [SHEET_ID, IDEMPOTENCY_KEY, IF_MATCH],
             "security": [{"token": []}],
             "requestBody": _json_body({"$ref": "#/components/schemas/Deal"}),
             "responses": _answers("201", {"$ref": "#/components/schemas/HandAnswer"}),
@@ -1025,7 +1055,7 @@ SHEET_PATHS: dict[str, dict[str, Any]] = {
             "operationId": "hand_correct",
             "tags": ["Score sheets"],
             "summary": "Correct a deal; every later deal is re-scored",
-            "parameters": [SHEET_ID, HAND_NUMBER],
+            "parameters": [SHEET_ID, HAND_NUMBER, DEAL_ID, IDEMPOTENCY_KEY, IF_MATCH],
             "security": [{"token": []}],
             "requestBody": _json_body({"$ref": "#/components/schemas/Deal"}),
             "responses": _answers("200", {"$ref": "#/components/schemas/HandAnswer"}),
@@ -1034,7 +1064,7 @@ SHEET_PATHS: dict[str, dict[str, Any]] = {
             "operationId": "hand_remove",
             "tags": ["Score sheets"],
             "summary": "Remove a deal; later deals move up and are re-scored",
-            "parameters": [SHEET_ID, HAND_NUMBER],
+            "parameters": [SHEET_ID, HAND_NUMBER, DEAL_ID, IDEMPOTENCY_KEY, IF_MATCH],
             "security": [{"token": []}],
             "responses": _answers("200", {"$ref": "#/components/schemas/Sheet"}),
         },
