@@ -22,6 +22,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 
 def new_token() -> str:
@@ -121,16 +122,16 @@ class SheetEvent(models.Model):
     UNDELETED = "undeleted"
     LINKS = "links"
     KINDS = (
-        (STARTED, "started"),
-        (ENTERED, "deal entered"),
-        (CORRECTED, "deal corrected"),
-        (REMOVED, "deal deleted"),
-        (UNDONE, "deal undone"),
-        (RESTORED, "deal brought back"),
-        (RECOVERED, "deal restored from the history"),
-        (DELETED, "sheet moved to the trash"),
-        (UNDELETED, "sheet restored from the trash"),
-        (LINKS, "new links made"),
+        (STARTED, _("Sheet started")),
+        (ENTERED, _("Entered")),
+        (CORRECTED, _("Corrected")),
+        (REMOVED, _("Deleted")),
+        (UNDONE, _("Undone")),
+        (RESTORED, _("Brought back")),
+        (RECOVERED, _("Restored from the history")),
+        (DELETED, _("Sheet moved to the trash")),
+        (UNDELETED, _("Sheet brought back from the trash")),
+        (LINKS, _("New links made")),
     )
 
     sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="events")

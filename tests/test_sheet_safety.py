@@ -274,7 +274,8 @@ def test_the_history_keeps_every_change_with_before_and_after(client):
     assert (corrected.before, corrected.after) == (ROUNDS[1], ROUNDS[3])
     page = client.get(f"/s/{sheet.edit_token}/history/")
     assert page.status_code == 200
-    assert page.content.decode().count("Bring this deal back") == 2
+    # Manipulation scores rounds: the page says so.
+    assert page.content.decode().count("Bring this round back") == 2
     assert "Put this version back" in page.content.decode()
     assert "no-store" in page["Cache-Control"]
 
