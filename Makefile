@@ -26,11 +26,14 @@ install: $(BIN)/.installed
 
 setup: install
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 
+# Forget day-old idempotency keys and empty the month-old trash at every start.
 run: setup
+	$(BIN)/python manage.py clearexpired
 	@echo "Scorekeeper on http://$(BIND)/"
-	$(BIN)/gunicorn scorekeeper.wsgi --bind $(BIND) --workers $(WORKERS) --access-logfile - --forwarded-allow-ips 127.0.0.1
+	WORKERS=$(WORKERS) $(BIN)/gunicorn scorekeeper.wsgi -c scorekeeper/gunicorn.conf.py --bind $(BIND)
 
 # Browser tests drive Debian's Chromium through Playwright; never a downloaded browser.
 chromium:
@@ -57,7 +60,7 @@ format: install
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-bench: install
+bench: setup
 	$(BIN)/python bench/bench_referee.py
 	$(BIN)/python bench/bench_arrange.py
 	$(BIN)/python bench/bench_sheet.py

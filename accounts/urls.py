@@ -2,12 +2,19 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from accounts import views
+from scorekeeper.security import rate_limit_posts
+
+# Guessing passwords, making accounts in bulk and sending reset mail in bulk are limited
+# per client address and per user name tried (settings.RATE_LIMITS): 429 past them.
+login = rate_limit_posts(per_ip="login-ip", per_field=("username", "login-user"))
+signup = rate_limit_posts(per_ip="signup-ip", per_field=("username", "signup-user"))
+password_reset = rate_limit_posts(per_ip="password-reset-ip")
 
 app_name = "accounts"
 
 urlpatterns = [
-    path("signup/", views.SignUpView.as_view(), name="signup"),
-    path("login/", views.LoginView.as_view(), name="login"),
+    path("signup/", signup(views.SignUpView.as_view()), name="signup"),
+    path("login/", login(views.LoginView.as_view()), name="login"),
     # POST only (Django's LogoutView answers 405 to GET).
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/", views.PasswordChangeView.as_view(), name="password-change"),
@@ -16,7 +23,9 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(),
         name="password-change-done",
     ),
-    path("password/reset/", views.PasswordResetView.as_view(), name="password-reset"),
+    path(
+        "password/reset/", password_reset(views.PasswordResetView.as_view()), name="password-reset"
+    ),
     path(
         "password/reset/sent/",
         auth_views.PasswordResetDoneView.as_view(),

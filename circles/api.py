@@ -13,7 +13,7 @@ from typing import Any
 from django.http import HttpRequest, JsonResponse
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.csrf import csrf_exempt
 
 from circles import permissions, selectors, wording
 from circles.models import Season
@@ -60,8 +60,13 @@ def _rows(rows: Any, names: wording.Names) -> list[dict[str, Any]]:
     return made
 
 
-@require_GET
+# Read-only: any other method gets the API's 405, not the CSRF failure page.
+@csrf_exempt
 def season_standings(request: HttpRequest, season_id: int) -> JsonResponse:
+    if request.method != "GET":
+        response = _error(405, _("Read a season's standings with GET."))
+        response["Allow"] = "GET"
+        return response
     season = Season.objects.select_related("circle").filter(pk=season_id).first()
     token = _bearer(request)
     if season is None or not permissions.can_view_season(request.user, season, token):

@@ -356,8 +356,15 @@ def _attach(sheet: Sheet, circle: Circle) -> CircleSheet:
     link = CircleSheet.objects.create(
         sheet=sheet, circle=circle, played_on=timezone.localdate(sheet.created_at)
     )
+    # Found or made in one order (by name) whoever asks: two tables starting at once
+    # with some of the same players then wait for each other's new rows instead of
+    # each holding one the other needs (a deadlock on PostgreSQL).
+    players = {
+        _tidy(name).casefold(): player_for_name(circle, name)
+        for name in sorted(names, key=lambda name: _tidy(name).casefold())
+    }
     SeatPlayer.objects.bulk_create(
-        SeatPlayer(sheet=link, position=i, player=player_for_name(circle, name))
+        SeatPlayer(sheet=link, position=i, player=players[_tidy(name).casefold()])
         for i, name in enumerate(names)
     )
     replay_results(link, change="started")

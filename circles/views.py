@@ -312,7 +312,9 @@ def sheet_new(request: HttpRequest, circle_id: int, game: str) -> HttpResponse:
 @require_POST
 def sheet_settings(request: HttpRequest, circle_id: int, sheet_id: int) -> HttpResponse:
     circle = _circle(request, circle_id)
-    link = get_object_or_404(CircleSheet, pk=sheet_id, circle=circle)
+    # By the sheet's own id: Django checks an id against the integer column's range
+    # there, not on this table's key (a link to its sheet), where SQLite overflows.
+    link = get_object_or_404(CircleSheet, sheet__pk=sheet_id, circle=circle)
     if "counted" in request.POST:
         services.sheet_set_counted(link=link, counted=request.POST["counted"] == "1")
         messages.success(request, _("Saved."))

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 from collections.abc import Iterable
 from typing import Any
 
 from games.rules.cards import Card, Deck
 from games.rules.errors import Problem, RuleError
+from scorekeeper.input_guard import json_problem
 
 _MISSING = object()
 
@@ -22,8 +24,24 @@ class UnreadableInput(RuleError):
     """The request cannot be read at all (answered 400; rule problems are 422)."""
 
 
+# No number a request means has more digits (scores, bids and seats have a handful);
+# Python itself refuses to read integers of more than 4,300 digits.
+MAX_NUMBER_DIGITS = 100
+
+
+class _BadNumber(ValueError):
+    """A JSON number no field can mean: NaN, Infinity, 1e999, or one of 5,000 digits."""
+
+
 def parse_json_object(raw: bytes) -> dict[str, Any]:
-    """The request body as a JSON object, or ``UnreadableInput`` saying what is wrong with it."""
+    """The request body as a JSON object, or ``UnreadableInput`` saying what is wrong with it.
+
+    Besides invalid JSON, a body is unreadable when it carries text that is not text
+    (a NUL or a lone surrogate such as ``"\\ud800"``, which ``json.loads`` accepts) or a
+    number no field can mean (``NaN``, ``Infinity``, ``1e999``, thousands of digits).
+    The input guard (``scorekeeper.input_guard``) refuses such text before any view;
+    this says the same to any caller that reads a body itself.
+    """
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -31,7 +49,14 @@ def parse_json_object(raw: bytes) -> dict[str, Any]:
     if not text.strip():
         raise UnreadableInput("The request body is empty; send a JSON object.")
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        data = json.loads(
+            text,
+            parse_constant=_reject_constant,
+            parse_float=_finite_float,
+            parse_int=_bounded_int,
+        )
+    except _BadNumber as error:
+        raise UnreadableInput(str(error)) from None
     except json.JSONDecodeError as error:
         raise UnreadableInput(
             f"The request body is not valid JSON ({error.msg} at line {error.lineno}, "
@@ -39,13 +64,33 @@ def parse_json_object(raw: bytes) -> dict[str, Any]:
         ) from None
     except (ValueError, RecursionError):
         raise UnreadableInput("The request body is not valid JSON.") from None
+    found = json_problem(data)
+    if found is not None:
+        raise UnreadableInput([Problem(*found)])
     if not isinstance(data, dict):
         raise UnreadableInput('The request body must be a JSON object, like {"game": "grand"}.')
     return data
 
 
 def _reject_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a JSON number")
+    raise _BadNumber(f"The request body is not valid JSON: {name} is not a number.")
+
+
+def _shown_number(text: str) -> str:
+    return text if len(text) <= 20 else f"{text[:12]}… ({len(text)} characters)"
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _BadNumber(f"The number {_shown_number(text)} in the request body is far too large.")
+    return value
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise _BadNumber(f"The number {_shown_number(text)} in the request body is far too large.")
+    return int(text)
 
 
 def describe(value: object) -> str:

@@ -325,6 +325,13 @@ def idempotent(*, scope: str, key: str | None, print_: str, action: Callable[[],
                     return _stored_answer(stored, print_)
                 status, body = action()
                 if status >= 400:
+                    # The same key may have been answered meanwhile: a copy of this
+                    # request sent at the same moment stored the deal while this one
+                    # waited for the sheet's lock, and this one was then refused (the
+                    # series is over now). Its answer is the first one's.
+                    stored = IdempotencyKey.objects.filter(scope=scope, key=key).first()
+                    if stored is not None:
+                        return _stored_answer(stored, print_)
                     # Nothing was stored, so nothing is remembered: the client may fix
                     # the request and send it again with the same key.
                     return status, body

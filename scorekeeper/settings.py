@@ -6,9 +6,17 @@ Variables (all optional for a local run):
   ALLOWED_HOSTS         comma-separated host names (default: the loopback names)
   CSRF_TRUSTED_ORIGINS  comma-separated origins such as https://scores.example.org
   DATABASE_URL          e.g. postgres://user:pass@host:5432/name (default: SQLite in DATA_DIR)
-  DATA_DIR              where the SQLite file and the generated key live (default: ./var)
+  DATA_DIR              where the SQLite file and the generated key live (default: ./var);
+                        created 0700, the key file and the SQLite file 0600
   HTTPS                 "1" when served over HTTPS behind a proxy that sets
                         X-Forwarded-Proto: turns on redirects, secure cookies and HSTS
+  REDIS_URL             e.g. redis://127.0.0.1:6379/0: the cache (rate-limit counters)
+                        lives in Redis; without it, in the database table
+                        "scorekeeper_cache" (made by `manage.py createcachetable`).
+                        Either way every worker and server shares the counters.
+  TRUSTED_PROXY_HOPS    how many proxies in front append to X-Forwarded-For (default 1
+                        with HTTPS=1, else 0): the rate limits count a client by the
+                        address the outermost of them saw; 0 uses REMOTE_ADDR
   EMAIL_HOST            an SMTP server for password-reset mail (without it, mail is
                         printed to the console); EMAIL_PORT (587), EMAIL_HOST_USER,
                         EMAIL_HOST_PASSWORD, EMAIL_USE_TLS (on), EMAIL_USE_SSL (off),
@@ -17,6 +25,7 @@ Variables (all optional for a local run):
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from pathlib import Path
@@ -47,6 +56,12 @@ DEBUG = env_bool("DEBUG", False)
 HTTPS = env_bool("HTTPS", False)
 
 
+def _make_data_dir() -> None:
+    """DATA_DIR, readable by its owner only (0700) when this creates it."""
+    DATA_DIR.parent.mkdir(parents=True, exist_ok=True)
+    DATA_DIR.mkdir(mode=0o700, exist_ok=True)
+
+
 def _secret_key() -> str:
     """The configured key, or one generated on first start and kept, so sessions survive restarts."""
     configured = os.environ.get("SECRET_KEY", "").strip()
@@ -55,10 +70,23 @@ def _secret_key() -> str:
     key_file = DATA_DIR / "secret_key"
     if key_file.exists():
         return key_file.read_text().strip()
-    DATA_DIR.mkdir(parents=True, exist_ok=True)
+    _make_data_dir()
     key = secrets.token_urlsafe(50)
-    key_file.write_text(key)
-    key_file.chmod(0o600)
+    # Written to a new file that only its owner can read (0600 from the start), then
+    # linked into place: the key file is never readable by others nor seen half
+    # written, and of two workers starting at once the first to link wins and the
+    # other reads its key.
+    temporary = DATA_DIR / f".secret_key.{os.getpid()}.{secrets.token_hex(4)}"
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(descriptor, "w") as handle:
+            handle.write(key)
+        try:
+            os.link(temporary, key_file)
+        except FileExistsError:
+            return key_file.read_text().strip()
+    finally:
+        temporary.unlink(missing_ok=True)
     return key
 
 
@@ -82,6 +110,12 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The Content Security Policy on every answer (static files too), no-store where a
+    # token travels: scorekeeper/security.py.
+    "scorekeeper.security.SecurityHeadersMiddleware",
+    # 400 for a NUL, a lone surrogate or bytes that are not UTF-8 anywhere in the
+    # request, before anything reads it: scorekeeper/input_guard.py.
+    "scorekeeper.input_guard.InputGuardMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -90,6 +124,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Rate limits of the JSON API and of starting a sheet (settings.RATE_LIMITS).
+    "scorekeeper.security.RateLimitMiddleware",
 ]
 
 ROOT_URLCONF = "scorekeeper.urls"
@@ -127,7 +163,7 @@ SQLITE_OPTIONS = {
 if os.environ.get("DATABASE_URL"):
     DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
 else:
-    DATA_DIR.mkdir(parents=True, exist_ok=True)
+    _make_data_dir()
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
@@ -136,13 +172,64 @@ else:
             # Opening the file and setting WAL costs milliseconds: keep connections.
             "CONN_MAX_AGE": 600,
             "CONN_HEALTH_CHECKS": True,
+            # Tests use a file too, not Django's shared in-memory database: there,
+            # concurrent writers fail at once with "table is locked" instead of
+            # queueing on the lock as they do in WAL mode.
+            "TEST": {"NAME": str(DATA_DIR / "test-db.sqlite3")},
         }
     }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A sqlite:// DATABASE_URL gets the same WAL and IMMEDIATE settings.
     DATABASES["default"].setdefault("OPTIONS", SQLITE_OPTIONS)
+    # Made empty (a valid database) and readable by its owner only before SQLite opens
+    # it, which would make it 0644; its -wal and -shm files take the file's mode.
+    _sqlite_file = str(DATABASES["default"]["NAME"])
+    if _sqlite_file and _sqlite_file != ":memory:" and not _sqlite_file.startswith("file:"):
+        # Already there, or not creatable (then SQLite says why).
+        with contextlib.suppress(OSError):
+            os.close(os.open(_sqlite_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The cache holds the rate-limit counters, shared by every worker and server: Redis
+# when REDIS_URL is set, else a database table (`manage.py createcachetable` makes it;
+# the test databases get it by themselves).
+if os.environ.get("REDIS_URL"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["REDIS_URL"],
+            "KEY_PREFIX": "scorekeeper",
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "scorekeeper_cache",
+            # Past this many rows the oldest are dropped, live counters too: keep it
+            # well above the number of clients seen in the longest window (an hour).
+            "OPTIONS": {"MAX_ENTRIES": 50_000},
+        }
+    }
+
+# Rate limits (scorekeeper/security.py): a name → (requests, seconds) per client
+# address, or per user name for "login-user" and "signup-user". Generous enough that
+# play never meets them; a refused request answers 429 with Retry-After.
+RATE_LIMITS: dict[str, tuple[int, int] | None] = {
+    "api": (300, 60),  # every request under /api/
+    "sheet-new": (30, 3600),  # starting a sheet: /new/<game>/, a circle's, the API's
+    "login-ip": (10, 300),
+    "login-user": (5, 900),
+    "signup-ip": (20, 3600),
+    "signup-user": (5, 900),
+    "password-reset-ip": (10, 3600),
+}
+# Proxies in front that append to X-Forwarded-For (behind one with HTTPS=1).
+_hops = os.environ.get("TRUSTED_PROXY_HOPS", "").strip() or str(int(HTTPS))
+if not _hops.isdigit():
+    raise ImproperlyConfigured(f"TRUSTED_PROXY_HOPS must be 0 or more; got {_hops!r}.")
+TRUSTED_PROXY_HOPS = int(_hops)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -203,10 +290,39 @@ if HTTPS:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
 
+# Tokens in logged paths are masked (scorekeeper.security.MaskTokensFilter): on the
+# loggers that log paths (a logger's filter sees only its own records) and on the
+# handlers, which everything else reaches. django.server is runserver's request log,
+# set up as Django's own, with the filter.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"mask_tokens": {"()": "scorekeeper.security.MaskTokensFilter"}},
+    "formatters": {
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        }
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["mask_tokens"]},
+        "django.server": {
+            "class": "logging.StreamHandler",
+            "formatter": "django.server",
+            "filters": ["mask_tokens"],
+        },
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "INFO"}},
+    "loggers": {
+        "django.db.backends": {"level": "INFO"},
+        "django.request": {"filters": ["mask_tokens"]},
+        "django.security.csrf": {"filters": ["mask_tokens"]},
+        "django.server": {
+            "handlers": ["django.server"],
+            "level": "INFO",
+            "propagate": False,
+            "filters": ["mask_tokens"],
+        },
+    },
 }

@@ -26,6 +26,33 @@ def test_unreadable_bodies_are_refused_with_a_reason(raw, message):
     assert caught.value.problems[0].field is None
 
 
+@pytest.mark.parametrize(
+    ("raw", "field", "message"),
+    [
+        (b'{"game": "\\ud800"}', "game", "lone surrogate"),
+        (b'{"players": ["Ana", "\\udfff"]}', "players.1", "lone surrogate"),
+        (b'{"\\udc00": 1}', None, "field name"),
+        (b'{"options": {"a\\u0000": 1}}', "options", "NUL"),
+        (b'{"players": ["Ana\\u0000"]}', "players.0", "NUL"),
+        (b'{"bid": 1e999}', None, "far too large"),
+        (b'{"bid": -1e999}', None, "far too large"),
+        (b'{"bid": ' + b"9" * 5000 + b"}", None, "far too large"),
+        (b'{"bid": -' + b"9" * 101 + b"}", None, "far too large"),
+        (b'{"bid": Infinity}', None, "not valid JSON"),
+    ],
+)
+def test_text_that_is_not_text_and_numbers_nobody_means_are_unreadable(raw, field, message):
+    """json.loads accepts lone surrogates, NUL escapes, 1e999 (as inf): all are refused."""
+    with pytest.raises(UnreadableInput) as caught:
+        parse_json_object(raw)
+    assert message in caught.value.problems[0].message
+    assert caught.value.problems[0].field == field
+
+
+def test_large_but_sensible_numbers_still_read():
+    assert parse_json_object(b'{"bid": ' + b"9" * 100 + b', "x": 1e308}')["x"] == 1e308
+
+
 def test_every_problem_is_collected_before_anything_is_raised():
     body = Body({"bid": "24", "hand": "yes", "game": "grnad", "cards": ["JC", "JC"], "extra": 1})
     assert body.integer("bid") is None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable
 
 import pytest
@@ -114,3 +115,33 @@ def test_one_key_sent_at_once_by_eight_threads_stores_one_deal():
     statuses = together(8, send)
     assert statuses == [201] * 8
     assert len(live_hands(sheet)) == 1
+
+
+def test_a_double_tap_on_the_deal_that_ends_the_series_gets_one_answer_twice():
+    # Found under load on PostgreSQL: the second copy looked the key up before the first
+    # committed, waited for the sheet's lock, then found the series over (422) instead
+    # of answering with the first copy's 201.
+    sheet = services.sheet_create(game="skat", players=["A", "B", "C"], options={"series_deals": 2})
+    services.hand_record(sheet=sheet, data={"passed": True})
+    scope = services.key_scope(sheet=sheet, link=sheet.edit_token)
+    first_in = threading.Event()
+
+    def tap(i: int) -> object:
+        if i == 1:
+            first_in.wait(5)
+            time.sleep(0.1)
+
+        def record() -> services.Answer:
+            try:
+                outcome = services.hand_record(sheet=sheet, data={"passed": True})
+            except services.RuleError as error:
+                return 422, {"errors": [p.message for p in error.problems]}
+            first_in.set()
+            time.sleep(0.5)  # the first answer is still on its way when the second comes
+            return 201, {"number": outcome.hand.number}
+
+        return services.idempotent(scope=scope, key="tap-1", print_="same", action=record)
+
+    answers = together(2, tap)
+    assert answers == [(201, {"number": 2}), (201, {"number": 2})]
+    assert len(live_hands(sheet)) == 2

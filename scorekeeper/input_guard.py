@@ -1,0 +1,188 @@
+"""The input guard: a request carrying text that is not text never reaches a view.
+
+Text that no page, form or API field can mean, and that breaks code far from where
+it came in, is refused here with a 400 before any view or database sees it:
+
+- a NUL character, which PostgreSQL refuses in every text it is given (a token in an
+  address, a name on a sheet, a deal's JSON), while SQLite quietly stores it;
+- bytes that are not UTF-8, which Django would quietly replace with U+FFFD in a query
+  string, and lone surrogates (``"\\ud800"`` is a valid JSON escape, and
+  ``json.loads`` hands it on as a ``str`` that cannot be encoded, hashed or stored).
+
+It looks at the address (path and query string), the headers and cookies, and the
+body: each field of a form, every key and string of a JSON body (the referee reads a
+body as JSON whatever its content type), and any other body as text. The answer is
+the site's error page, or under ``/api/`` the API's error format with the field at
+fault, as every other refusal there. What readable text means (a number with too many
+digits, a name too long) is left to the views and forms, which answer 4xx themselves.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from urllib.parse import unquote_to_bytes
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.multipartparser import MultiPartParserError
+from django.shortcuts import render
+
+TITLE = "That request could not be read"
+# A NUL character, or half of a surrogate pair standing alone.
+_UNREADABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+@dataclass(frozen=True)
+class Refusal:
+    field: str | None
+    message: str
+
+
+def text_problem(text: str) -> str | None:
+    """What makes ``text`` unreadable ("a NUL character" …), or None if it is fine."""
+    found = _UNREADABLE.search(text)
+    if found is None:
+        return None
+    if found.group() == "\x00":
+        return "a NUL character"
+    return f"a lone surrogate (\\u{ord(found.group()):04x}), which is not a character"
+
+
+def json_problem(data: object) -> tuple[str | None, str] | None:
+    """The first key or string of decoded JSON that is unreadable, as (dotted path of
+    where it is, what is wrong), or None. Iterative: JSON nested as deep as the parser
+    allows is no reason for a RecursionError here."""
+    stack: list[tuple[str, object]] = [("", data)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, str):
+            problem = text_problem(value)
+            if problem:
+                where = f'The text at "{path}"' if path else "The text"
+                return path or None, f"{where} contains {problem}."
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                problem = text_problem(key)
+                if problem:
+                    where = f'A field name in "{path}"' if path else "A field name"
+                    return path or None, f"{where} contains {problem}."
+                stack.append((f"{path}.{key}" if path else key, item))
+        elif isinstance(value, list):
+            stack.extend((f"{path}.{i}" if path else str(i), item) for i, item in enumerate(value))
+    return None
+
+
+def _urlencoded(raw: bytes, where: str) -> Refusal | None:
+    """Each name and value of a query string or form body, percent-decoded and read as
+    UTF-8 (Django requires it of a form body), except that bytes Django would replace
+    with U+FFFD are refused."""
+    for pair in raw.split(b"&"):
+        name_raw, _, value_raw = pair.partition(b"=")
+        texts = []
+        for part in (name_raw, value_raw):
+            try:
+                texts.append(unquote_to_bytes(part.replace(b"+", b" ")).decode("utf-8"))
+            except UnicodeDecodeError:
+                texts.append(None)
+        name, value = texts
+        shown = name if name is not None and not text_problem(name) else None
+        label = f'The field "{shown}" {where}' if shown else f"A field name {where}"
+        if name is None or value is None:
+            return Refusal(shown, f"{label} is not UTF-8 text.")
+        problem = text_problem(name) or text_problem(value)
+        if problem:
+            return Refusal(shown, f"{label} contains {problem}.")
+    return None
+
+
+def _address(request: HttpRequest) -> Refusal | None:
+    # Django has decoded the path already, putting bytes that are not UTF-8 back as
+    # %XX (so they reach no view as text); a NUL it decodes like any other character.
+    problem = text_problem(request.path_info)
+    if problem:
+        return Refusal(None, f"The address contains {problem}; check the link.")
+    # The query string is as the server read it: bytes, as Latin-1 text (WSGI).
+    query = request.META.get("QUERY_STRING", "")
+    try:
+        raw_query = query.encode("latin-1")
+    except UnicodeEncodeError:
+        raw_query = query.encode("utf-8", "surrogatepass")
+    return _urlencoded(raw_query, "in the address") if raw_query else None
+
+
+def _headers(request: HttpRequest) -> Refusal | None:
+    for key, value in request.META.items():
+        if key.startswith("HTTP_") and isinstance(value, str):
+            problem = text_problem(value)
+            if problem:
+                name = key.removeprefix("HTTP_").replace("_", "-").title()
+                return Refusal(None, f"The {name} header contains {problem}.")
+    for name, value in request.COOKIES.items():
+        problem = text_problem(name) or text_problem(value)
+        if problem:
+            return Refusal(None, f"A cookie contains {problem}; clear this site's cookies.")
+    return None
+
+
+def _body(request: HttpRequest) -> Refusal | None:
+    if request.content_type == "multipart/form-data":
+        try:
+            fields = [(name, v) for name, values in request.POST.lists() for v in values]
+        except MultiPartParserError:
+            return Refusal(None, "The form could not be read.")
+        fields += [(name, f.name or "") for name, f in request.FILES.items()]
+        for name, value in fields:
+            problem = text_problem(name) or text_problem(value)
+            if problem:
+                shown = None if text_problem(name) else name
+                return Refusal(shown, f'The form field "{shown or "?"}" contains {problem}.')
+        return None
+    raw = request.body
+    if not raw:
+        return None
+    if request.content_type == "application/x-www-form-urlencoded":
+        return _urlencoded(raw, "of the form")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return Refusal(None, "The request body must be UTF-8 text.")
+    problem = text_problem(text)
+    if problem:
+        return Refusal(None, f"The request body contains {problem}.")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        # Not JSON (or JSON too odd to decode): the view that reads it says what is wrong.
+        return None
+    found = json_problem(data)
+    return Refusal(*found) if found else None
+
+
+def refusal(request: HttpRequest) -> Refusal | None:
+    """Why the request cannot be read, or None when all its text is text."""
+    return _address(request) or _headers(request) or _body(request)
+
+
+def refused(request: HttpRequest, why: Refusal) -> HttpResponse:
+    if request.path_info.startswith("/api/"):
+        body = {"errors": [{"field": why.field, "message": why.message}]}
+        return JsonResponse(body, status=400)
+    context = {"status": 400, "title": TITLE, "message": why.message}
+    return render(request, "error.html", context, status=400)
+
+
+class InputGuardMiddleware:
+    """Answers 400 to a request with unreadable text before any view sees it; placed
+    early in ``MIDDLEWARE`` (after the security headers, before sessions and static
+    files), so nothing reads the request before it."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        why = refusal(request)
+        if why is not None:
+            return refused(request, why)
+        return self.get_response(request)

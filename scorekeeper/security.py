@@ -1,0 +1,377 @@
+"""Nobody where they don't belong: what every request and response goes through.
+
+- ``SecurityHeadersMiddleware``: a strict Content Security Policy on every response
+  (scripts, styles, images and fonts from this site only; no inline script or style,
+  no eval, no framing), and ``Cache-Control: no-store`` on every answer that carries
+  an edit token or a private link (see ``carries_secret``).
+- ``mask_tokens`` and ``MaskTokensFilter``: the tokens in ``/s/…``, ``/v/…``,
+  ``/standings/…``, ``/join/…`` and password-reset paths are masked wherever a path is
+  logged (Django's request and server loggers here; gunicorn's access log through
+  ``scorekeeper.gunicorn_logging``).
+- ``hit``: a fixed-window counter in the cache shared by every worker and server (the
+  database by default, Redis when ``REDIS_URL`` is set), so a limit holds however many
+  processes answer. ``RateLimitMiddleware`` applies it to the JSON API and to starting
+  a sheet; ``rate_limit_posts`` to logging in, signing up and password-reset mail.
+
+The limits are ``settings.RATE_LIMITS``: a name → ``(requests, seconds)``; a name that
+is missing (or set to ``None``) is not limited. A client is its IP address (an IPv6
+client: its /64 network, which one household or phone usually holds), taken from
+``REMOTE_ADDR``, or, when ``settings.TRUSTED_PROXY_HOPS`` says that many proxies stand
+in front, from the ``X-Forwarded-For`` entry the outermost of them added (the entries
+before it are whatever the client sent and prove nothing).
+
+This module imports nothing from the apps and nothing that needs configured settings,
+so gunicorn's master process can import ``mask_tokens`` before Django is set up.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import logging
+import math
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+
+from django.conf import settings
+from django.core.cache import caches
+from django.core.cache.backends.db import DatabaseCache
+from django.db import DatabaseError, connections, router, transaction
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils.cache import add_never_cache_headers
+from django.utils.connection import ConnectionProxy
+from django.utils.translation import ngettext
+
+logger = logging.getLogger(__name__)
+
+# -- Content Security Policy -----------------------------------------------------------
+
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "font-src 'self'",
+        "connect-src 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+        "base-uri 'none'",
+        "object-src 'none'",
+    ]
+)
+
+# Answers that carry an edit token or a private link, by path: the sheet's edit link
+# and everything under it, an invitation, the sheets API (its POST answers the edit
+# token; its reads are made with a token), a circle's settings (the invite link), its
+# export (every sheet's tokens) and a season's pages for members (the share link).
+SECRET_PATHS = re.compile(
+    r"^/(?:s|join)/"
+    r"|^/api/v1/sheets(?:/|$)"
+    r"|^/circles/\d+/(?:settings/|export\.json$|seasons/\d+/)"
+)
+
+
+def carries_secret(request: HttpRequest, response: HttpResponse) -> bool:
+    """Whether the answer must never be stored by a browser or a proxy.
+
+    By path (``SECRET_PATHS``), by a view's say-so (``response.carries_secret = True``),
+    and every answer to a signed-in user that depended on who they are: their pages
+    list their circles' sheets by edit link (the home page, their circles). An answer
+    that never looked at the session (the read-only sheet's poll) cannot have, and
+    costs no session lookup here.
+    """
+    if getattr(response, "carries_secret", False) or SECRET_PATHS.match(request.path_info):
+        return True
+    session = getattr(request, "session", None)
+    if session is None or not session.accessed:
+        return False
+    user = getattr(request, "user", None)
+    return bool(user is not None and user.is_authenticated)
+
+
+class SecurityHeadersMiddleware:
+    """The Content Security Policy on every response; no-store where a secret travels.
+
+    Placed right after Django's SecurityMiddleware, so the static files WhiteNoise
+    answers get the policy too.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if "Content-Security-Policy" not in response:
+            response["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+        if carries_secret(request, response):
+            add_never_cache_headers(response)
+        return response
+
+
+# -- Tokens out of logs -----------------------------------------------------------------
+
+# A path separator, also percent-encoded (a ``next=`` parameter in a query string).
+_SEP = r"(?:/|%2[Ff])"
+_TOKEN_IN_PATH = re.compile(
+    rf"(?P<head>{_SEP}(?:s|v|standings|join){_SEP}"
+    rf"|{_SEP}password{_SEP}reset{_SEP}[A-Za-z0-9_-]+{_SEP}(?!set-password\b))"
+    r"(?P<token>[A-Za-z0-9_-]+)"
+)
+# Tokens are 32 or more characters; keeping the last three tells two apart in a log
+# without giving anything away. A shorter one (never a real token) is masked whole.
+KEEP = 3
+MASK = "..."
+
+
+def _mask_token(match: re.Match) -> str:
+    token = match["token"]
+    kept = token[-KEEP:] if len(token) >= 4 * KEEP else ""
+    return f"{match['head']}{MASK}{kept}"
+
+
+def mask_tokens(path: str) -> str:
+    """The path (or a request line, a URL, a log message) with every token masked:
+    ``/s/AbC…Xy7/deals/2/`` → ``/s/...Xy7/deals/2/``."""
+    return _TOKEN_IN_PATH.sub(_mask_token, path)
+
+
+def _masked(value):
+    return mask_tokens(value) if isinstance(value, str) else value
+
+
+class MaskTokensFilter(logging.Filter):
+    """Masks tokens in a log record's message and its string arguments.
+
+    On the ``django.request``, ``django.security.csrf`` and ``django.server`` loggers
+    (a filter on a logger sees only what is logged on that very logger) and on the
+    console handler, which everything else reaches.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = mask_tokens(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(_masked(arg) for arg in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {key: _masked(arg) for key, arg in record.args.items()}
+        return True
+
+
+# -- Rate limits ------------------------------------------------------------------------
+
+
+def now() -> float:
+    """The clock of the rate limits (tests move it)."""
+    return time.time()
+
+
+@dataclass(frozen=True)
+class Verdict:
+    allowed: bool
+    count: int = 0
+    limit: int = 0
+    # Seconds until the window ends and the count starts again from nothing.
+    retry_after: int = 0
+
+
+NOT_LIMITED = Verdict(allowed=True)
+
+
+def _digest(text: str) -> str:
+    # Cache keys hold neither addresses nor user names, only their digest.
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def _cache_errors() -> tuple[type[BaseException], ...]:
+    errors: list[type[BaseException]] = [DatabaseError]
+    try:
+        from redis.exceptions import RedisError
+    except ImportError:  # pragma: no cover - redis is in requirements.txt
+        pass
+    else:
+        errors.append(RedisError)
+    return tuple(errors)
+
+
+def _increment_in_database(cache: DatabaseCache, key: str, timeout: int) -> int:
+    """A locked read and write (the window's first hit: an ``add``), in one transaction.
+
+    Django's ``DatabaseCache.incr`` is a plain read then write (two workers can both
+    read 4 and both write 5), and it resets the expiry to the default timeout. Here the
+    row is locked first (``SELECT … FOR UPDATE`` where the database has it; SQLite's
+    IMMEDIATE transactions, as settings.py sets them, lock the whole file at BEGIN), so
+    every hit is counted exactly once across processes and servers.
+    """
+    db = router.db_for_write(cache.cache_model_class)
+    connection = connections[db]
+
+    def lock() -> None:
+        if connection.features.has_select_for_update:
+            table = connection.ops.quote_name(cache._table)
+            column = connection.ops.quote_name("cache_key")
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    f"SELECT {column} FROM {table} WHERE {column} = %s FOR UPDATE",
+                    [cache.make_and_validate_key(key)],
+                )
+
+    with transaction.atomic(using=db):
+        lock()
+        count = cache.get(key)
+        if count is None:
+            # The first hit of a window inserts the row; the primary key lets only one
+            # of two simultaneous first hits do so, the other counts on the row.
+            if cache.add(key, 1, timeout):
+                return 1
+            lock()
+            count = cache.get(key, 0)
+        cache.set(key, count + 1, timeout)
+        return count + 1
+
+
+def increment(cache, key: str, timeout: int) -> int:
+    """Count one hit on ``key`` (kept ``timeout`` more seconds: ``hit`` passes the time
+    left in the window); the count.
+
+    Atomic across processes: ``add`` and ``incr`` are single commands on Redis (and on
+    memcached), which keep the key's expiry; the database cache needs a transaction.
+    """
+    if isinstance(cache, ConnectionProxy):  # django.core.cache.cache: the real backend
+        cache = caches[cache._alias]
+    if isinstance(cache, DatabaseCache):
+        return _increment_in_database(cache, key, timeout)
+    if cache.add(key, 1, timeout):
+        return 1
+    try:
+        return cache.incr(key)
+    except ValueError:  # expired between add and incr: this hit starts a new window
+        cache.set(key, 1, timeout)
+        return 1
+
+
+def hit(name: str, ident: str) -> Verdict:
+    """Count one request of ``ident`` (a client address, a user name) against the limit
+    ``name`` in ``settings.RATE_LIMITS``, and say whether it may go ahead.
+
+    Fixed windows of the limit's length, shifted per client so that not every client's
+    window ends at once. A refused request counts too: hammering does not shorten the
+    wait. If the cache cannot be reached the request goes ahead and the error is
+    logged: a broken cache must not lock everybody out.
+    """
+    rule = (getattr(settings, "RATE_LIMITS", None) or {}).get(name)
+    if not rule:
+        return NOT_LIMITED
+    limit, window = int(rule[0]), int(rule[1])
+    digest = _digest(ident)
+    moment = now()
+    offset = int(digest[:8], 16) % window
+    index = math.floor((moment + offset) / window)
+    ends = (index + 1) * window - offset
+    seconds_left = max(1, math.ceil(ends - moment))
+    key = f"ratelimit:{name}:{digest}:{index}"
+    try:
+        count = increment(caches["default"], key, seconds_left + 1)
+    except _cache_errors():
+        logger.exception("Rate limit %r not applied: the cache failed", name)
+        return NOT_LIMITED
+    return Verdict(allowed=count <= limit, count=count, limit=limit, retry_after=seconds_left)
+
+
+def client_ip(request: HttpRequest) -> str:
+    """Who is asking, for the rate limits (see the module's docstring)."""
+    address = request.META.get("REMOTE_ADDR", "")
+    hops = int(getattr(settings, "TRUSTED_PROXY_HOPS", 0) or 0)
+    if hops > 0:
+        forwarded = [
+            part.strip()
+            for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
+            if part.strip()
+        ]
+        if forwarded:
+            address = forwarded[-min(hops, len(forwarded))]
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address or "unknown"
+    if ip.version == 6:
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+def too_many_requests(request: HttpRequest, verdict: Verdict) -> HttpResponse:
+    """429 with Retry-After: the API's error format under /api/, a page elsewhere."""
+    seconds = verdict.retry_after
+    if request.path_info.startswith("/api/"):
+        message = ngettext(
+            "Too many requests from your address. Try again in %(seconds)d second.",
+            "Too many requests from your address. Try again in %(seconds)d seconds.",
+            seconds,
+        ) % {"seconds": seconds}
+        response: HttpResponse = JsonResponse(
+            {"errors": [{"field": None, "message": message}]}, status=429
+        )
+    else:
+        minutes = max(1, math.ceil(seconds / 60))
+        response = render(request, "429.html", {"minutes": minutes}, status=429)
+    response["Retry-After"] = str(seconds)
+    return response
+
+
+# Starting a sheet: on its own, in a circle, through the API.
+SHEET_CREATION = re.compile(r"^/(?:new/[^/]+/|circles/\d+/new/[^/]+/|api/v1/sheets)$")
+
+
+class RateLimitMiddleware:
+    """The JSON API (every request under /api/, limit "api") and starting a sheet
+    (POST, limit "sheet-new"), per client address."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        path = request.path_info
+        names = []
+        if path.startswith("/api/"):
+            names.append("api")
+        if request.method == "POST" and SHEET_CREATION.match(path):
+            names.append("sheet-new")
+        if names:
+            ip = client_ip(request)
+            for name in names:
+                verdict = hit(name, ip)
+                if not verdict.allowed:
+                    return too_many_requests(request, verdict)
+        return self.get_response(request)
+
+
+def rate_limit_posts(*, per_ip: str, per_field: tuple[str, str] | None = None):
+    """Limit a view's POSTs per client address (limit ``per_ip``) and, with
+    ``per_field=(field, limit)``, per value of that form field, such as the user name
+    being tried from any number of addresses. A refused POST never reaches the view."""
+
+    def decorator(view):
+        @wraps(view)
+        def limited(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            if request.method == "POST":
+                checks = [(per_ip, client_ip(request))]
+                if per_field is not None:
+                    field, name = per_field
+                    value = request.POST.get(field, "").strip().casefold()
+                    if value:
+                        checks.append((name, value))
+                for name, ident in checks:
+                    verdict = hit(name, ident)
+                    if not verdict.allowed:
+                        return too_many_requests(request, verdict)
+            return view(request, *args, **kwargs)
+
+        return limited
+
+    return decorator
