@@ -83,6 +83,8 @@ def _clean_names(players: object, problems: list[Problem]) -> list[str]:
             names.append("")
             continue
         name = " ".join(name.split())
+        if "\x00" in name:
+            problems.append(Problem(f"players.{i}", "A name cannot contain a NUL character."))
         if len(name) > MAX_NAME:
             problems.append(
                 Problem(
@@ -287,7 +289,10 @@ def key_scope(*, sheet: Sheet | None = None, link: str | None = None, user: Any 
 
 def fingerprint(method: str, path: str, body: object) -> str:
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(f"{method} {path} {canonical}".encode()).hexdigest()
+    # surrogatepass: a fingerprint never fails, whatever text a caller hands in.
+    return hashlib.sha256(
+        f"{method} {path} {canonical}".encode("utf-8", "surrogatepass")
+    ).hexdigest()
 
 
 Answer = tuple[int, dict[str, Any]]

@@ -556,3 +556,16 @@ def test_fingerprint_ignores_key_order_but_not_values():
     assert services.fingerprint("POST", "/p", {"a": 1}) != services.fingerprint(
         "POST", "/q", {"a": 1}
     )
+
+
+def test_a_name_with_a_nul_is_refused_before_the_database_sees_it():
+    # PostgreSQL refuses NUL in text: the service says so instead of failing (a 500).
+    with pytest.raises(RuleError) as error:
+        services.sheet_create(game="skat", players=["Ana\x00", "Ben", "Cem"])
+    assert problems(error) == [("players.0", "A name cannot contain a NUL character.")]
+    assert Sheet.objects.count() == 0
+
+
+def test_a_fingerprint_takes_any_text():
+    # A lone surrogate cannot be encoded as UTF-8; the fingerprint still works.
+    assert len(services.fingerprint("POST", "/x", {"name": "\ud800"})) == 64
