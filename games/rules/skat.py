@@ -925,6 +925,12 @@ def _check_reachable(
         return
     if matadors is None:
         return
+    if hand:
+        # A hand game is declared without seeing the skat, and the matadors count the
+        # skat's cards: a top trump lying there changes the count the declarer played
+        # on. Such a game is not refused; it is lost as overbid if its value falls
+        # short of the bid (ISkO 5.4.2: lost at the next multiple of the base value).
+        return
     multiplier = _highest_multiplier(matadors, hand=hand, ouvert=ouvert, announced=announced)
     most = multiplier * BASE_VALUES[game]
     if most < bid:

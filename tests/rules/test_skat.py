@@ -1814,16 +1814,6 @@ REFUSALS = [
         ],
     ),
     (
-        "diamonds-hand-announce",
-        {"game": "diamonds", "bid": 60, "hand": True, "matadors": WITH_1, "outcome": "won"},
-        [
-            (
-                "bid",
-                "You bid 60 but Diamonds Hand with 1 is worth at most 45 (5 × 9, even with schneider and schwarz); declare Diamonds Hand, schwarz announced (up to 63) or another suit or grand game.",
-            )
-        ],
-    ),
-    (
         "diamonds-bid-with-cards",
         {
             "game": "diamonds",
@@ -2473,3 +2463,34 @@ def test_every_explanation_cites_a_rule_book_section():
     assert steps
     assert {s.rule for s in steps} <= set(RULE_SECTIONS)
     assert all(key.startswith("skat-") for key in RULE_SECTIONS)
+
+
+@pytest.mark.parametrize(
+    ("request_", "value", "score"),
+    [
+        # The case: Spades Hand "with 1" after 72; a top trump lay in the skat.
+        # Worth (1 + game + hand) × 11 = 33 < 72: lost at the next multiple of 11 that
+        # reaches 72, 7 × 11 = 77, doubled as every loss.
+        ({"game": "spades", "hand": True, "bid": 72, "matadors": {"with": 1}}, 77, -154),
+        # Diamonds Hand "with 1" after 60: 3 × 9 = 27 < 60, lost at 7 × 9 = 63.
+        ({"game": "diamonds", "hand": True, "bid": 60, "matadors": {"with": 1}}, 63, -126),
+        # Grand Ouvert (always hand) "with 1" after 264: 8 × 24 = 192 < 264 = 11 × 24.
+        (
+            {"game": "grand", "hand": True, "ouvert": True, "bid": 264, "matadors": {"with": 1}},
+            264,
+            -528,
+        ),
+    ],
+)
+def test_a_hand_game_short_of_its_bid_is_lost_as_overbid_not_refused(request_, value, score):
+    # ISkO 5.4.2: a hand game is declared without seeing the skat, and the skat's
+    # cards count for the matadors; when the final value falls short of the bid the
+    # game is lost as overbid (at the next multiple of the base value that reaches the
+    # bid), not refused as a declaration that could never reach it.
+    data = dict(request_)
+    data["matadors"] = Matadors("with", data["matadors"]["with"])
+    result = score_game(**data, outcome="won_schwarz" if data.get("ouvert") else "won")
+    assert result.won is False
+    assert result.overbid is True
+    assert result.game_value == value
+    assert result.score == score
