@@ -28,8 +28,10 @@ from urllib.parse import unquote_to_bytes
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-TITLE = "That request could not be read"
+TITLE = gettext_lazy("That request could not be read")
 # A NUL character, or half of a surrogate pair standing alone.
 _UNREADABLE = re.compile("[\x00\ud800-\udfff]")
 
@@ -46,8 +48,10 @@ def text_problem(text: str) -> str | None:
     if found is None:
         return None
     if found.group() == "\x00":
-        return "a NUL character"
-    return f"a lone surrogate (\\u{ord(found.group()):04x}), which is not a character"
+        return _("a NUL character")
+    return _("a lone surrogate (%(code)s), which is not a character") % {
+        "code": f"\\u{ord(found.group()):04x}"
+    }
 
 
 def json_problem(data: object) -> tuple[str | None, str] | None:
@@ -60,14 +64,22 @@ def json_problem(data: object) -> tuple[str | None, str] | None:
         if isinstance(value, str):
             problem = text_problem(value)
             if problem:
-                where = f'The text at "{path}"' if path else "The text"
-                return path or None, f"{where} contains {problem}."
+                message = (
+                    _('The text at "%(path)s" contains %(problem)s.')
+                    if path
+                    else _("The text contains %(problem)s.")
+                )
+                return path or None, message % {"path": path, "problem": problem}
         elif isinstance(value, dict):
             for key, item in value.items():
                 problem = text_problem(key)
                 if problem:
-                    where = f'A field name in "{path}"' if path else "A field name"
-                    return path or None, f"{where} contains {problem}."
+                    message = (
+                        _('A field name in "%(path)s" contains %(problem)s.')
+                        if path
+                        else _("A field name contains %(problem)s.")
+                    )
+                    return path or None, message % {"path": path, "problem": problem}
                 stack.append((f"{path}.{key}" if path else key, item))
         elif isinstance(value, list):
             stack.extend((f"{path}.{i}" if path else str(i), item) for i, item in enumerate(value))
@@ -79,7 +91,7 @@ def _urlencoded(raw: bytes, where: str) -> Refusal | None:
     UTF-8 (Django requires it of a form body), except that bytes Django would replace
     with U+FFFD are refused."""
     for pair in raw.split(b"&"):
-        name_raw, _, value_raw = pair.partition(b"=")
+        name_raw, _equals, value_raw = pair.partition(b"=")
         texts = []
         for part in (name_raw, value_raw):
             try:
@@ -88,12 +100,18 @@ def _urlencoded(raw: bytes, where: str) -> Refusal | None:
                 texts.append(None)
         name, value = texts
         shown = name if name is not None and not text_problem(name) else None
-        label = f'The field "{shown}" {where}' if shown else f"A field name {where}"
+        label = (
+            _('The field "%(name)s" %(where)s') % {"name": shown, "where": where}
+            if shown
+            else _("A field name %(where)s") % {"where": where}
+        )
         if name is None or value is None:
-            return Refusal(shown, f"{label} is not UTF-8 text.")
+            return Refusal(shown, _("%(label)s is not UTF-8 text.") % {"label": label})
         problem = text_problem(name) or text_problem(value)
         if problem:
-            return Refusal(shown, f"{label} contains {problem}.")
+            return Refusal(
+                shown, _("%(label)s contains %(problem)s.") % {"label": label, "problem": problem}
+            )
     return None
 
 
@@ -102,14 +120,16 @@ def _address(request: HttpRequest) -> Refusal | None:
     # %XX (so they reach no view as text); a NUL it decodes like any other character.
     problem = text_problem(request.path_info)
     if problem:
-        return Refusal(None, f"The address contains {problem}; check the link.")
+        return Refusal(
+            None, _("The address contains %(problem)s; check the link.") % {"problem": problem}
+        )
     # The query string is as the server read it: bytes, as Latin-1 text (WSGI).
     query = request.META.get("QUERY_STRING", "")
     try:
         raw_query = query.encode("latin-1")
     except UnicodeEncodeError:
         raw_query = query.encode("utf-8", "surrogatepass")
-    return _urlencoded(raw_query, "in the address") if raw_query else None
+    return _urlencoded(raw_query, _("in the address")) if raw_query else None
 
 
 def _headers(request: HttpRequest) -> Refusal | None:
@@ -118,11 +138,19 @@ def _headers(request: HttpRequest) -> Refusal | None:
             problem = text_problem(value)
             if problem:
                 name = key.removeprefix("HTTP_").replace("_", "-").title()
-                return Refusal(None, f"The {name} header contains {problem}.")
+                return Refusal(
+                    None,
+                    _("The %(name)s header contains %(problem)s.")
+                    % {"name": name, "problem": problem},
+                )
     for name, value in request.COOKIES.items():
         problem = text_problem(name) or text_problem(value)
         if problem:
-            return Refusal(None, f"A cookie contains {problem}; clear this site's cookies.")
+            return Refusal(
+                None,
+                _("A cookie contains %(problem)s; clear this site's cookies.")
+                % {"problem": problem},
+            )
     return None
 
 
@@ -131,26 +159,30 @@ def _body(request: HttpRequest) -> Refusal | None:
         try:
             fields = [(name, v) for name, values in request.POST.lists() for v in values]
         except MultiPartParserError:
-            return Refusal(None, "The form could not be read.")
+            return Refusal(None, _("The form could not be read."))
         fields += [(name, f.name or "") for name, f in request.FILES.items()]
         for name, value in fields:
             problem = text_problem(name) or text_problem(value)
             if problem:
                 shown = None if text_problem(name) else name
-                return Refusal(shown, f'The form field "{shown or "?"}" contains {problem}.')
+                return Refusal(
+                    shown,
+                    _('The form field "%(name)s" contains %(problem)s.')
+                    % {"name": shown or "?", "problem": problem},
+                )
         return None
     raw = request.body
     if not raw:
         return None
     if request.content_type == "application/x-www-form-urlencoded":
-        return _urlencoded(raw, "of the form")
+        return _urlencoded(raw, _("of the form"))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        return Refusal(None, "The request body must be UTF-8 text.")
+        return Refusal(None, _("The request body must be UTF-8 text."))
     problem = text_problem(text)
     if problem:
-        return Refusal(None, f"The request body contains {problem}.")
+        return Refusal(None, _("The request body contains %(problem)s.") % {"problem": problem})
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):

@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -175,7 +176,10 @@ else:
             # Tests use a file too, not Django's shared in-memory database: there,
             # concurrent writers fail at once with "table is locked" instead of
             # queueing on the lock as they do in WAL mode.
-            "TEST": {"NAME": str(DATA_DIR / "test-db.sqlite3")},
+            # One per process, so two test runs side by side never share a file.
+            "TEST": {
+                "NAME": str(Path(tempfile.gettempdir()) / f"scorekeeper-test-{os.getpid()}.sqlite3")
+            },
         }
     }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
