@@ -24,7 +24,7 @@ from games.rules.cards import MANIPULATION_DECK, PITCH_DECK, SKAT_DECK
 pytestmark = pytest.mark.django_db(databases=[])
 
 SCHEMA = openapi.schema()
-EXAMPLES_PER_ENDPOINT = 400
+EXAMPLES_PER_ENDPOINT = 250
 
 json_scalars = (
     st.none()

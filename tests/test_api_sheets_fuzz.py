@@ -17,7 +17,7 @@ from tests.test_api_fuzz import (
     json_values,
 )
 
-EXAMPLES_PER_GAME = 300
+EXAMPLES_PER_GAME = 200
 SEAT = st.integers(-1, 4)
 RAMSCH = st.fixed_dictionaries(
     {

@@ -76,15 +76,15 @@ UNREADABLE = {
 }
 # Readable text that is hostile to whatever makes it a number, a name or a column.
 AWKWARD = {
+    # "①" and "ﬃ" are the same classes as "²" and "ß" (the JSON bodies and the
+    # Hypothesis values below keep them): every URL gets one of each class here.
     "superscript-two": "²",  # str.isdigit() says yes, int() says no
-    "circled-one": "①",
     "arabic-indic-three": "٣",  # int() reads it: 3
     "5000-digits": "9" * 5000,  # int() refuses more than 4,300 digits
     "2**63": "9223372036854775808",  # no database integer holds it
     "1e999": "1e999",  # float() reads it: inf
     "minus-nan": "-NaN",
     "eszett-40": "ß" * 40,  # 40 characters, 80 case-folded
-    "ligature-40": "ﬃ" * 40,  # 120 case-folded
     "long": "-" + "x" * 1000,  # longer than any column, and no number either
     "empty": "",
 }
