@@ -48,7 +48,7 @@ chromium:
 test: setup chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --cov --cov-report=term $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal --cov --cov-report=term $(PYTEST_ARGS)
 	@echo "Branch coverage of the referee (games/rules/):"
 	$(BIN)/coverage report --include='games/rules/*' --no-skip-covered --fail-under=95
 
