@@ -17,16 +17,11 @@ from django.views.decorators.csrf import csrf_exempt
 
 from circles import permissions, selectors, wording
 from circles.models import Season
+from games.api_sheets import bearer_token
 
 
 def _error(status: int, message: str) -> JsonResponse:
     return JsonResponse({"errors": [{"field": None, "message": message}]}, status=status)
-
-
-def _bearer(request: HttpRequest) -> str | None:
-    header = request.headers.get("Authorization", "")
-    scheme, _space, token = header.partition(" ")
-    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
 def _plain(value: Any) -> Any:
@@ -68,7 +63,7 @@ def season_standings(request: HttpRequest, season_id: int) -> JsonResponse:
         response["Allow"] = "GET"
         return response
     season = Season.objects.select_related("circle").filter(pk=season_id).first()
-    token = _bearer(request)
+    token = bearer_token(request)
     if season is None or not permissions.can_view_season(request.user, season, token):
         return _error(
             404,

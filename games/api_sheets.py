@@ -40,7 +40,9 @@ def _refused(message: str, status: int) -> JsonResponse:
     return _json(_errors([Problem(None, message)], status))
 
 
-def _token(request: HttpRequest) -> str | None:
+def bearer_token(request: HttpRequest) -> str | None:
+    """The token of ``Authorization: Bearer <token>``, or None (the seasons' API reads it
+    the same way)."""
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
@@ -48,7 +50,7 @@ def _token(request: HttpRequest) -> str | None:
 
 def _sheet_for(request: HttpRequest, sheet_id: int, *, write: bool) -> Sheet | JsonResponse:
     """The sheet if the token allows the request; otherwise the refusal to send."""
-    token = _token(request)
+    token = bearer_token(request)
     sheet = sheets_with_links().filter(pk=sheet_id).first()
     if sheet is None or token is None or token not in (sheet.edit_token, sheet.view_token):
         # One answer for a missing sheet and a wrong token: ids cannot be probed.
@@ -260,7 +262,7 @@ def _write(request: HttpRequest, sheet: Sheet, body: object, action: Any) -> Jso
 
     key = request.headers.get("Idempotency-Key")
     print_ = services.fingerprint(request.method, request.path, body)
-    scope = services.key_scope(sheet=sheet, link=_token(request))
+    scope = services.key_scope(sheet=sheet, link=bearer_token(request))
     status, answer = services.idempotent(scope=scope, key=key, print_=print_, action=run)
     response = JsonResponse(answer, status=status)
     if status < 300:
