@@ -15,6 +15,7 @@ from django.dispatch import receiver
 
 from circles.models import CircleSheet
 from circles.results import counted_moves, note_change, store_results
+from games import selectors as sheet_selectors
 from games.models import Sheet
 from games.rules.sheet import SheetState
 from games.signals import sheet_changed
@@ -45,4 +46,10 @@ def keep_results(
             if moves:
                 note_change(link, change=change, number=None, moves=moves)
         return
+    if entries is None:
+        # A new deal was added to the engine the sheet kept: its state has the latest
+        # deals only, and a season counts every deal. Replay once here.
+        hands = sheet_selectors.live_hands(sheet)
+        state = sheet_selectors.sheet_state(sheet, hands)
+        entries = [hand.entry for hand in hands]
     store_results(link, sheet=sheet, state=state, entries=entries, change=change, number=number)

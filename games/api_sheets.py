@@ -132,8 +132,7 @@ def sheet_json(
 def _hand_answer(
     request: HttpRequest, sheet: Sheet, outcome: services.HandOutcome, status: int
 ) -> Answer:
-    state = outcome.state
-    deal = state.deals[outcome.hands.index(outcome.hand)]
+    state, deal = outcome.state, outcome.deal
     body = {
         "hand": deal_json(outcome.hand, deal),
         "totals": list(state.totals),

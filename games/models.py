@@ -68,6 +68,24 @@ class Sheet(models.Model):
         return reverse("games:sheet-view", args=[self.view_token])
 
 
+class SheetSnapshot(models.Model):
+    """The game engine as the last write left it, and the sheet version it belongs to.
+
+    A cache, never a record: the next deal, its preview and the sheet page start from
+    it instead of replaying the sheet (``games.snapshots``); when it is missing, old
+    or written by other rules code, the deals are replayed and it is written again.
+    Its own table, so that lists of sheets never load it."""
+
+    sheet = models.OneToOneField(
+        Sheet, on_delete=models.CASCADE, primary_key=True, related_name="snapshot"
+    )
+    version = models.PositiveIntegerField()
+    engine = models.BinaryField()
+
+    def __str__(self) -> str:
+        return f"snapshot of sheet {self.sheet_id} at version {self.version}"
+
+
 class Seat(models.Model):
     sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()

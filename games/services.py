@@ -1,10 +1,12 @@
-"""Writes to score sheets. Every write re-checks the whole sheet by replaying it.
+"""Writes to score sheets, each checked by the rules before anything is stored.
 
 Thin views and the API call these typed, keyword-only services. Each runs in one
 transaction that first locks the sheet row, so two phones writing to the same
 sheet queue up instead of interleaving (SQLite's IMMEDIATE transactions do the same
-for the whole file). A deal is checked by the rules before anything is stored; a
-correction is checked by replaying every later deal too.
+for the whole file). A new deal is added to the engine the last write kept
+(``games.snapshots``), so it costs the same at deal 200 as at deal 10; a
+correction, a deletion or an undo replays the whole sheet, so every later deal is
+checked again.
 """
 
 from __future__ import annotations
@@ -23,8 +25,8 @@ from django.utils import timezone
 from games.games import GAMES, GameEntry
 from games.models import Hand, IdempotencyKey, Seat, Sheet, SheetEvent, new_token
 from games.rules.errors import Problem, RuleError
-from games.rules.sheet import SheetState
-from games.selectors import live_hands, seat_names, sheets_with_links
+from games.rules.sheet import DealResult, SheetState
+from games.selectors import engine_for, keep_engine, live_hands, seat_names, sheets_with_links
 from games.signals import sheet_changed
 
 MAX_NAME = 40
@@ -39,12 +41,16 @@ TRASH_DAYS = 30
 @dataclass(frozen=True)
 class HandOutcome:
     """A write's result: the deal it was about, and the sheet's state replayed from the
-    very deals (``hands``) it stored, so a page never pairs a state with other deals."""
+    very deals (``hands``) it stored, so a page never pairs a state with other deals.
+
+    A new deal added to the kept engine replays nothing: its ``hands`` is None and
+    ``state.deals`` holds the latest deals only (``games.snapshots``)."""
 
     hand: Hand | None
     state: SheetState
-    hands: list[Hand]
+    hands: list[Hand] | None
     version: int | None = None  # the sheet's version after the write
+    deal: DealResult | None = None  # the written deal as scored (None for a removal)
 
 
 @dataclass(frozen=True)
@@ -155,9 +161,10 @@ def sheet_create(
             Seat(sheet=sheet, position=i, name=name) for i, name in enumerate(names)
         )
         sheet._seat_names = tuple(names)
-        state = _check(entry, sheet, [], new_index=-1)
+        engine = _replay(entry, sheet, [], new_index=-1)
+        keep_engine(sheet, engine)
         _event(sheet, SheetEvent.STARTED, by, after={"players": names})
-        _announce(sheet, state, [], "started", None)
+        _announce(sheet, engine.state, [], "started", None)
     return sheet
 
 
@@ -165,7 +172,13 @@ def _locked(sheet: Sheet, expected_version: int | None = None) -> Sheet:
     """The sheet row, locked for the rest of the transaction; ``StaleSheet`` when the
     writer saw an older version than the one stored (If-Match)."""
     # Lock the sheet row alone (PostgreSQL refuses to lock the outer-joined circle link).
-    locked = sheets_with_links().select_for_update(of=("self",)).get(pk=sheet.pk)
+    # The engine the last write kept comes in the same query (games.snapshots).
+    locked = (
+        sheets_with_links()
+        .select_related("snapshot")
+        .select_for_update(of=("self",))
+        .get(pk=sheet.pk)
+    )
     if locked.deleted_at is not None:
         raise RuleError("This sheet is in the trash; restore it before changing it.")
     if expected_version is not None and expected_version != locked.version:
@@ -198,27 +211,31 @@ def _event(
 
 def _touch(
     sheet: Sheet,
-    state: SheetState,
-    entries: list[dict[str, Any]],
+    engine: Any,
+    entries: list[dict[str, Any]] | None,
     change: str,
     number: int | None,
-) -> None:
-    """Bump the version, keep the derived counts, and tell listeners, in the caller's
-    transaction."""
+) -> SheetState:
+    """Bump the version, keep the derived counts and the engine, and tell listeners, in
+    the caller's transaction. ``entries`` is None when the write did not replay the
+    sheet (a new deal added to the kept engine)."""
+    state = engine.state
     Sheet.objects.filter(pk=sheet.pk).update(
         version=F("version") + 1,
         updated_at=timezone.now(),
-        deal_count=len(state.deals),
+        deal_count=len(state.deals) if entries is not None else sheet.deal_count + 1,
         finished=state.finished,
     )
     sheet.refresh_from_db(fields=["version", "updated_at", "deal_count", "finished"])
+    keep_engine(sheet, engine)
     _announce(sheet, state, entries, change, number)
+    return state
 
 
 def _announce(
     sheet: Sheet,
     state: SheetState,
-    entries: list[dict[str, Any]],
+    entries: list[dict[str, Any]] | None,
     change: str,
     number: int | None,
 ) -> None:
@@ -249,16 +266,20 @@ def seats_rename(*, sheet: Sheet, names: dict[int, str]) -> SheetState:
                 seat.save(update_fields=["name"])
         sheet._seat_names = tuple(current)
         entries = [h.entry for h in live_hands(sheet)]
-        state = _check(entry, sheet, entries, new_index=-1)
-        _touch(sheet, state, entries, "renamed", None)
-    return state
+        engine = _replay(entry, sheet, entries, new_index=-1)
+        return _touch(sheet, engine, entries, "renamed", None)
 
 
 def _check(
     entry: GameEntry, sheet: Sheet, entries: list[dict[str, Any]], new_index: int
 ) -> SheetState:
-    """Replay the sheet with ``entries``; problems of the deal at ``new_index`` keep their own
-    field names, a later deal that no longer fits is reported as a whole."""
+    return _replay(entry, sheet, entries, new_index).state
+
+
+def _replay(entry: GameEntry, sheet: Sheet, entries: list[dict[str, Any]], new_index: int) -> Any:
+    """The game engine after replaying the sheet with ``entries``; problems of the deal at
+    ``new_index`` keep their own field names, a later deal that no longer fits is
+    reported as a whole."""
     options = entry.sheet_options(sheet)
     names = seat_names(sheet)
     game_sheet = entry.new_sheet(names=names, first_dealer=sheet.first_dealer, options=options)
@@ -272,7 +293,7 @@ def _check(
             raise RuleError(
                 f"With this change deal {index + 1} no longer fits the sheet: {messages}"
             ) from error
-    return game_sheet.state
+    return game_sheet
 
 
 def key_scope(*, sheet: Sheet | None = None, link: str | None = None, user: Any = None) -> str:
@@ -374,20 +395,23 @@ def hand_record(
     expected_version: int | None = None,
     by: Actor = ANONYMOUS,
 ) -> HandOutcome:
-    """Check and store the next deal. Callers wrap this with the idempotency key."""
+    """Check and store the next deal. Callers wrap this with the idempotency key.
+
+    The deal is added to the engine the last write kept: nothing earlier is replayed."""
     entry = GAMES[sheet.game]
     with transaction.atomic():
         sheet = _locked(sheet, expected_version)
-        hands = live_hands(sheet)
-        entries = [h.entry for h in hands]
-        state = _check(entry, sheet, [*entries, data], new_index=len(entries))
+        engine = engine_for(sheet)
+        names = seat_names(sheet)
+        options = entry.sheet_options(sheet)
+        deal = engine.add(entry.read_deal(data, players=len(names), options=options))
         # A new deal takes the place of the undone ones: they can no longer come back
         # with "bring back" (the history still has them).
         Hand.objects.filter(sheet=sheet, removed_at__isnull=False).delete()
-        hand = Hand.objects.create(sheet=sheet, number=len(entries) + 1, entry=data)
+        hand = Hand.objects.create(sheet=sheet, number=deal.number, entry=data)
         _event(sheet, SheetEvent.ENTERED, by, number=hand.number, hand=hand, after=data)
-        _touch(sheet, state, [*entries, data], "entered", hand.number)
-    return HandOutcome(hand, state, [*hands, hand], sheet.version)
+        state = _touch(sheet, engine, None, "entered", hand.number)
+    return HandOutcome(hand, state, None, sheet.version, deal)
 
 
 def _live_hand(
@@ -429,7 +453,7 @@ def hand_correct(
         hands, index = _live_hand(sheet, number, hand_id)
         entries = [h.entry for h in hands]
         entries[index] = data
-        state = _check(entry, sheet, entries, new_index=index)
+        engine = _replay(entry, sheet, entries, new_index=index)
         hand = hands[index]
         before = hand.entry
         hand.entry = data
@@ -443,8 +467,8 @@ def hand_correct(
             before=before,
             after=data,
         )
-        _touch(sheet, state, entries, "corrected", index + 1)
-    return HandOutcome(hand, state, hands, sheet.version)
+        state = _touch(sheet, engine, entries, "corrected", index + 1)
+    return HandOutcome(hand, state, hands, sheet.version, state.deals[index])
 
 
 def hand_remove(
@@ -466,7 +490,7 @@ def hand_remove(
         sheet = _locked(sheet, expected_version)
         hands, index = _live_hand(sheet, number, hand_id)
         entries = [h.entry for i, h in enumerate(hands) if i != index]
-        state = _check(entry, sheet, entries, new_index=-1)
+        engine = _replay(entry, sheet, entries, new_index=-1)
         removed = hands[index]
         kept = [h for i, h in enumerate(hands) if i != index]
         if index == len(hands) - 1:
@@ -482,7 +506,7 @@ def hand_remove(
                 later.save(update_fields=["number", "updated_at"])
         if kind == SheetEvent.UNDONE:
             _event(sheet, kind, by, number=index + 1, hand=removed, before=removed.entry)
-        _touch(sheet, state, entries, "removed", index + 1)
+        state = _touch(sheet, engine, entries, "removed", index + 1)
     return HandOutcome(removed, state, kept, sheet.version)
 
 
@@ -510,15 +534,15 @@ def hand_restore(
             )
         hands = live_hands(sheet)
         entries = [h.entry for h in hands]
-        state = _check(entry, sheet, [*entries, removed.entry], new_index=len(entries))
+        engine = _replay(entry, sheet, [*entries, removed.entry], new_index=len(entries))
         removed.removed_at = None
         removed.number = len(entries) + 1
         removed.save(update_fields=["removed_at", "number", "updated_at"])
         _event(
             sheet, SheetEvent.RESTORED, by, number=removed.number, hand=removed, after=removed.entry
         )
-        _touch(sheet, state, [*entries, removed.entry], "restored", removed.number)
-    return HandOutcome(removed, state, [*hands, removed], sheet.version)
+        state = _touch(sheet, engine, [*entries, removed.entry], "restored", removed.number)
+    return HandOutcome(removed, state, [*hands, removed], sheet.version, state.deals[-1])
 
 
 def event_recover(
@@ -546,7 +570,7 @@ def event_recover(
             # The deal is still on the sheet: it gets its earlier entry back.
             index = current
             entries[index] = event.before
-            state = _check(entry, sheet, entries, new_index=index)
+            engine = _replay(entry, sheet, entries, new_index=index)
             hand = hands[index]
             hand.entry = event.before
             hand.save(update_fields=["entry", "updated_at"])
@@ -557,7 +581,7 @@ def event_recover(
             # Back where it was; the deals after it move down one.
             index = min((event.number or len(hands) + 1) - 1, len(hands))
             entries.insert(index, event.before)
-            state = _check(entry, sheet, entries, new_index=index)
+            engine = _replay(entry, sheet, entries, new_index=index)
             for later in reversed(hands[index:]):
                 later.number += 1
                 later.save(update_fields=["number", "updated_at"])
@@ -577,8 +601,9 @@ def event_recover(
             before=None,
             after=event.before,
         )
-        _touch(sheet, state, entries, "corrected" if kept is hands else "restored", index + 1)
-    return HandOutcome(hand, state, kept, sheet.version)
+        change = "corrected" if kept is hands else "restored"
+        state = _touch(sheet, engine, entries, change, index + 1)
+    return HandOutcome(hand, state, kept, sheet.version, state.deals[index])
 
 
 RECOVERABLE = (SheetEvent.CORRECTED, SheetEvent.REMOVED, SheetEvent.UNDONE)
@@ -599,19 +624,22 @@ def undone_count(sheet: Sheet) -> int:
 
 def hand_preview(
     *, sheet: Sheet, data: dict[str, Any], number: int | None = None
-) -> tuple[SheetState, int]:
-    """What the sheet would look like with this deal (a new one, or deal ``number``
-    corrected), and the index of that deal. Nothing is stored."""
+) -> tuple[SheetState, DealResult]:
+    """What the sheet would look like with this deal (a new one, added to the kept
+    engine, or deal ``number`` corrected, which replays the sheet), and that deal as
+    scored. Nothing is stored."""
     entry = GAMES[sheet.game]
-    hands = live_hands(sheet)
-    entries = [h.entry for h in hands]
     if number is None:
-        index = len(entries)
-        entries.append(data)
-    else:
-        hands, index = _live_hand(sheet, number)
-        entries[index] = data
-    return _check(entry, sheet, entries, new_index=index), index
+        engine = engine_for(sheet)
+        names = seat_names(sheet)
+        options = entry.sheet_options(sheet)
+        deal = engine.add(entry.read_deal(data, players=len(names), options=options))
+        return engine.state, deal
+    hands, index = _live_hand(sheet, number)
+    entries = [h.entry for h in hands]
+    entries[index] = data
+    state = _check(entry, sheet, entries, new_index=index)
+    return state, state.deals[index]
 
 
 # -- The sheet itself: links, trash ----------------------------------------------------------

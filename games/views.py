@@ -23,7 +23,7 @@ from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import charts, csv_export, entry_forms, selectors, services
+from games import charts, csv_export, entry_forms, selectors, services, snapshots
 from games.api_input import UnreadableInput
 from games.games import GAMES, GameEntry
 from games.models import Sheet
@@ -185,20 +185,27 @@ def _board_context(
     written: services.HandOutcome | None = None,
     values: dict | None = None,
     errors: list[Problem] | None = None,
+    every_deal: bool = False,
 ) -> dict[str, Any]:
+    """What the sheet's board shows. It lists the latest deals only (``TAIL``), from
+    the engine the last write kept, so it costs the same at deal 200 as at deal 10;
+    ``every_deal`` replays the sheet and lists them all."""
     entry = GAMES[sheet.game]
-    if written is not None:
+    if written is not None and written.hands is not None:
         # The state a write replayed, with the very deals it replayed.
         hands, state = written.hands, written.state
-    else:
+    elif written is not None:
+        hands, state = selectors.latest_hands(sheet), written.state
+    elif every_deal:
         hands = selectors.live_hands(sheet)
         state = selectors.sheet_state(sheet, hands)
+    else:
+        hands, state = selectors.latest_hands(sheet), selectors.current_state(sheet)
     options = entry.sheet_options(sheet)
     columns = _columns(state)
-    rows = [
-        {"hand": hand, "deal": deal, "cells": [_cell(deal, column) for column in columns]}
-        for hand, deal in zip(hands, state.deals, strict=True)
-    ]
+    scored = {deal.number: deal for deal in state.deals}
+    shown = hands if every_deal else hands[-snapshots.TAIL :]
+    rows = [_row(hand, scored[hand.number], columns) for hand in shown if hand.number in scored]
     context = {
         "tally": _tally(state),
         "columns": columns,
@@ -206,6 +213,7 @@ def _board_context(
         "game": entry,
         "state": state,
         "rows": rows[::-1],  # newest first: the deal just entered is at the top
+        "older": sheet.deal_count > len(rows),
         "players": list(enumerate(state.players)),
         "options": options,
         "options_summary": entry.options_summary(options, players=len(state.players)),
@@ -230,6 +238,10 @@ def _board_context(
             "edit_qr": qr_svg(edit_url),
         }
     return context
+
+
+def _row(hand: Any, deal: Any, columns: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"hand": hand, "deal": deal, "cells": [_cell(deal, column) for column in columns]}
 
 
 def _columns(state: SheetState) -> list[dict[str, Any]]:
@@ -286,11 +298,14 @@ def sheet_page(request: HttpRequest, token: str) -> HttpResponse:
     if sheet.deleted_at is not None:
         return _in_trash(request, sheet, can_edit=True)
     if request.method == "GET":
-        return _page_or_board(request, _board_context(request, sheet, can_edit=True))
+        every = request.GET.get("deals") == "all"
+        context = _board_context(request, sheet, can_edit=True, every_deal=every)
+        return _page_or_board(request, context)
     entry = GAMES[sheet.game]
     data = entry.entry_from_post(request.POST, players=len(selectors.seat_names(sheet)))
     key = request.POST.get("idempotency_key") or None
     version = _posted_version(request)
+    written: list[services.HandOutcome] = []
 
     def record() -> services.Answer:
         try:
@@ -301,6 +316,7 @@ def sheet_page(request: HttpRequest, token: str) -> HttpResponse:
             return 412, _problems_json(error)
         except (UnreadableInput, RuleError) as error:
             return 422, _problems_json(error)
+        written.append(outcome)
         return 201, {"number": outcome.hand.number}
 
     print_ = services.fingerprint("POST", request.path, data)
@@ -315,7 +331,24 @@ def sheet_page(request: HttpRequest, token: str) -> HttpResponse:
         return _page_or_board(request, context, status=422)
     if not request.htmx:
         return redirect(sheet.get_absolute_url())
-    return _page_or_board(request, _board_context(request, sheet, can_edit=True))
+    if not written:
+        # A retry answered from its key: the board as it is now.
+        return _page_or_board(request, _board_context(request, sheet, can_edit=True))
+    return _saved(request, sheet, written[0])
+
+
+def _saved(request: HttpRequest, sheet: Sheet, outcome: services.HandOutcome) -> HttpResponse:
+    """The answer to a deal saved with htmx: only what changed (``sheet_saved.html``),
+    its size the same however long the sheet. The first deal (the list appears) and
+    the last (the game is over) swap the whole board."""
+    context = _board_context(request, sheet, can_edit=True, written=outcome)
+    context["saved"] = outcome.deal
+    if outcome.hand.number == 1 or outcome.state.finished or request.htmx.boosted:
+        return _page_or_board(request, context)
+    context["new_row"] = _row(outcome.hand, outcome.deal, context["columns"])
+    response = render(request, "games/sheet_saved.html", context)
+    response["HX-Reswap"] = "none"
+    return response
 
 
 def _actor(request: HttpRequest) -> services.Actor:
@@ -354,15 +387,13 @@ def sheet_preview(request: HttpRequest, token: str) -> HttpResponse:
     number = _int_or_text(request.POST.get("number", "")) or None
     context: dict[str, Any] = {"sheet": sheet, "game": entry}
     try:
-        state, index = services.hand_preview(
+        state, deal = services.hand_preview(
             sheet=sheet, data=data, number=number if isinstance(number, int) else None
         )
     except (UnreadableInput, RuleError) as error:
         context["errors"] = error.problems
         return render(request, "games/sheet.html#preview", context)
-    context.update(
-        {"deal": state.deals[index], "state": state, "players": list(enumerate(state.players))}
-    )
+    context.update({"deal": deal, "state": state, "players": list(enumerate(state.players))})
     return render(request, "games/sheet.html#preview", context)
 
 

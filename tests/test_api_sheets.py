@@ -10,8 +10,10 @@ import json
 
 import pytest
 from django.db import connection
+from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 
+from games import selectors
 from games.models import Hand, IdempotencyKey, Seat, Sheet
 
 pytestmark = pytest.mark.django_db
@@ -1190,6 +1192,11 @@ def sheet_with(client, game, players, options, deals) -> dict:
     Hand.objects.bulk_create(
         Hand(sheet_id=sheet["id"], number=i + 1, entry=entry) for i, entry in enumerate(deals)
     )
+    # Stored around the services, as a write would: the version moves on, so the engine
+    # kept at sheet creation is not taken for the current one; the engine is kept for
+    # the new version as the write would have kept it.
+    Sheet.objects.filter(pk=sheet["id"]).update(version=F("version") + 1, deal_count=len(deals))
+    selectors.engine_for(Sheet.objects.get(pk=sheet["id"]))
     return sheet
 
 

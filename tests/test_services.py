@@ -419,9 +419,9 @@ def test_remove_that_makes_a_later_deal_impossible_changes_nothing():
 
 def test_hand_preview_scores_a_new_deal_and_stores_nothing():
     sheet = with_deals(manipulation_sheet(), penalties(0, 25, 40))
-    state, index = services.hand_preview(sheet=sheet, data=penalties(10, 0, 30))
-    assert index == 1
-    assert state.deals[index].scores == (10, 0, 30)
+    state, deal = services.hand_preview(sheet=sheet, data=penalties(10, 0, 30))
+    assert deal.number == 2
+    assert deal.scores == (10, 0, 30)
     assert state.totals == (10, 25, 70)
     assert entries(sheet) == [penalties(0, 25, 40)]
     assert version(sheet) == 1
@@ -430,8 +430,8 @@ def test_hand_preview_scores_a_new_deal_and_stores_nothing():
 
 def test_hand_preview_of_a_correction_rescores_later_deals_and_stores_nothing():
     sheet = with_deals(manipulation_sheet(), penalties(0, 25, 40), penalties(10, 0, 30))
-    state, index = services.hand_preview(sheet=sheet, data=penalties(0, 5, 40), number=1)
-    assert index == 0
+    state, deal = services.hand_preview(sheet=sheet, data=penalties(0, 5, 40), number=1)
+    assert deal.number == 1
     assert state.totals == (10, 5, 70)
     assert entries(sheet) == [penalties(0, 25, 40), penalties(10, 0, 30)]
     assert version(sheet) == 2

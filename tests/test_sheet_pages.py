@@ -12,10 +12,11 @@ import re
 
 import pytest
 from django.db import connection
+from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.utils.html import escape
 
-from games import services
+from games import selectors, services
 from games.models import Hand, Seat, Sheet
 from games.selectors import live_hands, sheet_state
 
@@ -1162,6 +1163,12 @@ def sheet_with(game, players, options, deals) -> Sheet:
     Hand.objects.bulk_create(
         Hand(sheet=sheet, number=i + 1, entry=entry) for i, entry in enumerate(deals)
     )
+    # Stored around the services, as a write would: the version moves on, so the engine
+    # kept at sheet creation is not taken for the current one; the engine is kept for
+    # the new version as the write would have kept it.
+    Sheet.objects.filter(pk=sheet.pk).update(version=F("version") + 1, deal_count=len(deals))
+    sheet.refresh_from_db()
+    selectors.engine_for(sheet)
     return sheet
 
 

@@ -416,13 +416,13 @@ class Demo:
         """
         state = sheet_selectors.sheet_state(sheet)
         limit = deals if deals is not None else LONGEST_GAME
-        while not state.finished and len(state.deals) < limit:
+        while not state.finished and state.next_deal.number <= limit:
             assert state.next_deal is not None
             for _attempt in range(ATTEMPTS):
                 data = deal(state.next_deal)
                 try:
                     if keep_open:
-                        preview, _index = sheet_services.hand_preview(sheet=sheet, data=data)
+                        preview, _deal = sheet_services.hand_preview(sheet=sheet, data=data)
                         if preview.finished:
                             continue
                     state = sheet_services.hand_record(sheet=sheet, data=data).state
@@ -439,7 +439,9 @@ class Demo:
     def stamp(self, sheet: Sheet, day: datetime.date, at: datetime.time, state: SheetState) -> None:
         """The sheet was started at ``at`` that evening, a few minutes a deal; tonight's
         open sheets were started as long ago as their deals took."""
-        took = datetime.timedelta(minutes=MINUTES_A_DEAL[sheet.game] * len(state.deals))
+        # state.deals after a write holds the latest deals only: the sheet counts them all.
+        deals = Sheet.objects.values_list("deal_count", flat=True).get(pk=sheet.pk)
+        took = datetime.timedelta(minutes=MINUTES_A_DEAL[sheet.game] * deals)
         now = timezone.now()
         started = timezone.make_aware(datetime.datetime.combine(day, at))
         if started + took > now:
