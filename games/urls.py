@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import api, api_sheets, views
+from games import api, api_sheets, views, views_app, views_entry
 from games.referee_pages import manipulation as manipulation_pages
 from games.referee_pages import pitch as pitch_pages
 from games.referee_pages import rulebook
@@ -10,6 +10,12 @@ app_name = "games"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    # The installable app: its manifest, its service worker (at the root: its scope is
+    # the whole site) and the page it shows offline.
+    path("manifest.webmanifest", views_app.manifest, name="manifest"),
+    path("sw.js", views_app.service_worker, name="service-worker"),
+    path("offline/", views_app.offline, name="offline"),
     # Score sheets: the edit link (s/) and the read-only link (v/) carry their token.
     path("new/", views.sheet_new, name="sheet-new"),
     path("new/<slug:game>/", views.sheet_new_game, name="sheet-new-game"),
@@ -19,6 +25,13 @@ urlpatterns = [
     path("s/<str:token>/redo", views.sheet_redo, name="sheet-redo"),
     path("s/<str:token>/deals/<int:number>/", views.deal_correct, name="deal-correct"),
     path("s/<str:token>/deals/<int:number>/delete", views.deal_delete, name="deal-delete"),
+    path(
+        "s/<str:token>/deals/<int:number>/explain",
+        views.deal_explain,
+        {"edit": True},
+        name="deal-explain",
+    ),
+    path("v/<str:token>/deals/<int:number>/explain", views.deal_explain, name="deal-view-explain"),
     path("s/<str:token>/history/", views.sheet_history, name="sheet-history"),
     path(
         "s/<str:token>/history/<int:event_id>/restore",
@@ -38,6 +51,11 @@ urlpatterns = [
     # The rule book and the referee pages
     path("referee/", views.referee_index, name="referee"),
     *rulebook.urlpatterns,
+    path(
+        "rules/<slug:game>/sections/<slug:section>",
+        views_entry.rule_section,
+        name="rules-section",
+    ),
     *skat_pages.urlpatterns,
     *pitch_pages.urlpatterns,
     *manipulation_pages.urlpatterns,

@@ -15,11 +15,15 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
+from django.core.cache import caches
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.module_loading import import_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -34,6 +38,12 @@ from games.rules.sheet import NextDeal, SheetState
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "games/home.html", {"games": GAMES.values()})
+
+
+@require_GET
+def healthz(request: HttpRequest) -> HttpResponse:
+    """For a load balancer or monitor: the app answers (nothing else is asked)."""
+    return HttpResponse("ok\n", content_type="text/plain; charset=utf-8")
 
 
 def referee_index(request: HttpRequest) -> HttpResponse:
@@ -93,7 +103,16 @@ def new_sheet_form(
     extra: dict[str, Any] | None = None,
 ) -> HttpResponse:
     """The new-sheet form and its POST; ``create`` takes the checked form's values and
-    returns the sheet (a circle's page passes one that also seats the circle's players)."""
+    returns the sheet (a circle's page passes one that also seats the circle's players).
+
+    Each form carries an idempotency key: a repeated POST of it (Back and Start again,
+    a double tap, a browser's retry) is answered with the sheet the first one started.
+    ``again`` (a finished sheet's edit token, from its Play again button) starts the
+    next sheet from that one instead of from the form's fields (``games.views_app``)."""
+    from games import views_app
+
+    key = views_app.form_key(request.POST.get("idempotency_key"))
+    back = views_app.recent_start(request, entry) if request.method == "GET" else None
     context: dict[str, Any] = {
         "game": entry,
         "known_players": name_suggestions(request),
@@ -101,23 +120,35 @@ def new_sheet_form(
         "values": {"players": [""] * max(entry.players), "first_dealer": 0, "options": {}},
         "errors": [],
         "action": action,
+        "form_key": key or views_app.new_form_key(),
+        "recent_start": back,
         **(extra or {}),
     }
     if request.method == "POST":
-        names = [request.POST.get(f"player_{i}", "").strip() for i in range(max(entry.players))]
-        # Optional seats left empty mean fewer players at the table.
-        while len(names) > min(entry.players) and not names[-1]:
-            names.pop()
-        options = entry.options_from_post(request.POST)
-        first_dealer = _int_or_text(request.POST.get("first_dealer", "0"))
+        if "again" in request.POST:
+            again = views_app.play_again_values(request.POST["again"], entry)
+            names = again["players"]
+            options = again["options"]
+            first_dealer = again["first_dealer"]
+        else:
+            names = [request.POST.get(f"player_{i}", "").strip() for i in range(max(entry.players))]
+            # Optional seats left empty mean fewer players at the table.
+            while len(names) > min(entry.players) and not names[-1]:
+                names.pop()
+            options = entry.options_from_post(request.POST)
+            first_dealer = _int_or_text(request.POST.get("first_dealer", "0"))
         owner = request.user if request.user.is_authenticated else None
         try:
-            sheet = create(
-                game=entry.slug,
-                players=names,
-                first_dealer=first_dealer,
-                options=options,
-                owner=owner,
+            sheet, started = views_app.start_once(
+                request,
+                key,
+                lambda: create(
+                    game=entry.slug,
+                    players=names,
+                    first_dealer=first_dealer,
+                    options=options,
+                    owner=owner,
+                ),
             )
         except RuleError as error:
             context["errors"] = error.problems
@@ -128,7 +159,12 @@ def new_sheet_form(
                 "options": options,
             }
             return render(request, "games/sheet_new_game.html", context, status=422)
-        remember_names(request, list(selectors.seat_names(sheet)))
+        if started:
+            seated = list(selectors.seat_names(sheet))
+            remember_names(request, seated)
+            views_app.remember_start(request, sheet, seated)
+        else:
+            messages.info(request, _("This sheet was started already: here it is."))
         return redirect(sheet.get_absolute_url(), permanent=False)
     return render(request, "games/sheet_new_game.html", context)
 
@@ -206,6 +242,9 @@ def _board_context(
     scored = {deal.number: deal for deal in state.deals}
     shown = hands if every_deal else hands[-snapshots.TAIL :]
     rows = [_row(hand, scored[hand.number], columns) for hand in shown if hand.number in scored]
+    if rows:
+        # The newest deal comes explained; older ones load their lines when opened.
+        rows[-1]["explained"] = True
     context = {
         "tally": _tally(state),
         "columns": columns,
@@ -215,6 +254,7 @@ def _board_context(
         "rows": rows[::-1],  # newest first: the deal just entered is at the top
         "older": sheet.deal_count > len(rows),
         "players": list(enumerate(state.players)),
+        "names": state.players,
         "options": options,
         "options_summary": entry.options_summary(options, players=len(state.players)),
         "can_edit": can_edit,
@@ -345,7 +385,7 @@ def _saved(request: HttpRequest, sheet: Sheet, outcome: services.HandOutcome) ->
     context["saved"] = outcome.deal
     if outcome.hand.number == 1 or outcome.state.finished or request.htmx.boosted:
         return _page_or_board(request, context)
-    context["new_row"] = _row(outcome.hand, outcome.deal, context["columns"])
+    context["new_row"] = {**_row(outcome.hand, outcome.deal, context["columns"]), "explained": True}
     response = render(request, "games/sheet_saved.html", context)
     response["HX-Reswap"] = "none"
     return response
@@ -395,6 +435,29 @@ def sheet_preview(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "games/sheet.html#preview", context)
     context.update({"deal": deal, "state": state, "players": list(enumerate(state.players))})
     return render(request, "games/sheet.html#preview", context)
+
+
+@require_GET
+def deal_explain(request: HttpRequest, token: str, number: int, edit: bool = False) -> HttpResponse:
+    """How a deal on the sheet was scored, line by line: the sheet page loads it when a
+    deal is opened (only the newest deal comes with the page). A deal among the latest
+    comes from the kept engine; an older one replays the sheet up to it."""
+    sheet = _sheet(token, edit=edit)
+    if not 1 <= number <= sheet.deal_count:
+        raise Http404("No such deal")
+    state = selectors.current_state(sheet)
+    deal = next((d for d in state.deals if d.number == number), None)
+    if deal is None:
+        hands = selectors.live_hands(sheet)[:number]
+        deal = selectors.sheet_state(sheet, hands).deals[number - 1]
+    context = {"sheet": sheet, "game": GAMES[sheet.game], "deal": deal, "can_edit": edit}
+    template = "games/deal_explain.html"
+    if request.htmx:
+        template += "#steps"
+    response = render(request, template, context)
+    response["ETag"] = _etag(sheet, f"explain-{number}")
+    patch_cache_control(response, no_cache=True, private=True)
+    return response
 
 
 @require_http_methods(["GET", "POST"])
@@ -620,11 +683,39 @@ def sheet_view(request: HttpRequest, token: str) -> HttpResponse:
     etag = _etag(sheet, "view")
     if request.headers.get("If-None-Match") == etag:
         response = HttpResponse(status=304)
+    elif request.htmx and not request.htmx.boosted:
+        response = HttpResponse(_view_board(request, sheet))
     else:
-        response = _page_or_board(request, _board_context(request, sheet, can_edit=False))
+        entry = GAMES[sheet.game]
+        names = selectors.seat_names(sheet)
+        context = {
+            "sheet": sheet,
+            "game": entry,
+            "names": names,
+            "can_edit": False,
+            "options_summary": entry.options_summary(
+                entry.sheet_options(sheet), players=len(names)
+            ),
+            "board_html": _view_board(request, sheet),
+        }
+        response = render(request, "games/sheet.html", context)
     response["ETag"] = etag
     patch_cache_control(response, no_cache=True, private=True)
     return response
+
+
+def _view_board(request: HttpRequest, sheet: Sheet) -> str:
+    """The read-only board of this sheet version, rendered once and shared by every
+    phone that follows the sheet (it holds no form and nothing of the visitor's)."""
+    renders = caches["renders"]
+    # By the view token, not the id: an id can come back after a sheet is purged.
+    key = f"board:{sheet.view_token}:{sheet.version}:{get_language()}"
+    html = renders.get(key)
+    if html is None:
+        context = _board_context(request, sheet, can_edit=False)
+        html = render_to_string("games/sheet.html#board", context)
+        renders.set(key, html)
+    return mark_safe(html)  # our own template's output, escaped when rendered
 
 
 @require_GET
@@ -642,8 +733,7 @@ def sheet_live(request: HttpRequest, token: str) -> HttpResponse:
     if since == str(sheet.version) or request.headers.get("If-None-Match") == etag:
         response = HttpResponse(status=204)
     else:
-        context = _board_context(request, sheet, can_edit=False)
-        response = render(request, "games/sheet.html#board", context)
+        response = HttpResponse(_view_board(request, sheet))
     response["ETag"] = etag
     patch_cache_control(response, no_cache=True, private=True)
     return response

@@ -118,6 +118,9 @@ MIDDLEWARE = [
     # request, before anything reads it: scorekeeper/input_guard.py.
     "scorekeeper.input_guard.InputGuardMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages and htmx answers compressed (static files come compressed from WhiteNoise
+    # and never reach it). Django pads each answer with random bytes against BREACH.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -216,6 +219,15 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 50_000},
         }
     }
+
+# The read-only board as rendered for one sheet version, shared by every phone that
+# follows the sheet (games.views); per process, nothing to set up.
+CACHES["renders"] = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "scorekeeper-renders",
+    "TIMEOUT": 3600,
+    "OPTIONS": {"MAX_ENTRIES": 2_000},
+}
 
 # Rate limits (scorekeeper/security.py): a name → (requests, seconds) per client
 # address, or per user name for "login-user" and "signup-user". Generous enough that
