@@ -1,0 +1,592 @@
+// Never lose a tap (issue 9). Loaded on every page (templates/base.html).
+//
+// - Registers the service worker (/sw.js: the app shell and the sheets this phone
+//   opened, so an open sheet keeps working without a connection).
+// - The deal entry form (form.entry-form) without a connection: the deal is kept on this
+//   phone (localStorage, per sheet), the form is cleared for the next deal, and the
+//   board's #outbox lists what waits. When the connection is back (and on every page
+//   load) the deals are sent in order, each with its own idempotency key and without
+//   the form's version (a deal kept here was entered against an older page; appending
+//   needs none), then the page is loaded afresh. A deal the server refuses stays listed
+//   with the server's message until it is sent again or discarded: nothing is dropped.
+// - The read-only sheet's poll (.live) says when it is not live, and since when.
+// - A new-sheet form restored by Back is loaded afresh (its page then points at the
+//   sheet just started, so that nobody starts a second one by mistake).
+// Every word a person reads comes from the page (data- attributes, translated there).
+(function () {
+  "use strict";
+
+  const script = document.currentScript;
+  const OUTBOX = "scorekeeper:outbox:";
+  const LIVE = "scorekeeper:live:";
+  const RETRY_MS = 15000;
+
+  // -- the service worker ---------------------------------------------------------------
+
+  const workerUrl = script && script.dataset.serviceWorker;
+  if (workerUrl && "serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register(workerUrl, { scope: "/" }).catch(function () {
+      // No worker (a private window may refuse one): the site works as before.
+    });
+  }
+
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted && document.querySelector("form[data-fresh-on-back]")) {
+      window.location.reload();
+    }
+  });
+
+  // -- storage ----------------------------------------------------------------------------
+
+  function load(url) {
+    try {
+      const items = JSON.parse(window.localStorage.getItem(OUTBOX + url) || "[]");
+      return Array.isArray(items) ? items.filter((item) => item && item.key) : [];
+    } catch (error) {
+      return [];
+    }
+  }
+
+  function save(url, items) {
+    try {
+      if (items.length) window.localStorage.setItem(OUTBOX + url, JSON.stringify(items));
+      else window.localStorage.removeItem(OUTBOX + url);
+      return true;
+    } catch (error) {
+      return false;
+    }
+  }
+
+  function update(url, key, change) {
+    const items = load(url);
+    const item = items.find((each) => each.key === key);
+    if (!item) return;
+    if (change === null) items.splice(items.indexOf(item), 1);
+    else Object.assign(item, change);
+    save(url, items);
+  }
+
+  function newKey() {
+    if (window.crypto && window.crypto.randomUUID) return window.crypto.randomUUID().replace(/-/g, "");
+    const bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  // -- the page ---------------------------------------------------------------------------
+
+  function outbox() {
+    return document.getElementById("outbox");
+  }
+
+  function sheetUrl() {
+    const box = outbox();
+    return box ? box.dataset.sheetUrl : null;
+  }
+
+  function entryForm() {
+    return document.querySelector("form.entry-form");
+  }
+
+  function isEntryForm(element) {
+    return !!(element && element.matches && element.matches("form.entry-form"));
+  }
+
+  function words(element) {
+    return (element ? element.textContent : "").replace(/\s+/g, " ").trim();
+  }
+
+  function shown(element) {
+    return !!(element && element.getClientRects().length);
+  }
+
+  function labelOf(input) {
+    const label = input.closest("label");
+    if (!label) return "";
+    const part = label.querySelector(".field-label");
+    if (part) return words(part);
+    const span = label.querySelector("span");
+    return words(span || label);
+  }
+
+  function fieldName(input) {
+    if (input.id) {
+      const label = document.querySelector('label[for="' + input.id + '"]');
+      if (label) return words(label);
+    }
+    const part = input.closest("label") && input.closest("label").querySelector(".field-label");
+    if (part) return words(part);
+    const fieldset = input.closest("fieldset");
+    return fieldset ? words(fieldset.querySelector("legend")) : "";
+  }
+
+  // A short line a person recognises the deal by: what was chosen and typed.
+  function summarize(form) {
+    const parts = [];
+    form.querySelectorAll("input, select").forEach(function (input) {
+      if (!input.name || input.type === "hidden" || input.disabled) return;
+      if (input.closest(".card-picker") || input.dataset.show !== undefined) return;
+      if (!shown(input.closest("label") || input)) return;
+      if (input.type === "radio" || input.type === "checkbox") {
+        // What was tapped; a choice left as the form offered it says little.
+        if (input.checked && !(input.type === "radio" && input.defaultChecked)) parts.push(labelOf(input));
+      } else if (input.tagName === "SELECT") {
+        if (input.value !== "") {
+          const option = input.options[input.selectedIndex];
+          parts.push((fieldName(input) + " " + words(option)).trim());
+        }
+      } else if (input.value.trim() !== "") {
+        parts.push((fieldName(input) + " " + input.value.trim()).trim());
+      }
+    });
+    form.querySelectorAll(".card-picker").forEach(function (picker) {
+      const held = picker.querySelectorAll("input:checked").length;
+      if (!held || !shown(picker)) return;
+      const sum = picker.querySelector("[data-sum]");
+      const name = picker.getAttribute("aria-label") || words(picker.closest("details") && picker.closest("details").querySelector("summary"));
+      parts.push((name + " " + (sum ? words(sum) : held)).trim());
+    });
+    const line = parts.filter(Boolean).join(" · ");
+    return line.length > 160 ? line.slice(0, 159) + "…" : line;
+  }
+
+  // What the form sends, less what a kept deal must not carry: its page's CSRF token
+  // (a fresh one is used), version and key (each kept deal has its own key).
+  function body(form) {
+    const params = new URLSearchParams();
+    new FormData(form).forEach(function (value, name) {
+      if (typeof value !== "string") return;
+      if (name === "csrfmiddlewaretoken" || name === "version" || name === "idempotency_key") return;
+      params.append(name, value);
+    });
+    return params.toString();
+  }
+
+  function pristine(form) {
+    return !Array.prototype.some.call(form.elements, function (input) {
+      if (!input.name || input.type === "hidden") return false;
+      if (input.type === "radio" || input.type === "checkbox") return input.checked !== input.defaultChecked;
+      if (input.tagName === "SELECT") {
+        return Array.prototype.some.call(input.options, (option) => option.selected !== option.defaultSelected);
+      }
+      return input.value !== input.defaultValue;
+    });
+  }
+
+  function trailingNumber(text) {
+    const match = /(\d+)\D*$/.exec(text || "");
+    return match ? Number(match[1]) : null;
+  }
+
+  function originalText(element) {
+    if (element.dataset.offlineText === undefined) element.dataset.offlineText = element.textContent;
+    return element.dataset.offlineText;
+  }
+
+  // The entry form names the deal after the ones waiting here, and hides who deals and
+  // the notes: the sheet works those out once it has the waiting deals.
+  let sentWithoutReload = 0;
+
+  function shiftEntry(count) {
+    const form = entryForm();
+    const heading = document.getElementById("entry-heading");
+    const button = form && form.querySelector("button[type=submit]");
+    [heading, button].forEach(function (element) {
+      if (!element || element.children.length) return;
+      const text = originalText(element);
+      element.textContent = count
+        ? text.replace(/(\d+)(\D*)$/, (all, number, rest) => String(Number(number) + count) + rest)
+        : text;
+    });
+    const section = form && form.closest(".entry");
+    if (section) section.classList.toggle("is-behind", count > 0);
+  }
+
+  function nextNumber(items) {
+    const heading = document.getElementById("entry-heading");
+    const base = heading ? trailingNumber(originalText(heading)) : null;
+    return base === null ? null : base + sentWithoutReload + items.length;
+  }
+
+  // -- the outbox -------------------------------------------------------------------------
+
+  let sending = false;
+  let problem = "";
+
+  function render() {
+    const box = outbox();
+    if (!box) return;
+    const url = sheetUrl();
+    const items = load(url);
+    const offline = !navigator.onLine;
+    const data = box.dataset;
+    box.hidden = !items.length && !offline && !problem;
+    box.classList.toggle("is-offline", offline);
+    box.classList.toggle("has-refused", items.some((item) => item.error));
+    const heading = box.querySelector(".outbox-title");
+    heading.textContent = items.length
+      ? data.waiting.replace("{count}", String(items.length))
+      : offline
+        ? data.offlineHeading
+        : "";
+    heading.hidden = !heading.textContent;
+    let status = items.length ? data.queued : data.offline;
+    if (sending) status = data.sending;
+    else if (items.length && items[0].error) status = items.length > 1 ? data.held : "";
+    else if (problem) status = problem;
+    box.querySelector(".outbox-status").textContent = status;
+    const list = box.querySelector(".outbox-list");
+    const template = box.querySelector("template.outbox-item");
+    list.replaceChildren();
+    items.forEach(function (item, index) {
+      const row = template.content.firstElementChild.cloneNode(true);
+      row.dataset.key = item.key;
+      const number = item.number || index + 1;
+      row.querySelector(".outbox-number").textContent = data.dealLabel.replace("{number}", String(number));
+      row.querySelector(".outbox-summary").textContent = item.summary || "";
+      if (item.error) {
+        row.classList.add("is-refused");
+        const message = row.querySelector(".outbox-problem");
+        message.textContent = data.refused + " " + item.error;
+        message.hidden = false;
+        row.querySelector(".outbox-actions").hidden = false;
+      }
+      list.appendChild(row);
+    });
+    list.hidden = !items.length;
+    box.querySelector(".outbox-next").hidden = !items.length;
+    const send = box.querySelector(".outbox-send");
+    send.hidden = !items.length || offline || sending || !!items[0].error;
+    shiftEntry(items.length + sentWithoutReload);
+  }
+
+  function clearForm(form) {
+    form.reset();
+    const key = form.querySelector("input[name=idempotency_key]");
+    if (key) key.value = newKey();
+    // The card pickers count what is ticked; tell them it all went.
+    form.querySelectorAll(".card-picker").forEach((picker) => picker.dispatchEvent(new Event("change")));
+    const preview = document.getElementById("preview");
+    if (preview) preview.replaceChildren();
+    form.dispatchEvent(new CustomEvent("scorekeeper:kept", { bubbles: true }));
+  }
+
+  function keep(form, key) {
+    const url = sheetUrl();
+    if (!url) return false;
+    const items = load(url);
+    if (items.some((item) => item.key === key)) key = newKey();
+    items.push({
+      key: key,
+      body: body(form),
+      summary: summarize(form),
+      number: nextNumber(items),
+      at: Date.now(),
+    });
+    if (!save(url, items)) {
+      // Kept nowhere: the form stays as it is, and the page says so.
+      problem = outbox().dataset.noRoom;
+      render();
+      return false;
+    }
+    problem = "";
+    clearForm(form);
+    render();
+    const box = outbox();
+    if (box && box.scrollIntoView) box.scrollIntoView({ block: "nearest" });
+    return true;
+  }
+
+  // Without a connection, or while deals wait (a new one must not overtake them), the
+  // deal is kept here instead of sent.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    const form = event.detail.elt;
+    if (!isEntryForm(form) || !sheetUrl()) return;
+    if (navigator.onLine && !load(sheetUrl()).length) return;
+    event.preventDefault();
+    if (keep(form, newKey())) flushSoon();
+  });
+
+  // Sent, but no answer came (the connection dropped on the way): kept with the key it
+  // was sent with, so that if the server did store it, sending it again stores nothing.
+  document.addEventListener("htmx:sendError", function (event) {
+    const form = event.detail.elt;
+    if (!isEntryForm(form) || !sheetUrl()) return;
+    const key = form.querySelector("input[name=idempotency_key]");
+    if (keep(form, (key && key.value) || newKey())) flushSoon();
+  });
+
+  // After deals were sent from this page without loading it afresh (the next deal was
+  // being typed), the form's version is older than the sheet: the next deal appends.
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (sentWithoutReload && isEntryForm(event.detail.elt)) {
+      if (event.detail.formData) event.detail.formData.delete("version");
+      else if (event.detail.parameters) delete event.detail.parameters.version;
+    }
+  });
+
+  // -- sending ----------------------------------------------------------------------------
+
+  function pageToken(html) {
+    const page = new DOMParser().parseFromString(html, "text/html");
+    const input = page.querySelector("input[name=csrfmiddlewaretoken]");
+    if (input && input.value) return input.value;
+    try {
+      return JSON.parse(page.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || null;
+    } catch (error) {
+      return null;
+    }
+  }
+
+  function refusal(html) {
+    const page = new DOMParser().parseFromString(html, "text/html");
+    const reasons = Array.from(page.querySelectorAll("#form-errors li, .error-box li")).map(words);
+    const unique = reasons.filter((reason, index) => reason && reasons.indexOf(reason) === index);
+    return unique.join(" ") || words(page.querySelector(".error-box, .field-error"));
+  }
+
+  async function sendAll(url) {
+    const data = outbox() ? outbox().dataset : {};
+    // The sheet as it is now: is the link still good, and a CSRF token of this session.
+    let response;
+    try {
+      response = await fetch(url, { credentials: "same-origin", cache: "no-store" });
+    } catch (error) {
+      return 0; // still no connection
+    }
+    const first = load(url)[0];
+    if (response.status === 404 || response.status === 410) {
+      if (first) update(url, first.key, { error: data.gone });
+      return 0;
+    }
+    const token = response.ok ? pageToken(await response.text()) : null;
+    if (!token) {
+      problem = data.server;
+      retryLater();
+      return 0;
+    }
+    let sent = 0;
+    for (;;) {
+      const item = load(url)[0];
+      if (!item || item.error) break;
+      const fields = new URLSearchParams(item.body);
+      fields.set("idempotency_key", item.key);
+      fields.set("csrfmiddlewaretoken", token);
+      let answer;
+      try {
+        answer = await fetch(url, {
+          method: "POST",
+          credentials: "same-origin",
+          cache: "no-store",
+          headers: { "X-CSRFToken": token, "HX-Request": "true" },
+          body: fields,
+        });
+      } catch (error) {
+        break; // the connection went again: the rest waits
+      }
+      if (answer.ok) {
+        update(url, item.key, null);
+        sent += 1;
+        continue;
+      }
+      if (answer.status === 404 || answer.status === 410) {
+        update(url, item.key, { error: data.gone });
+      } else if (answer.status === 403) {
+        update(url, item.key, { error: data.forbidden });
+      } else if (answer.status >= 400 && answer.status < 500 && answer.status !== 429) {
+        update(url, item.key, { error: refusal(await answer.text()) || String(answer.status) });
+      } else {
+        problem = data.server; // 429, 5xx: the same deal again in a moment
+        retryLater();
+      }
+      break;
+    }
+    if (sent) problem = "";
+    return sent;
+  }
+
+  let retryTimer = null;
+
+  function retryLater() {
+    window.clearTimeout(retryTimer);
+    retryTimer = window.setTimeout(flush, RETRY_MS);
+  }
+
+  function flushSoon() {
+    window.setTimeout(flush, 0);
+  }
+
+  function flush() {
+    const url = sheetUrl();
+    if (!url || sending || !navigator.onLine) return;
+    const items = load(url);
+    if (!items.length || items[0].error) return;
+    sending = true;
+    render();
+    const run = () => sendAll(url);
+    // One tab at a time sends a sheet's deals (the keys would make a second copy
+    // harmless, but the order is kept best by one sender).
+    const done = navigator.locks ? navigator.locks.request(OUTBOX + url, run) : run();
+    done
+      .then(function (sent) {
+        sending = false;
+        if (!sent) return render();
+        const form = entryForm();
+        if (!form || pristine(form)) {
+          window.location.reload();
+          return undefined;
+        }
+        // The next deal is being typed: the sheet is loaded afresh once it is saved.
+        sentWithoutReload += sent;
+        return render();
+      })
+      .catch(function () {
+        sending = false;
+        render();
+      });
+  }
+
+  document.addEventListener("click", function (event) {
+    const button = event.target.closest && event.target.closest("#outbox button");
+    if (!button) return;
+    const url = sheetUrl();
+    const row = button.closest(".outbox-deal");
+    if (button.classList.contains("outbox-send")) {
+      problem = "";
+      flush();
+    } else if (row && button.classList.contains("outbox-retry")) {
+      update(url, row.dataset.key, { error: null });
+      render();
+      flush();
+    } else if (row && button.classList.contains("outbox-discard")) {
+      if (!window.confirm(outbox().dataset.confirmDiscard)) return;
+      update(url, row.dataset.key, null);
+      render();
+      flush();
+    }
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    const detail = event.detail;
+    const saved = detail.xhr && detail.xhr.status >= 200 && detail.xhr.status < 300;
+    if (sentWithoutReload && isEntryForm(detail.elt) && saved) window.location.reload();
+  });
+
+  // -- the copy the service worker keeps of this sheet --------------------------------------
+
+  const SHEET_PAGE = /^\/[sv]\/[A-Za-z0-9_-]+\/$/;
+  let refreshTimer = null;
+
+  // After a change shown by htmx, the copy kept for offline use is fetched again, so
+  // that a reload without a connection shows the sheet as it was last seen.
+  function refreshCopy() {
+    if (!SHEET_PAGE.test(window.location.pathname)) return;
+    if (!navigator.serviceWorker || !navigator.serviceWorker.controller) return;
+    window.clearTimeout(refreshTimer);
+    refreshTimer = window.setTimeout(function () {
+      fetch(window.location.pathname, { credentials: "same-origin" }).catch(() => undefined);
+    }, 800);
+  }
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    const detail = event.detail;
+    const config = detail.requestConfig || {};
+    if (!detail.xhr || detail.xhr.status < 200 || detail.xhr.status >= 300 || detail.xhr.status === 204) return;
+    const path = String(config.path || "");
+    if (config.verb === "post" && !/\/preview$/.test(path)) refreshCopy();
+    else if (detail.elt && detail.elt.matches && detail.elt.matches(".live")) refreshCopy();
+  });
+
+  // -- the read-only sheet: live or not -----------------------------------------------------
+
+  let lastLive = Date.now();
+  try {
+    lastLive = Number(window.localStorage.getItem(LIVE + window.location.pathname)) || lastLive;
+  } catch (error) {
+    // Without storage the time is this page's.
+  }
+
+  function liveWords(live) {
+    let span = live.querySelector(".live-words");
+    if (!span) {
+      span = document.createElement("span");
+      span.className = "live-words";
+      Array.from(live.childNodes).forEach(function (node) {
+        if (node.nodeType === Node.TEXT_NODE) span.appendChild(node);
+      });
+      live.appendChild(span);
+      span.dataset.live = words(span);
+      live.setAttribute("aria-live", "polite");
+    }
+    return span;
+  }
+
+  function setLive(ok, why) {
+    const live = document.querySelector(".live");
+    const here = document.getElementById("this-sheet");
+    if (!live || !here) return;
+    const span = liveWords(live);
+    live.classList.toggle("is-not-live", !ok);
+    if (ok) {
+      lastLive = Date.now();
+      try {
+        window.localStorage.setItem(LIVE + window.location.pathname, String(lastLive));
+      } catch (error) {
+        // Without storage the time is this page's.
+      }
+      span.textContent = span.dataset.live;
+      return;
+    }
+    const time = new Date(lastLive).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    const text = why === "server" ? here.dataset.notLiveServer : here.dataset.notLive;
+    span.textContent = text.replace("{time}", time);
+  }
+
+  document.addEventListener("htmx:sendError", function (event) {
+    if (event.detail.elt && event.detail.elt.matches && event.detail.elt.matches(".live")) {
+      setLive(false, "connection");
+    }
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    const detail = event.detail;
+    if (!detail.elt || !detail.elt.matches || !detail.elt.matches(".live") || !detail.xhr) return;
+    const status = detail.xhr.status;
+    if (status >= 200 && status < 400) setLive(true);
+    else if (status) setLive(false, "server");
+  });
+
+  // -- when things change -------------------------------------------------------------------
+
+  window.addEventListener("online", function () {
+    problem = "";
+    render();
+    flush();
+  });
+
+  window.addEventListener("offline", function () {
+    render();
+    setLive(false, "connection");
+  });
+
+  // The board was swapped (a deal saved, the read-only sheet updated): draw it again.
+  document.addEventListener("htmx:afterSettle", function () {
+    render();
+    if (!navigator.onLine) setLive(false, "connection");
+  });
+
+  // A page that came from the service worker's copy carries the key of the form as it
+  // was then; each load gets a key of its own, so no two deals ever share one.
+  const form = entryForm();
+  const formKey = form && form.querySelector("input[name=idempotency_key]");
+  if (formKey) formKey.value = newKey();
+
+  render();
+  if (!navigator.onLine) setLive(false, "connection");
+  flush();
+  // navigator.onLine can say yes on a network that reaches nothing: try again now and then.
+  window.setInterval(function () {
+    const url = sheetUrl();
+    if (url && load(url).length) flush();
+  }, RETRY_MS * 2);
+})();

@@ -1,0 +1,131 @@
+// Scorekeeper's service worker (issue 9: never lose a tap). Rendered by
+// games.views_app.service_worker; served as /sw.js so that its scope is the whole site.
+//
+// What it keeps:
+// - the app shell: every stylesheet, script and icon (the list below comes from the
+//   static files storage, so it names exactly the files this deploy serves);
+// - the score sheets this phone opened (/s/<token>/ and /v/<token>/), network first:
+//   each time a sheet is loaded with a connection its copy here is replaced, and without
+//   one the copy is shown (the deals entered meanwhile wait on the phone: offline.js);
+// - the page shown offline for anything else.
+// What it never keeps: answers to POSTs, the read-only sheet's poll, answers that are not
+// a plain 200 page, and any page this phone did not open itself. A sheet taken off the
+// home page's list (recent.js) is deleted from PAGES_CACHE there.
+"use strict";
+
+const VERSION = "{{ version }}";
+const SHELL = {{ shell|safe }};
+const OFFLINE_URL = {{ offline_url|safe }};
+const SHELL_CACHE = "scorekeeper-shell-" + VERSION;
+const PAGES_CACHE = "scorekeeper-pages";
+const PAGES_KEPT = 40;
+// The edit link's and the read-only link's page; not their parts (/live, /chart, …).
+const SHEET_PAGE = /^\/[sv]\/[A-Za-z0-9_-]+\/$/;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches
+      .open(SHELL_CACHE)
+      .then((cache) => cache.addAll([...SHELL, OFFLINE_URL]))
+      .then(() => self.skipWaiting())
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) =>
+        Promise.all(
+          names
+            .filter((name) => name.startsWith("scorekeeper-shell-") && name !== SHELL_CACHE)
+            .map((name) => caches.delete(name))
+        )
+      )
+      .then(() => self.clients.claim())
+  );
+});
+
+function pageKey(url) {
+  // One copy per sheet, whatever query or fragment the link carried.
+  return new URL(url.pathname, url.origin).href;
+}
+
+async function keepPage(key, response) {
+  const cache = await caches.open(PAGES_CACHE);
+  await cache.put(key, response);
+  const keys = await cache.keys();
+  // The oldest copies go first (put() moves a refreshed copy to the end).
+  await Promise.all(keys.slice(0, Math.max(0, keys.length - PAGES_KEPT)).map((k) => cache.delete(k)));
+}
+
+async function forgetPage(key) {
+  const cache = await caches.open(PAGES_CACHE);
+  await cache.delete(key);
+}
+
+async function offlinePage() {
+  const cached = await caches.match(OFFLINE_URL);
+  return cached || Response.error();
+}
+
+async function sheetPage(event, url) {
+  const key = pageKey(url);
+  try {
+    const response = await fetch(event.request);
+    if (response.status === 200 && response.type === "basic" && !response.redirected) {
+      event.waitUntil(keepPage(key, response.clone()));
+    } else if (response.status === 404 || response.status === 410) {
+      // A link that no longer opens the sheet (new links made, or the sheet deleted).
+      event.waitUntil(forgetPage(key));
+    }
+    return response;
+  } catch (error) {
+    // offline.js asks with cache "no-store" when it needs the sheet as it is now.
+    const cached =
+      event.request.cache === "no-store" ? null : await caches.match(key, { cacheName: PAGES_CACHE });
+    if (cached) return cached;
+    if (event.request.mode === "navigate") return offlinePage();
+    throw error;
+  }
+}
+
+async function shellFile(event) {
+  const cache = await caches.open(SHELL_CACHE);
+  const cached = await cache.match(event.request, { ignoreVary: true });
+  const fresh = fetch(event.request).then((response) => {
+    if (response.status === 200 && response.type === "basic") {
+      cache.put(event.request, response.clone());
+    }
+    return response;
+  });
+  if (cached) {
+    // Hashed names never change content; an unhashed one (development) catches up
+    // on the next load.
+    event.waitUntil(fresh.catch(() => undefined));
+    return cached;
+  }
+  return fresh;
+}
+
+async function otherPage(event) {
+  try {
+    return await fetch(event.request);
+  } catch (error) {
+    return offlinePage();
+  }
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return; // POSTs go to the network, never to a cache.
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (SHEET_PAGE.test(url.pathname) && !request.headers.get("HX-Request")) {
+    event.respondWith(sheetPage(event, url));
+  } else if (SHELL.includes(url.pathname)) {
+    event.respondWith(shellFile(event));
+  } else if (request.mode === "navigate") {
+    event.respondWith(otherPage(event));
+  }
+});
