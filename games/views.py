@@ -112,7 +112,7 @@ def new_sheet_form(
     from games import views_app
 
     key = views_app.form_key(request.POST.get("idempotency_key"))
-    back = views_app.recent_start(request, entry) if request.method == "GET" else None
+    back = views_app.recent_start(request, entry)
     context: dict[str, Any] = {
         "game": entry,
         "known_players": name_suggestions(request),

@@ -475,6 +475,7 @@
   // -- the copy the service worker keeps of this sheet --------------------------------------
 
   const SHEET_PAGE = /^\/[sv]\/[A-Za-z0-9_-]+\/$/;
+  const PAGES_CACHE = "scorekeeper-pages"; // the service worker's copies of sheets (sw.js)
   let refreshTimer = null;
 
   // After a change shown by htmx, the copy kept for offline use is fetched again, so
@@ -486,6 +487,25 @@
     refreshTimer = window.setTimeout(function () {
       fetch(window.location.pathname, { credentials: "same-origin" }).catch(() => undefined);
     }, 800);
+  }
+
+  // A sheet opened before the service worker was there (the first visit) has no copy
+  // yet: this page keeps one, so that it opens without a connection from now on.
+  function ensureCopy() {
+    if (!SHEET_PAGE.test(window.location.pathname) || !window.caches || !navigator.onLine) return;
+    const key = new URL(window.location.pathname, window.location.origin).href;
+    window.caches
+      .open(PAGES_CACHE)
+      .then(function (cache) {
+        return cache.match(key).then(function (copy) {
+          if (copy) return undefined;
+          return fetch(key, { credentials: "same-origin" }).then(function (response) {
+            if (response.status === 200 && !response.redirected) return cache.put(key, response);
+            return undefined;
+          });
+        });
+      })
+      .catch(() => undefined);
   }
 
   document.addEventListener("htmx:afterRequest", function (event) {
@@ -584,6 +604,7 @@
   render();
   if (!navigator.onLine) setLive(false, "connection");
   flush();
+  if (navigator.serviceWorker) navigator.serviceWorker.ready.then(ensureCopy, () => undefined);
   // navigator.onLine can say yes on a network that reaches nothing: try again now and then.
   window.setInterval(function () {
     const url = sheetUrl();
