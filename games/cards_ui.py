@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
+from urllib.parse import urlencode
 
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 from games.rules import manipulation, skat
 from games.rules.cards import (
@@ -184,3 +187,27 @@ def picker_html(
         parts.append(mark_safe("</div>"))
     parts.append(mark_safe("</fieldset>"))
     return mark_safe("".join(parts))
+
+
+def lazy_picker_html(
+    *, name: str, deck: str, copies: int, label: str, total: str, single: bool = False
+) -> SafeString:
+    """A placeholder for an empty card picker that loads the picker when shown (htmx,
+    ``intersect``: a picker in a hidden section loads when its section opens)."""
+    query = urlencode(
+        {
+            "name": name,
+            "deck": deck,
+            "copies": copies,
+            "label": label,
+            "total": total,
+            "single": "1" if single else "",
+        }
+    )
+    return format_html(
+        '<div class="card-picker-lazy" hx-get="{}?{}" hx-trigger="intersect once" '
+        'hx-swap="outerHTML"><p class="hint">{}</p></div>',
+        reverse("games:card-picker"),
+        query,
+        _("Loading the cards…"),
+    )

@@ -11,6 +11,7 @@ app_name = "games"
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("cards/picker", views.card_picker, name="card-picker"),
     # The installable app: its manifest, its service worker (at the root: its scope is
     # the whole site) and the page it shows offline.
     path("manifest.webmanifest", views_app.manifest, name="manifest"),

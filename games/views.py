@@ -9,6 +9,7 @@ changes nothing.
 from __future__ import annotations
 
 import datetime
+import re
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -27,7 +28,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import charts, csv_export, entry_forms, selectors, services, snapshots
+from games import cards_ui, charts, csv_export, entry_forms, selectors, services, snapshots
 from games.api_input import UnreadableInput
 from games.games import GAMES, GameEntry
 from games.models import Sheet
@@ -383,6 +384,7 @@ def _saved(request: HttpRequest, sheet: Sheet, outcome: services.HandOutcome) ->
     the last (the game is over) swap the whole board."""
     context = _board_context(request, sheet, can_edit=True, written=outcome)
     context["saved"] = outcome.deal
+    context["lazy_pickers"] = True
     if outcome.hand.number == 1 or outcome.state.finished or request.htmx.boosted:
         return _page_or_board(request, context)
     context["new_row"] = {**_row(outcome.hand, outcome.deal, context["columns"]), "explained": True}
@@ -435,6 +437,39 @@ def sheet_preview(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "games/sheet.html#preview", context)
     context.update({"deal": deal, "state": state, "players": list(enumerate(state.players))})
     return render(request, "games/sheet.html#preview", context)
+
+
+PICKER_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
+
+
+@require_GET
+def card_picker(request: HttpRequest) -> HttpResponse:
+    """One empty card picker, for a placeholder that loads it when shown
+    (``games.cards_ui.lazy_picker_html``). Nothing of any sheet is read."""
+    name = request.GET.get("name", "")
+    deck = request.GET.get("deck", "")
+    copies = request.GET.get("copies", "1")
+    total = request.GET.get("total", "")
+    label = request.GET.get("label", "")[:200]
+    if (
+        not PICKER_NAME.fullmatch(name)
+        or deck not in cards_ui.DECKS
+        or copies not in ("1", "2")
+        or total not in ("", "points", "penalty")
+    ):
+        return HttpResponse(_("No such card picker."), status=400, content_type="text/plain")
+    html = cards_ui.picker_html(
+        name=name,
+        deck=deck,
+        selected=None,
+        copies=int(copies),
+        label=label,
+        total=total,
+        single=request.GET.get("single") == "1",
+    )
+    response = HttpResponse(html)
+    patch_cache_control(response, public=True, max_age=3600)
+    return response
 
 
 @require_GET

@@ -144,6 +144,7 @@ MATRIX: dict[str, tuple[Build, dict[str, str]]] = {
     "games:service-worker": (get(lambda w, r: "/sw.js"), PUBLIC),
     "games:offline": (get(lambda w, r: "/offline/"), PUBLIC),
     "games:healthz": (get(lambda w, r: "/healthz"), PUBLIC),
+    "games:card-picker": (get(lambda w, r: "/cards/picker?name=cards&deck=skat"), PUBLIC),
     "games:sheet-new": (get(lambda w, r: "/new/"), PUBLIC),
     "games:sheet-new-game": (get(lambda w, r: "/new/skat/"), PUBLIC),
     "games:referee": (get(lambda w, r: "/referee/"), PUBLIC),

@@ -1,0 +1,161 @@
+"""What the sheet sends does not grow with the sheet (issue 9).
+
+A deal's answer swaps only what changed: the totals and headline, the new row, a
+fresh form, the undo bar and the tally, at most 15 KB however long the sheet. The
+page lists the latest deals (older ones on request), the newest deal comes
+explained and older ones explain themselves when opened, and pages travel gzipped.
+Times are measured in bench/bench_sheet.py, never here.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+
+import pytest
+
+from games import services, snapshots
+from games.models import Sheet
+
+pytestmark = pytest.mark.django_db
+
+THREE = ["Ana", "Ben", "Cem"]
+FOUR = ["Ana", "Ben", "Cem", "Dan"]
+HTMX = {"HTTP_HX_REQUEST": "true"}
+SWAP_LIMIT = 15 * 1024
+
+
+def penalties(*points: int) -> dict:
+    return {"penalties": list(points)}
+
+
+def manipulation(deals: int) -> Sheet:
+    sheet = services.sheet_create(game="manipulation", players=THREE, options={"target": 300})
+    for _ in range(deals):
+        services.hand_record(sheet=Sheet.objects.get(pk=sheet.pk), data=penalties(0, 5, 5))
+    return Sheet.objects.get(pk=sheet.pk)
+
+
+def skat_passed(deals: int) -> Sheet:
+    sheet = services.sheet_create(game="skat", players=THREE, options={"series_deals": 200})
+    for _ in range(deals):
+        services.hand_record(sheet=Sheet.objects.get(pk=sheet.pk), data={"passed": True})
+    return Sheet.objects.get(pk=sheet.pk)
+
+
+MANIPULATION_FORM = {"penalty_0": "0", "penalty_1": "10", "penalty_2": "15"}
+
+
+@pytest.mark.parametrize("deals", [10, 50])
+def test_a_saved_deal_swaps_only_what_changed(client, deals):
+    sheet = manipulation(deals)
+    response = client.post(
+        f"/s/{sheet.edit_token}/", {**MANIPULATION_FORM, "idempotency_key": "k1"}, **HTMX
+    )
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert response["HX-Reswap"] == "none"
+    assert len(response.content) <= SWAP_LIMIT
+    # Out of band: the totals, a fresh form, the undo bar, the tally, and the new row
+    # on top of the list, nothing of the older rows.
+    swapped = re.findall(r'id="([\w-]+)"[^>]*hx-swap-oob="true"', body)
+    assert swapped == ["totals", "entry-slot", "undo-bar", "tally"]
+    assert 'hx-swap-oob="afterbegin:#deal-list"' in body
+    assert re.findall(r'<li id="deal-(\d+)"', body) == [str(deals + 1)]
+    assert f"Round {deals + 1} saved" in body or f"round {deals + 1} saved" in body.lower()
+
+
+def test_a_saved_deal_answer_is_the_same_size_at_10_and_50_rounds(client):
+    # 50 rounds at 5 and 5 take two players to 250 of a game to 300.
+    sizes = []
+    for deals in (10, 50):
+        sheet = manipulation(deals)
+        response = client.post(
+            f"/s/{sheet.edit_token}/", {**MANIPULATION_FORM, "idempotency_key": "k"}, **HTMX
+        )
+        sizes.append(len(response.content))
+    # Only the numbers' widths and the fresh key differ.
+    assert abs(sizes[0] - sizes[1]) < 200
+
+
+def test_the_first_deal_and_the_last_swap_the_whole_board(client):
+    sheet = manipulation(0)
+    response = client.post(
+        f"/s/{sheet.edit_token}/", {**MANIPULATION_FORM, "idempotency_key": "a"}, **HTMX
+    )
+    assert "HX-Reswap" not in response
+    assert response.content.decode().lstrip().startswith('<div id="board"')
+
+
+@pytest.mark.parametrize("view", ["edit", "view"])
+def test_the_page_lists_the_latest_deals_and_all_on_request(client, view):
+    sheet = skat_passed(30)
+    base = f"/s/{sheet.edit_token}/" if view == "edit" else f"/v/{sheet.view_token}/"
+    page = client.get(base).content.decode()
+    listed = [int(n) for n in re.findall(r'<li id="deal-(\d+)"', page)]
+    assert listed == list(range(30, 30 - snapshots.TAIL, -1))
+    assert "Show all 30 deals" in page
+    if view == "edit":
+        every = client.get(base + "?deals=all").content.decode()
+        assert [int(n) for n in re.findall(r'<li id="deal-(\d+)"', every)] == list(range(30, 0, -1))
+
+
+@pytest.mark.parametrize("view", ["edit", "view"])
+def test_only_the_newest_deal_comes_explained_the_others_load_when_opened(client, view):
+    sheet = skat_passed(5)
+    if view == "edit":
+        page = client.get(f"/s/{sheet.edit_token}/").content.decode()
+        explain = f"/s/{sheet.edit_token}/deals/2/explain"
+    else:
+        page = client.get(f"/v/{sheet.view_token}/").content.decode()
+        explain = f"/v/{sheet.view_token}/deals/2/explain"
+    assert page.count('class="explanation') <= 1 or page.count("<ol class=") <= 3
+    assert f'hx-get="{explain}"' in page
+    # Skat rules, "All pass": the cards are thrown in and nobody scores.
+    fragment = client.get(explain, **HTMX)
+    assert fragment.status_code == 200
+    assert "Deal 2" in fragment.content.decode()
+    assert "<html" not in fragment.content.decode()
+    # Without JavaScript the link opens a page of its own.
+    whole = client.get(explain)
+    assert "<html" in whole.content.decode()
+
+
+def test_an_old_deal_is_explained_by_replaying_up_to_it(client):
+    sheet = skat_passed(snapshots.TAIL + 8)
+    response = client.get(f"/v/{sheet.view_token}/deals/1/explain", **HTMX)
+    assert response.status_code == 200
+    assert "Deal 1" in response.content.decode()
+
+
+@pytest.mark.parametrize("number", ["0", "99"])
+def test_explaining_a_deal_that_is_not_there_is_404(client, number):
+    sheet = skat_passed(3)
+    assert client.get(f"/v/{sheet.view_token}/deals/{number}/explain").status_code == 404
+
+
+def test_the_explanation_of_an_edit_link_is_not_open_to_the_view_link(client):
+    sheet = skat_passed(2)
+    assert client.get(f"/s/{sheet.view_token}/deals/1/explain").status_code == 404
+
+
+def test_pages_travel_gzipped(client):
+    sheet = skat_passed(36)
+    response = client.get(f"/s/{sheet.edit_token}/", HTTP_ACCEPT_ENCODING="gzip")
+    assert response["Content-Encoding"] == "gzip"
+    html = gzip.decompress(response.content)
+    assert b"<html" in html
+    assert len(response.content) < len(html) / 4
+
+
+def test_read_only_phones_share_one_rendering_per_version(client, django_assert_num_queries):
+    sheet = skat_passed(20)
+    url = f"/v/{sheet.view_token}/live?since=0"
+    first = client.get(url, **HTMX).content
+    # The second phone: the sheet by its token and nothing more.
+    with django_assert_num_queries(1):
+        second = client.get(url, **HTMX).content
+    assert first == second
+    services.hand_record(sheet=Sheet.objects.get(pk=sheet.pk), data={"passed": True})
+    third = client.get(url, **HTMX).content.decode()
+    assert '<li id="deal-21"' in third
