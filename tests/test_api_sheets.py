@@ -218,7 +218,7 @@ def test_create_pitch_gives_team_totals_and_the_traditional_rules_in_words(clien
     body = new_sheet(client, "pitch", FOUR)
     # Partners sit opposite: seats 1 and 3 are team A, seats 2 and 4 team B.
     assert body["team_totals"] == {"A": 0, "B": 0}
-    assert body["headline"] == "Team A (Ana & Cem) 0 · Team B (Ben & Dan) 0 · 52 wins"
+    assert body["headline"] == "Team A 0 · Team B 0 · 52 wins"
     assert body["options_summary"][0] == "Game to 52"
     assert len(body["options_summary"]) == 5  # every option, defaults included
 
@@ -675,7 +675,7 @@ def test_pitch_hand_scores_both_teams(client):
     assert body["totals"] == [2, 8, 2, 8]
     assert body["team_totals"] == {"A": 2, "B": 8}
     assert body["hand"]["summary"] == "Ben bid 5 for team B: made, B +8, A +2"
-    assert body["headline"] == "Team A (Ana & Cem) 2 · Team B (Ben & Dan) 8 · 52 wins"
+    assert body["headline"] == "Team A 2 · Team B 8 · 52 wins"
 
     # Set: team A bid 9 but took 5, so loses 9; team B scores the 5 it took.
     set_deal = {**A_MAKES_4, "bid": 9}
@@ -819,15 +819,15 @@ def test_pitch_a_moon_that_wins_ends_the_game_and_the_next_hand_is_refused(clien
     assert body["team_totals"] == {"A": 52, "B": 5}
     assert body["finished"] is True
     assert body["winners"] == [0, 2]
-    assert body["headline"] == "Team A (Ana & Cem) won 52 to 5"
+    assert body["headline"] == "Team A won 52 to 5: it shot the moon"
 
     status, body = add(client, sheet, B_MAKES_5)
     assert status == 422
     assert body["errors"] == [
         {
             "field": None,
-            "message": "The game is over: team A (Ana & Cem) won 52 to 5. Start a new sheet "
-            "for another game.",
+            "message": "The game is over: team A (Ana & Cem) won 52 to 5 (it shot the moon). "
+            "Start a new sheet for another game.",
         }
     ]
     assert len(stored_entries(sheet)) == 2
@@ -944,7 +944,8 @@ def test_put_that_a_later_hand_no_longer_fits_is_refused_and_nothing_changes(cli
         {
             "field": None,
             "message": "With this change deal 3 no longer fits the sheet: The game is over: "
-            "team A (Ana & Cem) won 52 to 5. Start a new sheet for another game.",
+            "team A (Ana & Cem) won 52 to 5 (it shot the moon). Start a new sheet for another "
+            "game.",
         }
     ]
     assert stored_entries(sheet) == [A_MAKES_4] * 3

@@ -496,7 +496,7 @@ def test_new_game_post_with_a_problem_answers_422_and_creates_nothing(client, ga
             "pitch",
             FOUR,
             [
-                escape("Team A (Ana & Cem) 0 · Team B (Ben & Dan) 0 · 52 wins"),
+                escape("Team A 0 · Team B 0 · 52 wins"),
                 'name="pitcher"',
                 'name="point_three"',
                 "Game to 52",
@@ -633,7 +633,10 @@ def finished_pitch_sheet() -> Sheet:
     )
 
 
-GAME_OVER = "The game is over: team A (Ana & Cem) won 52 to 5. Start a new sheet for another game."
+GAME_OVER = (
+    "The game is over: team A (Ana & Cem) won 52 to 5 (it shot the moon). Start a new sheet for "
+    "another game."
+)
 
 
 def test_a_finished_sheet_has_no_entry_form(client):

@@ -29,7 +29,7 @@ from typing import Any, cast
 from .errors import ProblemCollector, RuleError, Step
 from .pitch import MOON, TEAMS, HandResult, PitchOptions, score_hand
 from .sheet import DealResult, NextDeal, SheetState, check_player_names, replay_deals
-from .words import capitalised, number, signed
+from .words import number, signed
 
 # Every step the sheet adds rests on a section the referee already names
 # (``pitch.RULE_SECTIONS``): the dealer and the pitcher on "Bidding", the totals and
@@ -85,7 +85,8 @@ class PitchSheet:
         if self._winner is not None:
             raise RuleError(
                 f"The game is over: {self._team_name(self._winner)} won "
-                f"{self._score_line(self._winner)}. Start a new sheet for another game.",
+                f"{self._score_line(self._winner)} ({self._why_won(self._winner)}). "
+                "Start a new sheet for another game.",
                 None,
             )
         problems = ProblemCollector()
@@ -202,14 +203,26 @@ class PitchSheet:
         return NextDeal(number=number, dealer=dealer, forehand=(dealer + 1) % SEATS, notes=(note,))
 
     def _headline(self) -> str:
+        # Short enough for the top of a phone screen: the partners' names are under each
+        # team's total there, so the headline names the teams by letter only.
         if self._winner is not None:
-            return (
-                f"{capitalised(self._team_name(self._winner))} won {self._score_line(self._winner)}"
-            )
-        standing = " · ".join(
-            f"{capitalised(self._team_name(team))} {number(self._teams[team])}" for team in TEAMS
-        )
+            winner = self._winner
+            return f"Team {winner} won {self._score_line(winner)}: {self._why_won(winner)}"
+        standing = " · ".join(f"Team {team} {number(self._teams[team])}" for team in TEAMS)
         return f"{standing} · {self.options.target} wins"
+
+    def _why_won(self, winner: str) -> str:
+        """Why the game ended, from the deal that ended it (a moon, or the target)."""
+        last = self._deals[-1].details
+        target = self.options.target
+        if last["bid"] == MOON:
+            # Shooting the moon settles the game by itself, made or failed.
+            return "it shot the moon" if last["made"] else f"team {last['team']}'s moon failed"
+        if self.options.win_condition == "bid_out":
+            return f"it pitched, made its bid and reached {target}"
+        if self._teams[_other(winner)] >= target:
+            return f"both teams reached {target} on the same hand, and team {winner} pitched it"
+        return f"it reached {target}"
 
     # -- wording ----------------------------------------------------------------------
 

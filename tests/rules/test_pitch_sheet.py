@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -281,7 +283,7 @@ def test_a_new_sheet_starts_at_zero_with_deal_one():
     assert state.finished is False
     assert state.winners == ()
     assert (state.next_deal.number, state.next_deal.dealer, state.next_deal.forehand) == (1, 3, 0)
-    assert state.headline == "Team A (Ana & Cem) 0 · Team B (Ben & Dee) 0 · 52 wins"
+    assert state.headline == "Team A 0 · Team B 0 · 52 wins"
     assert state.details == {
         "teams": {"A": 0, "B": 0},
         "target": 52,
@@ -290,28 +292,79 @@ def test_a_new_sheet_starts_at_zero_with_deal_one():
     }
 
 
+# The headline stands at the top of a phone screen, over each team's total and its
+# partners' names, so it names the teams by letter only.
 @pytest.mark.parametrize(
-    ("deals", "headline"),
+    ("options", "deals", "headline"),
     [
         pytest.param(
+            {},
             [deal(1, 6, "BBABABAB")],
-            "Team A (Ana & Cem) 3 · Team B (Ben & Dee) 7 · 52 wins",
+            "Team A 3 · Team B 7 · 52 wins",
             id="running",
         ),
         pytest.param(
+            {},
             [deal(0, 9, "BBBBBBBB")],
-            "Team A (Ana & Cem) −9 · Team B (Ben & Dee) 10 · 52 wins",
+            "Team A −9 · Team B 10 · 52 wins",
+            # Being set: the bid comes off, and scores can go below zero.
             id="below-zero",
         ),
         pytest.param(
+            {},
             [deal(1, "moon", "BBBBBBBA")],
-            "Team A (Ana & Cem) won 3 to 0",
-            id="won",
+            "Team A won 3 to 0: team B's moon failed",
+            # Shooting the moon: a failed moon loses the game at once, so team A wins
+            # with 3 against 0, far from the target; nobody "needs" anything more.
+            id="failed-moon",
+        ),
+        pytest.param(
+            {},
+            [deal(0, 9, "BBBBBBBB"), deal(1, "moon", "AAAAAAAA")],
+            "Team A won 1 to 10: team B's moon failed",
+            # Shooting the moon, failed: B keeps its 10 and loses the game at once; A adds
+            # the 10 points it took (−9 + 10 = 1) and wins with fewer points than B.
+            id="failed-moon-winner-behind",
+        ),
+        pytest.param(
+            {},
+            [deal(0, 4, "AAAAABBB"), deal(2, "moon", "AAAAAAAA")],
+            "Team A won 52 to 5: it shot the moon",
+            # Shooting the moon, made from above zero: the score becomes the target.
+            id="moon-made",
+        ),
+        pytest.param(
+            {"target": 11},
+            [deal(0, 4, "AAAAAAAA"), deal(1, 4, "AAAAAAAA")],
+            "Team A won 20 to −4: it reached 11",
+            # End of the game: the first team to reach the target wins, even as opponents.
+            id="reached",
+        ),
+        pytest.param(
+            {"target": 11},
+            [deal(0, 4, "AAAAABBB"), deal(1, 4, "AAAAABBB"), deal(1, 4, "AAAAABBB")],
+            "Team B won 15 to 15: both teams reached 11 on the same hand, and team B pitched it",
+            # End of the game: both teams reach the target on one hand, the pitcher's wins.
+            id="both-reached",
+        ),
+        pytest.param(
+            {"target": 11, "win_condition": "bid_out"},
+            [
+                deal(0, 4, "AAAAABBB"),
+                deal(1, 4, "AAAAABBB"),
+                deal(1, 6, "AAAAABBB"),
+                deal(0, 4, "AAAABBBB"),
+            ],
+            "Team A won 19 to 10: it pitched, made its bid and reached 11",
+            # Option bid_out: a team wins only on a hand it pitched and made.
+            id="bid-out",
         ),
     ],
 )
-def test_headline_shows_both_teams_or_the_winner(deals, headline):
-    assert replay(players=PLAYERS, first_dealer=0, options=None, deals=deals).headline == headline
+def test_headline_shows_both_teams_or_who_won_and_why(options, deals, headline):
+    state = replay(players=PLAYERS, first_dealer=0, options=PitchOptions(**options), deals=deals)
+    assert state.headline == headline
+    assert "more" not in state.headline
 
 
 # -- problems ------------------------------------------------------------------------
@@ -411,7 +464,8 @@ def test_a_deal_after_the_game_is_over_is_refused_plainly():
     assert problems_of(caught) == [
         (
             None,
-            "The game is over: team A (Ana & Cem) won 3 to 0. Start a new sheet for another game.",
+            "The game is over: team A (Ana & Cem) won 3 to 0 (team B's moon failed). Start a "
+            "new sheet for another game.",
         )
     ]
     assert s.state == before
@@ -521,3 +575,30 @@ def test_replaying_a_prefix_gives_the_state_after_those_deals(options, first_dea
             replay(players=PLAYERS, first_dealer=first_dealer, options=options, deals=entered)
             == s.state
         )
+
+
+HYPHEN_MINUS = re.compile(r"(?<![\w.])-\d")
+
+
+@settings(max_examples=100, deadline=None)
+@given(options=options_strategy, first_dealer=st.integers(0, 3), deals=st.lists(deals_strategy))
+def test_numbers_below_zero_are_written_with_a_real_minus_sign(options, first_dealer, deals):
+    # Being set takes the bid off and scores can go below zero: the sheet writes −9
+    # (U+2212, read as "minus"), never the hyphen of -9, in every line it shows.
+    state = _play(options, first_dealer, deals).state
+    shown = [state.headline, *(state.next_deal.notes if state.next_deal else ())]
+    for result in state.deals:
+        shown += [result.summary, *(step.text for step in result.explanation)]
+    for text in shown:
+        assert not HYPHEN_MINUS.search(text), text
+
+
+def test_a_score_below_zero_is_written_with_a_real_minus_sign():
+    # Being set: team A bids 9, takes nothing and goes to −9; a moon from there is
+    # raised to 0 (Shooting the moon, made with a score of 0 or less).
+    s = sheet()
+    s.add(deal(0, 9, "BBBBBBBB"))
+    result = s.add(deal(0, "moon", "AAAAAAAA"))
+    texts = [step.text for step in result.explanation]
+    assert "Scores: team A −9 → 0, team B 10 → 10." in texts
+    assert "Team A had −9, not above zero, so its score becomes 0 and play goes on." in texts
