@@ -25,7 +25,7 @@ from typing import Any, cast
 
 from .cards import JOKER_HIGH, JOKER_LOW, PITCH_DECK, SUIT_NAMES, SUIT_SYMBOLS, Card
 from .errors import ProblemCollector, RuleError, Step
-from .words import joined
+from .words import joined, number
 
 RULE_SECTIONS: dict[str, str] = {
     "pitch-cards": "The cards",
@@ -513,7 +513,9 @@ def score_hand(
         made, delta, pitcher_steps = _score_numbered_bid(hand, taken)
     after = {team: hand.before[team] + delta[team] for team in TEAMS}
     scores_step = Step(
-        "Scores: " + ", ".join(f"team {t} {hand.before[t]} → {after[t]}" for t in TEAMS) + ".",
+        "Scores: "
+        + ", ".join(f"team {t} {number(hand.before[t])} → {number(after[t])}" for t in TEAMS)
+        + ".",
         "pitch-game-end",
     )
     end_steps: list[Step] = []
@@ -630,7 +632,7 @@ def _score_moon(
         steps = [
             Step(reason, "pitch-moon"),
             Step(
-                f"A failed moon loses the game at once: team {pitcher} keeps its {before}, "
+                f"A failed moon loses the game at once: team {pitcher} keeps its {number(before)}, "
                 f"and {gain} and wins the game.",
                 "pitch-moon",
             ),
@@ -665,9 +667,7 @@ def _score_moon(
         winner: str | None = pitcher
     else:
         new = 0
-        text = (
-            f"Team {pitcher} had {before}, not above zero, so its score becomes 0 and play goes on."
-        )
+        text = f"Team {pitcher} had {number(before)}, not above zero, so its score becomes 0 and play goes on."
         winner = None
     steps.append(Step(text, "pitch-moon"))
     steps.append(_opponents_step(opponents, taken[opponents]))

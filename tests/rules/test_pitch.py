@@ -506,7 +506,7 @@ def test_explanation_set_below_zero_and_play_goes_on():
         "Team B bid 9 but took only 0, so it is set: its bid of 9 is taken off its score. "
         "Scores can go below zero.",
         "Team A, the opponents, score the 8 points they took.",
-        "Scores: team A 10 → 18, team B 4 → -5.",
+        "Scores: team A 10 → 18, team B 4 → −5.",
         "Nobody has reached 52 yet, so play goes on.",
     ]
     assert result.explanation[3].rule == "pitch-set"
@@ -563,9 +563,9 @@ def test_explanation_opponents_took_nothing():
             {},
             [
                 "Team A bid moon and took all 10 points.",
-                "Team A had -3, not above zero, so its score becomes 0 and play goes on.",
+                "Team A had −3, not above zero, so its score becomes 0 and play goes on.",
                 "Team B, the opponents, took nothing and score nothing.",
-                "Scores: team A -3 → 0, team B 40 → 40.",
+                "Scores: team A −3 → 0, team B 40 → 40.",
             ],
             id="moon-made-resets",
         ),
