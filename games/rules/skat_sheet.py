@@ -53,7 +53,7 @@ from typing import Any, Literal
 
 from .errors import Problem, ProblemCollector, RuleError, Step
 from .sheet import DealResult, NextDeal, SheetState, check_player_names, replay_deals
-from .skat import GameResult, score_game
+from .skat import WINNING_POINTS, GameResult, score_game
 from .skat_list import (
     RAMSCH_TIES,
     SERIES_DEALS,
@@ -801,15 +801,43 @@ def _passed_details(*, game: str | None, ramsch: Mapping[str, Any] | None) -> di
 
 
 def _game_summary(result: GameResult, game: Mapping[str, Any]) -> str:
-    """ "Grand Hand with 2, won, +96" or "Clubs with 1, lost (overbid), −108 (Kontra)"."""
+    """ "Grand Hand with 2, won schneider, +120" or "Clubs with 1, lost (overbid), −108 (Kontra)".
+
+    Schneider and schwarz are named whoever they fell on, as the table says them: "won
+    schneider" (the opponents), "lost schwarz" (the declarer took no trick).
+    """
     contract = result.contract
     if result.matadors is not None:
         name, comma, rest = contract.partition(", ")
         contract = f"{name} {result.matadors.label}{comma}{rest}"
-    verdict = "won" if result.won else "lost (overbid)" if result.overbid else "lost"
     said = [word for key, word in (("kontra", "Kontra"), ("re", "Re")) if game.get(key)]
     extra = f" ({', '.join(said)})" if said else ""
-    return f"{contract}, {verdict}, {signed(result.score)}{extra}"
+    return f"{contract}, {_verdict(result, game)}, {signed(result.score)}{extra}"
+
+
+def _verdict(result: GameResult, game: Mapping[str, Any]) -> str:
+    level = " schwarz" if result.schwarz else " schneider" if result.schneider else ""
+    if result.won:
+        return f"won{level}"
+    if not _play_won(result, game):
+        # The declarer lost the play: a schneider or schwarz fell on the declarer.
+        return f"lost{level} (overbid)" if result.overbid else f"lost{level}"
+    if result.overbid:
+        return "lost (overbid)"
+    # The play was won but the game lost: the announcement was not reached (an open
+    # game counts as schwarz announced).
+    announced = "schwarz" if game.get("ouvert") else game.get("announced")
+    return f"lost (not {announced})"
+
+
+def _play_won(result: GameResult, game: Mapping[str, Any]) -> bool:
+    """Did the declarer win the play itself, whatever the bid and the announcement?"""
+    if result.matadors is None:
+        # Null: the play is the game (no trick taken), with no bid or level to miss.
+        return result.won
+    if result.declarer_points is not None:
+        return result.declarer_points >= WINNING_POINTS
+    return str(game.get("outcome", "")).startswith("won")
 
 
 class _RamschNames:

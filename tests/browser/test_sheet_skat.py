@@ -199,7 +199,9 @@ def test_a_short_skat_series_on_a_phone(live_server, phone, browser):
         _result(phone, "Card points")
         phone.get_by_label("Declarer’s card points").press_sequentially("95")
         phone.get_by_label("Tricks taken").press_sequentially("8")
-        expect(preview.locator(".preview-summary")).to_have_text("Bea: Spades against 2, won, +44")
+        expect(preview.locator(".preview-summary")).to_have_text(
+            "Bea: Spades against 2, won schneider, +44"
+        )
         _save(phone, 4)
         expect_totals(phone, 23, 80, -96)
         assert not_reloaded(phone)

@@ -519,9 +519,83 @@ SUMMARIES = [
     pytest.param(
         suit(0, "clubs", 2, "won_schneider", hand=True, announced="schneider"),
         {},
-        "Ana: Clubs Hand with 2, schneider announced, won, +72",
+        "Ana: Clubs Hand with 2, schneider announced, won schneider, +72",
         id="announced",
         # Levels: with 2, game, hand, schneider, schneider announced = 6 × 12.
+    ),
+    pytest.param(
+        suit(0, "grand", 1, "won_schneider"),
+        {},
+        "Ana: Grand with 1, won schneider, +72",
+        id="won-schneider",
+        # Schneider: the opponents took 30 or fewer, a level: with 1, game, schneider = 3 × 24.
+    ),
+    pytest.param(
+        suit(0, "grand", 1, "won_schwarz"),
+        {},
+        "Ana: Grand with 1, won schwarz, +96",
+        id="won-schwarz",
+        # Schwarz: every trick, counting schneider too: with 1, game, schneider, schwarz = 4 × 24.
+    ),
+    pytest.param(
+        suit(0, "hearts", 1, "lost_schneider"),
+        {},
+        "Ana: Hearts with 1, lost schneider, −60",
+        id="lost-schneider",
+        # Schneider counts against a declarer with 30 or fewer: 3 × 10, lost double.
+    ),
+    pytest.param(
+        played(0, "hearts", matadors=Matadors("with", 1), declarer_points=0, declarer_tricks=0),
+        {},
+        "Ana: Hearts with 1, lost schwarz, −80",
+        id="lost-schwarz-by-count",
+        # Schwarz counts against a declarer who took no trick: 4 × 10, lost double.
+    ),
+    pytest.param(
+        suit(0, "clubs", 1, "won_schneider", bid=48),
+        {},
+        "Ana: Clubs with 1, lost (overbid), −96",
+        id="overbid-though-schneider",
+        # Overbidding: 3 × 12 = 36 is below 48, lost at 4 × 12; the opponents' schneider
+        # does not save the game, so it is not named as the declarer's (ISkO 5.4.2).
+    ),
+    pytest.param(
+        suit(0, "clubs", 1, "lost_schneider", bid=48),
+        {},
+        "Ana: Clubs with 1, lost schneider (overbid), −96",
+        id="overbid-and-schneider",
+        # Overbid and schneider against the declarer: the bid still sets the value.
+    ),
+    pytest.param(
+        suit(0, "clubs", 2, "won", hand=True, announced="schneider"),
+        {},
+        "Ana: Clubs Hand with 2, schneider announced, lost (not schneider), −144",
+        id="announced-schneider-missed",
+        # Announcing schneider: the game is lost when the opponents are not schneider,
+        # valued with every level announced (6 × 12, lost double).
+    ),
+    pytest.param(
+        played(
+            0,
+            "grand",
+            matadors=Matadors("with", 1),
+            hand=True,
+            announced="schwarz",
+            declarer_points=100,
+            declarer_tricks=9,
+        ),
+        {},
+        "Ana: Grand Hand with 1, schwarz announced, lost (not schwarz), −336",
+        id="announced-schwarz-missed",
+        # Announcing schwarz: one trick for the opponents loses the game (7 × 24, lost double).
+    ),
+    pytest.param(
+        suit(0, "grand", 1, "won_schneider", hand=True, ouvert=True),
+        {},
+        "Ana: Grand Ouvert with 1, lost (not schwarz), −384",
+        id="ouvert-not-schwarz",
+        # Ouvert: an open game counts as schwarz announced, so schneider is not enough
+        # (with 1, game, hand, schneider, announced, schwarz, announced, ouvert = 8 × 24).
     ),
     pytest.param(
         suit(0, "spades", 3, "lost", direction="against"),
@@ -530,6 +604,13 @@ SUMMARIES = [
         id="against",
     ),
     pytest.param(played(0, "null", bid=23, outcome="won"), {}, "Ana: Null, won, +23", id="null"),
+    pytest.param(
+        played(0, "null", bid=23, declarer_tricks=1),
+        {},
+        "Ana: Null, lost, −46",
+        id="null-lost",
+        # Null is simply won or lost: one trick loses it, no schneider or schwarz.
+    ),
     pytest.param(
         suit(0, "clubs", 1, "won", kontra=True, re=True),
         {"kontra_re": True},
