@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from urllib.parse import urlencode
 
 from django.urls import reverse
@@ -128,6 +128,39 @@ def picker_html(
     ``single`` makes it choose exactly one card (radio buttons: the card led, the
     card played).
     """
+    if not selected:
+        # An empty picker is the same every time: built once per process.
+        return _empty_picker(name, deck, copies, label, total, single)
+    return _picker(
+        name=name,
+        deck=deck,
+        selected=selected,
+        copies=copies,
+        label=label,
+        total=total,
+        single=single,
+    )
+
+
+@lru_cache(maxsize=256)
+def _empty_picker(
+    name: str, deck: str, copies: int, label: str, total: str, single: bool
+) -> SafeString:
+    return _picker(
+        name=name, deck=deck, selected=None, copies=copies, label=label, total=total, single=single
+    )
+
+
+def _picker(
+    *,
+    name: str,
+    deck: str,
+    selected: object,
+    copies: int,
+    label: str,
+    total: str,
+    single: bool,
+) -> SafeString:
     kind = "radio" if single else "checkbox"
     rows = DECKS[deck]()
     counts = _selected_counts(selected)

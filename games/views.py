@@ -242,7 +242,10 @@ def _board_context(
     columns = _columns(state)
     scored = {deal.number: deal for deal in state.deals}
     shown = hands if every_deal else hands[-snapshots.TAIL :]
-    rows = [_row(hand, scored[hand.number], columns) for hand in shown if hand.number in scored]
+    links = _deal_links(sheet, can_edit)
+    rows = [
+        _row(hand, scored[hand.number], columns, links) for hand in shown if hand.number in scored
+    ]
     if rows:
         # The newest deal comes explained; older ones load their lines when opened.
         rows[-1]["explained"] = True
@@ -281,8 +284,33 @@ def _board_context(
     return context
 
 
-def _row(hand: Any, deal: Any, columns: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"hand": hand, "deal": deal, "cells": [_cell(deal, column) for column in columns]}
+_NUMBER = 987654321
+
+
+def _deal_links(sheet: Sheet, can_edit: bool) -> dict[str, str]:
+    """The URLs of a listed deal's explanation, correction and deletion, with ``{n}`` for
+    its number: reversed once per page, not three times per row."""
+    if can_edit:
+        names = {"explain": "games:deal-explain", "correct": "games:deal-correct"}
+        names["delete"] = "games:deal-delete"
+        token = sheet.edit_token
+    else:
+        names, token = {"explain": "games:deal-view-explain"}, sheet.view_token
+    return {
+        key: reverse(name, args=[token, _NUMBER]).replace(str(_NUMBER), "{n}")
+        for key, name in names.items()
+    }
+
+
+def _row(
+    hand: Any, deal: Any, columns: list[dict[str, Any]], links: dict[str, str]
+) -> dict[str, Any]:
+    return {
+        "hand": hand,
+        "deal": deal,
+        "cells": [_cell(deal, column) for column in columns],
+        "urls": {key: url.replace("{n}", str(deal.number)) for key, url in links.items()},
+    }
 
 
 def _columns(state: SheetState) -> list[dict[str, Any]]:
@@ -387,7 +415,9 @@ def _saved(request: HttpRequest, sheet: Sheet, outcome: services.HandOutcome) ->
     context["lazy_pickers"] = True
     if outcome.hand.number == 1 or outcome.state.finished or request.htmx.boosted:
         return _page_or_board(request, context)
-    context["new_row"] = {**_row(outcome.hand, outcome.deal, context["columns"]), "explained": True}
+    links = _deal_links(sheet, can_edit=True)
+    new_row = _row(outcome.hand, outcome.deal, context["columns"], links)
+    context["new_row"] = {**new_row, "explained": True}
     response = render(request, "games/sheet_saved.html", context)
     response["HX-Reswap"] = "none"
     return response
