@@ -88,7 +88,13 @@
     const items = section.querySelector(".recent-list");
     const template = section.querySelector("template.recent-item");
     items.replaceChildren();
-    list.forEach(function (sheet) {
+    const limit = Number(data.limit) || 0;
+    const shown = limit && !section.classList.contains("is-all") ? list.slice(0, limit) : list;
+    const more = section.querySelector(".recent-more");
+    more.hidden = shown.length === list.length;
+    const button = more.querySelector("button");
+    button.textContent = button.dataset.more.replace("{count}", String(list.length));
+    shown.forEach(function (sheet) {
       const item = template.content.firstElementChild.cloneNode(true);
       item.dataset.sheet = sheet.id;
       item.querySelector(".recent-game").textContent = sheet.game || "";
@@ -111,6 +117,12 @@
   }
 
   document.addEventListener("click", function (event) {
+    const more = event.target.closest && event.target.closest("#recent-sheets .recent-more button");
+    if (more) {
+      document.getElementById("recent-sheets").classList.add("is-all");
+      render();
+      return undefined;
+    }
     const button = event.target.closest && event.target.closest("#recent-sheets .recent-remove");
     if (!button) return;
     const item = button.closest(".recent-sheet");

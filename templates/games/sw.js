@@ -7,7 +7,9 @@
 // - the score sheets this phone opened (/s/<token>/ and /v/<token>/), network first:
 //   each time a sheet is loaded with a connection its copy here is replaced, and without
 //   one the copy is shown (the deals entered meanwhile wait on the phone: offline.js);
-// - the page shown offline for anything else.
+// - the page shown offline for anything else;
+// - any other answer the server marks "Cache-Control: public" (shared by everybody, such
+//   as the card pickers a form loads when they are shown), for use without a connection.
 // What it never keeps: answers to POSTs, the read-only sheet's poll, answers that are not
 // a plain 200 page, and any page this phone did not open itself. A sheet taken off the
 // home page's list (recent.js) is deleted from PAGES_CACHE there.
@@ -18,6 +20,7 @@ const SHELL = {{ shell|safe }};
 const OFFLINE_URL = {{ offline_url|safe }};
 const SHELL_CACHE = "scorekeeper-shell-" + VERSION;
 const PAGES_CACHE = "scorekeeper-pages";
+const PARTS_CACHE = "scorekeeper-parts-" + VERSION;
 const PAGES_KEPT = 40;
 // The edit link's and the read-only link's page; not their parts (/live, /chart, …).
 const SHEET_PAGE = /^\/[sv]\/[A-Za-z0-9_-]+\/$/;
@@ -38,7 +41,11 @@ self.addEventListener("activate", (event) => {
       .then((names) =>
         Promise.all(
           names
-            .filter((name) => name.startsWith("scorekeeper-shell-") && name !== SHELL_CACHE)
+            .filter(
+              (name) =>
+                (name.startsWith("scorekeeper-shell-") && name !== SHELL_CACHE) ||
+                (name.startsWith("scorekeeper-parts-") && name !== PARTS_CACHE)
+            )
             .map((name) => caches.delete(name))
         )
       )
@@ -108,6 +115,22 @@ async function shellFile(event) {
   return fresh;
 }
 
+async function publicPart(event) {
+  try {
+    const response = await fetch(event.request);
+    const control = response.headers.get("Cache-Control") || "";
+    if (response.status === 200 && response.type === "basic" && /\bpublic\b/.test(control)) {
+      const copy = response.clone();
+      event.waitUntil(caches.open(PARTS_CACHE).then((cache) => cache.put(event.request, copy)));
+    }
+    return response;
+  } catch (error) {
+    const cached = await caches.match(event.request, { cacheName: PARTS_CACHE, ignoreVary: true });
+    if (cached) return cached;
+    throw error;
+  }
+}
+
 async function otherPage(event) {
   try {
     return await fetch(event.request);
@@ -127,5 +150,7 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(shellFile(event));
   } else if (request.mode === "navigate") {
     event.respondWith(otherPage(event));
+  } else {
+    event.respondWith(publicPart(event));
   }
 });

@@ -257,3 +257,31 @@ def test_the_share_panel_copies_a_link(live_server, phone):
         expect(native).to_be_visible()
     else:
         expect(native).to_be_hidden()
+
+
+def test_the_home_page_shows_the_latest_sheets_first_and_all_on_request(live_server, desktop):
+    desktop.goto(live_server.url + "/")
+    sheets = [
+        {
+            "id": str(n),
+            "url": f"/s/sheet-{n}/",
+            "kind": "edit",
+            "game": "Skat",
+            "players": f"Player {n}, B, C",
+            "headline": "",
+            "finished": False,
+            "at": 1_700_000_000_000 + n,
+        }
+        for n in range(6, 0, -1)
+    ]
+    desktop.evaluate(
+        "(sheets) => localStorage.setItem('scorekeeper:sheets', JSON.stringify(sheets))", sheets
+    )
+    desktop.reload()
+    recent = desktop.locator("#recent-sheets")
+    expect(recent.locator(".recent-sheet")).to_have_count(4)
+    expect(recent.locator(".recent-sheet").first).to_contain_text("Player 6")
+    recent.get_by_role("button", name="Show all 6").click()
+    expect(recent.locator(".recent-sheet")).to_have_count(6)
+    expect(recent.locator(".recent-sheet").last).to_contain_text("Player 1")
+    expect(recent.get_by_role("button", name="Show all 6")).to_be_hidden()
