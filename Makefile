@@ -64,6 +64,7 @@ bench: setup
 	$(BIN)/python bench/bench_referee.py
 	$(BIN)/python bench/bench_arrange.py
 	$(BIN)/python bench/bench_sheet.py
+	$(BIN)/python bench/bench_isolation.py
 	$(BIN)/python bench/bench_standings.py
 
 clean:

@@ -15,7 +15,7 @@ from django.http import HttpRequest, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 
-from games import openapi
+from games import offload, openapi
 from games.api_input import Body, UnreadableInput, describe, parse_json_object
 from games.rules import manipulation, pitch, skat
 from games.rules.cards import MANIPULATION_DECK, PITCH_DECK, SKAT_DECK, Card
@@ -295,8 +295,12 @@ def manipulation_turn(body: Body) -> dict[str, Any]:
     options_raw = body.raw("options")
     body.finish()
     options = manipulation.ManipulationOptions.from_mapping(options_raw)
-    result = manipulation.check_turn(
-        table_before=table_before, table_after=table_after, hand=hand, options=options
+    result = offload.run(
+        manipulation.check_turn,
+        table_before=table_before,
+        table_after=table_after,
+        hand=hand,
+        options=options,
     )
     return {
         "legal": result.legal,
@@ -312,7 +316,7 @@ def manipulation_arrange(body: Body) -> dict[str, Any]:
     options_raw = body.raw("options")
     body.finish()
     options = manipulation.ManipulationOptions.from_mapping(options_raw)
-    result = manipulation.arrange(cards=cards, options=options)
+    result = offload.run(manipulation.arrange, cards=cards, options=options)
     return {
         "possible": result.possible,
         "melds": None if result.melds is None else [codes(meld) for meld in result.melds],

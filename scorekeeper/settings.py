@@ -11,6 +11,8 @@ Variables (all optional for a local run):
   HTTPS                 "1" when served over HTTPS behind a proxy that sets
                         X-Forwarded-Proto: turns on redirects, secure cookies and HSTS
   REDIS_URL             e.g. redis://127.0.0.1:6379/0: the cache (rate-limit counters)
+  REFEREE_PROCESSES     helper processes per worker for slow referee work (default 1;
+                        0 runs it in the request's thread)
                         lives in Redis; without it, in the database table
                         "scorekeeper_cache" (made by `manage.py createcachetable`).
                         Either way every worker and server shares the counters.
@@ -219,6 +221,11 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 50_000},
         }
     }
+
+# Helper processes per worker for slow referee work (laying out 104 cards): it runs
+# niced, off the worker's interpreter lock, so it never holds up entering deals
+# (games/offload.py). 0 runs it in the request's own thread.
+REFEREE_PROCESSES = int(os.environ.get("REFEREE_PROCESSES", "1") or "1")
 
 # The read-only board as rendered for one sheet version, shared by every phone that
 # follows the sheet (games.views); per process, nothing to set up.

@@ -21,6 +21,9 @@ def _plain_static_storage(request):
     # Password hashing is slow on purpose; the tests make many accounts and check
     # behaviour, not the hash's strength.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Slow referee work runs in the test's own process (tests/test_offload.py tries the
+    # helper process).
+    settings.REFEREE_PROCESSES = 0
     yield
 
 

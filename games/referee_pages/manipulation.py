@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.urls import path
 
+from games import offload
 from games.games import GAMES, OptionField
 from games.rules import manipulation
 from games.rules.cards import MANIPULATION_DECK, Card
@@ -181,7 +182,8 @@ def turn_page(request: HttpRequest) -> HttpResponse:
         if not errors:
             # The turn checker refuses only jokers, which reading the cards has refused
             # already; every broken rule of the game is a reason in its answer.
-            context["result"] = manipulation.check_turn(
+            context["result"] = offload.run(
+                manipulation.check_turn,
                 table_before=before.melds,
                 table_after=after.melds,
                 hand=hand or None,
@@ -207,7 +209,7 @@ def arrange_page(request: HttpRequest) -> HttpResponse:
         if not errors:
             # The picker's cards are already checked against the two decks, which is
             # all the arrangement search refuses.
-            result = manipulation.arrange(cards=cards, options=options)
+            result = offload.run(manipulation.arrange, cards=cards, options=options)
             context["result"] = result
             context["card_count"] = len(cards)
             context["layout"] = [(_kind(meld), meld) for meld in result.melds or ()]
