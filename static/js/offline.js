@@ -316,6 +316,16 @@
     if (keep(form, (key && key.value) || newKey())) flushSoon();
   });
 
+  // A gateway's answer (502, 503, 504: the server is down or did not answer in time)
+  // is no refusal: the deal is kept and sent again with the same key, like a lost one.
+  document.addEventListener("htmx:responseError", function (event) {
+    const form = event.detail.elt;
+    const status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (!isEntryForm(form) || !sheetUrl() || [502, 503, 504].indexOf(status) < 0) return;
+    const key = form.querySelector("input[name=idempotency_key]");
+    if (keep(form, (key && key.value) || newKey())) retryLater();
+  });
+
   // After deals were sent from this page without loading it afresh (the next deal was
   // being typed), the form's version is older than the sheet: the next deal appends.
   document.addEventListener("htmx:configRequest", function (event) {

@@ -110,7 +110,7 @@ def test_rounds_entered_without_a_connection_reach_the_sheet_in_order(live_serve
 
     # The connection is back: the rounds are sent in order and the sheet shown afresh.
     phone.context.set_offline(False)
-    expect_totals(phone, *ROUNDS[-1][2], timeout=15_000)
+    expect_totals(phone, *ROUNDS[-1][2], timeout=20_000)
     expect(outbox).to_be_hidden()
     expect(phone.get_by_role("heading", name="Round 4")).to_be_visible()
     for number, (went_out, _penalties, totals) in enumerate(ROUNDS, start=1):
@@ -121,6 +121,39 @@ def test_rounds_entered_without_a_connection_reach_the_sheet_in_order(live_serve
     assert [hand.number for hand in hands] == [1, 2, 3]
     assert [hand.entry["penalties"] for hand in hands] == [[0, 35, 60], [20, 0, 15], [10, 5, 0]]
     assert phone.evaluate("Object.keys(localStorage).filter((k) => k.includes('outbox'))") == []
+
+
+def test_a_round_whose_answer_was_lost_is_sent_again_and_stored_once(live_server, desktop):
+    sheet = _sheet()
+    url = live_server.url + sheet.get_absolute_url()
+    desktop.goto(url)
+    posts = []
+
+    def lose_the_answer(route):
+        posts.append(route.request.post_data)
+        if len(posts) == 1:
+            # The server gets the round and stores it; its answer never reaches the phone.
+            route.fetch()
+            route.abort("connectionreset")
+        else:
+            route.continue_()
+
+    desktop.route(
+        url,
+        lambda route: (
+            lose_the_answer(route) if route.request.method == "POST" else route.continue_()
+        ),
+    )
+    _enter(desktop, "Ana", {"Ben": 35, "Cem": 60}, 1)
+    # Sent again at once (the phone is online), with the key it was first sent with:
+    # the server answers as it did the first time and stores nothing more.
+    expect_totals(desktop, 0, 35, 60, timeout=20_000)
+    expect(desktop.locator("#outbox")).to_be_hidden()
+    assert len(posts) == 2
+    first_key = re.search(r"idempotency_key=(\w+)", posts[0]).group(1)
+    assert re.search(r"idempotency_key=(\w+)", posts[1]).group(1) == first_key
+    assert "version=" not in posts[1]
+    assert [hand.entry["penalties"] for hand in live_hands(sheet)] == [[0, 35, 60]]
 
 
 def test_a_refused_round_stays_with_the_servers_message_until_discarded(live_server, phone):
@@ -134,7 +167,7 @@ def test_a_refused_round_stays_with_the_servers_message_until_discarded(live_ser
     expect(phone.get_by_test_id("outbox-heading")).to_have_text("Waiting to send: 2")
     phone.context.set_offline(False)
     refused = phone.locator(".outbox-deal.is-refused")
-    expect(refused).to_have_count(1)
+    expect(refused).to_have_count(1, timeout=20_000)
     expect(refused).to_contain_text("Not saved:")
     expect(refused).to_contain_text("multiples of 5")
     # The round after it waits: the order of the rounds is the order of the table.
@@ -145,7 +178,7 @@ def test_a_refused_round_stays_with_the_servers_message_until_discarded(live_ser
     phone.once("dialog", lambda dialog: dialog.accept())
     refused.get_by_role("button", name="Discard").click()
     # The next one goes, as round 1.
-    expect_totals(phone, 20, 0, 15, timeout=15_000)
+    expect_totals(phone, 20, 0, 15, timeout=20_000)
     expect(phone.locator("#outbox")).to_be_hidden()
     assert [hand.entry["penalties"] for hand in live_hands(sheet)] == [[20, 0, 15]]
 
