@@ -239,8 +239,10 @@ def lazy_picker_html(
     )
     return format_html(
         '<div class="card-picker-lazy" hx-get="{}?{}" hx-trigger="intersect once" '
-        'hx-swap="outerHTML"><p class="hint">{}</p></div>',
+        'hx-swap="outerHTML"><p class="hint">{}</p>'
+        '<noscript><p><a href="?pickers=all">{}</a></p></noscript></div>',
         reverse("games:card-picker"),
         query,
         _("Loading the cards…"),
+        _("Show the cards to tap"),
     )

@@ -271,6 +271,9 @@ def _board_context(
         "can_delete": can_edit and may_delete(request, sheet),
         "stale": False,
         "live_url": reverse("games:sheet-live", args=[sheet.view_token]),
+        # Empty card pickers load when their section is opened (each is some 100 tick
+        # boxes); ?pickers=all puts them in the page, for a phone without JavaScript.
+        "lazy_pickers": request.GET.get("pickers") != "all",
     }
     if can_edit:
         view_url = request.build_absolute_uri(sheet.get_view_url())
@@ -412,7 +415,6 @@ def _saved(request: HttpRequest, sheet: Sheet, outcome: services.HandOutcome) ->
     the last (the game is over) swap the whole board."""
     context = _board_context(request, sheet, can_edit=True, written=outcome)
     context["saved"] = outcome.deal
-    context["lazy_pickers"] = True
     if outcome.hand.number == 1 or outcome.state.finished or request.htmx.boosted:
         return _page_or_board(request, context)
     links = _deal_links(sheet, can_edit=True)

@@ -159,3 +159,31 @@ def test_read_only_phones_share_one_rendering_per_version(client, django_assert_
     services.hand_record(sheet=Sheet.objects.get(pk=sheet.pk), data={"passed": True})
     third = client.get(url, **HTMX).content.decode()
     assert '<li id="deal-21"' in third
+
+
+def test_empty_card_pickers_load_when_opened_and_are_in_the_page_on_request(client):
+    sheet = skat_passed(2)
+    page = client.get(f"/s/{sheet.edit_token}/").content.decode()
+    assert 'class="card-picker-lazy"' in page
+    assert '<fieldset class="card-picker"' not in page
+    # Without JavaScript the placeholder links to the page with the pickers in it.
+    assert '<noscript><p><a href="?pickers=all">' in page
+    every = client.get(f"/s/{sheet.edit_token}/?pickers=all").content.decode()
+    assert '<fieldset class="card-picker"' in every
+    assert 'class="card-picker-lazy"' not in every
+
+
+def test_a_card_picker_loads_on_its_own(client):
+    response = client.get("/cards/picker?name=declarer_cards&deck=skat&total=points&label=Cards")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert body.count('name="declarer_cards"') == 32
+    assert "<html" not in body
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["name=Bad-Name&deck=skat", "name=cards&deck=tarot", "name=cards&deck=skat&copies=3", ""],
+)
+def test_a_card_picker_that_does_not_exist_is_400(client, query):
+    assert client.get(f"/cards/picker?{query}").status_code == 400
