@@ -15,7 +15,7 @@ TEST_WORKERS ?= auto
 # IPv6 literals need brackets in a bind address.
 BIND := $(if $(findstring :,$(HOST)),[$(HOST)],$(HOST)):$(PORT)
 
-.PHONY: run test setup install chromium lint format bench clean
+.PHONY: run test setup install chromium lint format bench lighthouse clean
 
 $(BIN)/.installed: requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -67,5 +67,8 @@ bench: setup
 	$(BIN)/python bench/bench_isolation.py
 	$(BIN)/python bench/bench_standings.py
 
+lighthouse: setup chromium
+	$(BIN)/python bench/lighthouse.py
+
 clean:
-	rm -rf $(VENV) staticfiles .coverage .pytest_cache .hypothesis
+	rm -rf $(VENV) staticfiles .coverage .pytest_cache .hypothesis bench/.lighthouse
