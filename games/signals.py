@@ -9,8 +9,14 @@ back with it.
 
 Arguments: ``sheet`` (the ``Sheet``), ``state`` (its ``SheetState``), ``entries`` (the
 deals' JSON as entered, in order), ``change`` (what happened: ``started``,
-``entered``, ``corrected``, ``removed``, ``restored`` or ``renamed``) and ``number``
-(the deal it happened to, or None).
+``entered``, ``corrected``, ``removed``, ``restored``, ``renamed``, ``deleted`` or
+``undeleted``) and ``number`` (the deal it happened to, or None).
+
+A new deal is added to the engine the sheet kept from its last write, without
+replaying the sheet (``games.snapshots``): then ``entries`` is None and
+``state.deals`` holds the latest deals only (totals, standings and the rest of
+``state`` are whole). A receiver that needs every deal replays them
+(``games.selectors.sheet_state``).
 """
 
 from django.dispatch import Signal
