@@ -9,9 +9,17 @@ the form shows the message next to).
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.http import QueryDict
+from django.utils.translation import gettext as _
+
+from games.rules.errors import Problem
+from games.rules.pitch_sheet import team_of
+from games.rules.skat import ALL_POINTS, ALL_TRICKS, BASE_VALUES, BIDS, NULL_VALUES, contract_name
+from games.rules.skat_sheet import LONGEST_SERIES, SHORTEST_SERIES
 
 PITCH_POINTS = ("ace", "jack", "off_jack", "high_joker", "low_joker", "ten", "two", "three")
 
@@ -39,7 +47,9 @@ def _number(value: str | None) -> int | str | None:
 
 
 def _flag(post: QueryDict, name: str) -> bool:
-    return post.get(name) in ("on", "true", "1")
+    # Any of the posted values: the correction page also posts the deal's id as "hand"
+    # (a number), before the Hand box's "on" when it is ticked.
+    return any(value in ("on", "true") for value in post.getlist(name))
 
 
 def _put(entry: dict[str, Any], key: str, value: Any) -> None:
@@ -60,6 +70,34 @@ def skat_matadors(post: QueryDict) -> tuple[str, int | str | None]:
     return post.get("matadors_direction") or "with", _number(post.get("matadors_count"))
 
 
+def skat_bid(post: QueryDict) -> int | str | None:
+    """The bid tapped among the chips, or chosen from the full list ("other bid…")."""
+    bid = post.get("bid")
+    if bid == "other":
+        bid = post.get("bid_other")
+    return _number(bid)
+
+
+def work_out_last(values: list[Any], *, total: int, sitting_out: Any) -> list[Any]:
+    """The three Ramsch players' card points add up to 120 and their tricks to 10: when
+    all but one of them are given, the last one is what is left (never below 0).
+
+    ``sitting_out`` is the seat that sat the deal out at a table of four (its entry
+    stays empty); anything else leaves every seat in play.
+    """
+    playing = [seat for seat in range(len(values)) if seat != sitting_out]
+    empty = [seat for seat in playing if values[seat] is None]
+    given = [values[seat] for seat in playing if values[seat] is not None]
+    if len(playing) != 3 or len(empty) != 1 or not all(isinstance(v, int) for v in given):
+        return values
+    left = total - sum(given)
+    if left < 0:
+        return values
+    worked = list(values)
+    worked[empty[0]] = left
+    return worked
+
+
 def skat_entry(post: QueryDict, *, players: int) -> dict[str, Any]:
     if post.get("mode") == "passed":
         entry: dict[str, Any] = {"passed": True}
@@ -67,17 +105,28 @@ def skat_entry(post: QueryDict, *, players: int) -> dict[str, Any]:
         tricks = [_number(post.get(f"ramsch_tricks_{seat}")) for seat in range(players)]
         last = _number(post.get("ramsch_last_trick"))
         if any(v is not None for v in [*points, *tricks, last]):
+            out = _number(post.get("ramsch_out"))
+            points = work_out_last(points, total=ALL_POINTS, sitting_out=out)
+            tricks = work_out_last(tricks, total=ALL_TRICKS, sitting_out=out)
             entry["ramsch"] = {"points": points, "tricks": tricks, "last_trick": last}
         return entry
     entry = {}
     _put(entry, "declarer", _number(post.get("declarer")))
     _put(entry, "game", post.get("game"))
-    _put(entry, "bid", _number(post.get("bid")))
+    _put(entry, "bid", skat_bid(post))
     for flag in ("hand", "ouvert", "kontra", "re"):
         if _flag(post, flag):
             entry[flag] = True
-    if post.get("announced") in ("schneider", "schwarz"):
-        entry["announced"] = post["announced"]
+    if entry.get("ouvert") and post.get("game") in BASE_VALUES:
+        # A suit or grand game can only be played ouvert from the hand (ISkO: an open
+        # game is a hand game): ticking Ouvert says Hand too.
+        entry["hand"] = True
+    # One choice (none, schneider, schwarz) or two ticks: schwarz announced includes schneider.
+    said = post.getlist("announced")
+    for announcement in ("schwarz", "schneider"):
+        if announcement in said:
+            entry["announced"] = announcement
+            break
     if post.get("game") != "null":
         if post.get("matadors_by") == "cards":
             _put(entry, "declarer_cards", post.getlist("declarer_cards"))
@@ -98,8 +147,13 @@ def skat_entry(post: QueryDict, *, players: int) -> dict[str, Any]:
 
 
 def skat_form(entry: dict[str, Any]) -> dict[str, Any]:
-    """A stored Skat deal as the form's field values (for a correction)."""
+    """A Skat deal (stored, or as posted) as the form's field values. A new deal's form
+    starts from the defaults a player accepts without a tap: a game was played, the
+    lowest bid (18), the result "won"."""
     values: dict[str, Any] = dict(entry)
+    if not entry:
+        values.update(mode="game", bid=BIDS[0], outcome="won", result_by="outcome")
+        return values
     if entry.get("passed"):
         values["mode"] = "passed"
         ramsch = entry.get("ramsch") or {}
@@ -125,6 +179,61 @@ def skat_form(entry: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
+# The first rungs of the bidding: most auctions end here, whatever game follows.
+LOW_BIDS = (18, 20, 22, 23, 24)
+# Six bids and "Other bid…" fill one row of a phone at 44 px a chip.
+MOST_BID_CHIPS = 6
+
+
+def skat_declared_value(values: dict[str, Any]) -> int | None:
+    """What the game as declared so far is worth when won plainly (no schneider played):
+    the value the bid is usually measured against. ``None`` before a game is chosen."""
+    game = values.get("game")
+    hand, ouvert = bool(values.get("hand")), bool(values.get("ouvert"))
+    if game == "null":
+        return NULL_VALUES[contract_name(game="null", hand=hand, ouvert=ouvert)]
+    if game not in BASE_VALUES:
+        return None
+    count = values.get("matadors_count")
+    count = count if isinstance(count, int) and count > 0 else 1
+    said = "schwarz" if ouvert else values.get("announced")
+    levels = count + 1 + int(hand or ouvert)
+    if said in ("schneider", "schwarz"):
+        levels += 2  # schneider, and its announcement
+    if said == "schwarz":
+        levels += 2  # schwarz, and its announcement
+    levels += int(ouvert)
+    return BASE_VALUES[game] * levels
+
+
+def skat_bid_chips(values: dict[str, Any]) -> list[int]:
+    """The bids to offer as one-tap chips, at most six: the declared game's value first,
+    then (in order of the bid ladder) the next multiple of its base value (schneider
+    reaches it), the multiples below the value and the low bids. Before a game is
+    chosen, the low bids. The bid already chosen is always among them, so changing the
+    game never drops it."""
+    value = skat_declared_value(values)
+    game = values.get("game")
+    if value is None:
+        chips = list(LOW_BIDS)
+    else:
+        wanted: list[int] = []
+        if game in BASE_VALUES:
+            base = BASE_VALUES[game]
+            below = [base * m for m in range(value // base - 1, 1, -1) if base * m >= BIDS[0]]
+            wanted += [value + base, *below[:2]]
+        wanted += [bid for bid in LOW_BIDS if bid < value]
+        others: list[int] = []
+        for bid in wanted:
+            if bid != value and bid not in others and len(others) < MOST_BID_CHIPS - 1:
+                others.append(bid)
+        chips = [value, *sorted(others)]
+    chosen = values.get("bid")
+    if isinstance(chosen, int) and chosen in BIDS and chosen not in chips:
+        chips.append(chosen)
+    return chips
+
+
 # -- Pitch ------------------------------------------------------------------------------
 
 
@@ -136,6 +245,11 @@ def pitch_entry(post: QueryDict, *, players: int) -> dict[str, Any]:
     entry["points"] = {
         key: post.get(f"point_{key}") for key in PITCH_POINTS if post.get(f"point_{key}")
     }
+    pitcher = entry.get("pitcher")
+    if post.get("points_rest") == "pitcher" and isinstance(pitcher, int) and 0 <= pitcher < players:
+        # "Change only what differs": a point card left unmarked went to the pitcher's team.
+        for key in PITCH_POINTS:
+            entry["points"].setdefault(key, team_of(pitcher))
     return entry
 
 
@@ -180,3 +294,152 @@ def manipulation_form(entry: dict[str, Any]) -> dict[str, Any]:
             if penalty == 0:
                 values["went_out"] = seat
     return values
+
+
+# -- Problems as the form shows them ------------------------------------------------------
+
+# The rules speak the JSON's language (fields, seats counted from 0 or 1, null). A
+# message with any of these words is said again in the form's words.
+_INTERNAL = re.compile(r"\bseats?\b|\bnull\b|\b[a-z]+_[a-z_]+\b|\{|\[", re.IGNORECASE)
+_NULL_GAME = re.compile(r"\bNull\b")
+_MISSING = re.compile(r"^\S+ is missing\.$")
+_LEAVE_OUT = re.compile(r"[;,] (?:so )?leave \w+ out\.$")
+_SEAT_FIELD = re.compile(r"^(?:penalties|hands|ramsch\.points|ramsch\.tricks)\.(\d+)$")
+
+
+def _skat_words(field: str | None, missing: bool) -> str | None:
+    """The form's own words for a Skat problem at ``field`` (None: keep the rules' words)."""
+    words = {
+        "declarer": _("Declarer: tap the player who played the game, or “Everyone passed”."),
+        "game": _("Game: tap the game that was played."),
+        "bid": _("Bid is missing. Tap the bid that won the auction.")
+        if missing
+        else _("Bid: tap the bid that won the auction, or choose it under “Other bid”."),
+        "matadors": _("Matadors: tap “with” or “against” and how many."),
+        "outcome": _("Result: tap how the game went (won, lost …), or count the card points."),
+        "declarer_points": _("Declarer’s card points: type a whole number from 0 to 120."),
+        "declarer_tricks": _("Tricks taken: type a whole number from 0 to 10."),
+        "declarer_cards": _("Tap the declarer’s 10 cards and the 2 skat cards."),
+        "declarer_trick_cards": _("Tap every card in the declarer’s tricks."),
+        "skat": _("Tap the two skat cards."),
+        "ramsch": _(
+            "Ramsch: type each player’s card points and tricks, and tap who took the last trick."
+        ),
+        "ramsch.last_trick": _("Last trick: tap the player who took it (the skat goes with it)."),
+        None: _("Tap who played the game, or “Everyone passed”."),
+    }
+    return words.get(field)
+
+
+def _seat_words(field: str, name: str, missing: bool) -> str:
+    if field.startswith("penalties."):
+        if missing:
+            return _("Type %(name)s’s penalty: the points of the cards left in the hand.") % {
+                "name": name
+            }
+        return _("%(name)s’s penalty: type a whole number, like 35.") % {"name": name}
+    if field.startswith("hands."):
+        return _("%(name)s’s cards: tap the cards left in the hand.") % {"name": name}
+    if field.startswith("ramsch.points."):
+        return _("%(name)s’s card points: type a whole number from 0 to 120.") % {"name": name}
+    return _("%(name)s’s tricks: type a whole number from 0 to 10.") % {"name": name}
+
+
+def _game_words(game: str, field: str | None, missing: bool) -> str | None:
+    if game == "skat":
+        return _skat_words(field, missing)
+    if game == "pitch":
+        if field == "pitcher":
+            return _("Who pitched? Tap the player who won the bid.")
+        if field == "bid":
+            if missing:
+                return _("Bid is missing. Tap the bid that won.")
+            return _("Bid: tap 4 to 9, or Moon.")
+        if field is not None and field.startswith("points."):
+            return _("Tap A, B or Out for every point card.")
+        return _("Tap who pitched, the bid, and who took each point card.")
+    if field in (None, "penalties", "hands"):
+        return _("Type each player’s penalty, or tap the cards left in each hand.")
+    return None
+
+
+def _placed(game: str, field: str, options: Any) -> bool:
+    """Whether the game's entry form shows a message for ``field`` beside a control."""
+    head = field.split(".", 1)[0]
+    if game == "skat":
+        shown = {
+            "declarer",
+            "game",
+            "bid",
+            "hand",
+            "ouvert",
+            "announced",
+            "matadors",
+            "declarer_cards",
+            "outcome",
+            "declarer_points",
+            "declarer_tricks",
+            "declarer_trick_cards",
+            "skat",
+        }
+        if getattr(options, "kontra_re", False):
+            shown |= {"kontra", "re"}
+        if getattr(options, "all_pass", None) == "ramsch":
+            shown.add("ramsch")
+        return head in shown
+    if game == "pitch":
+        return head in ("pitcher", "bid") or (head == "points" and field != "points")
+    return head in ("penalties", "hands")
+
+
+def form_problem(
+    game: str, problem: Problem, players: Sequence[str], options: Any = None
+) -> Problem:
+    """One problem as the entry form shows it: in the words of the form's labels and with
+    the players' names (never a JSON field, a seat number or "null"), at the field whose
+    control it concerns, or at the top (``None``) where the form has no such control."""
+    field, message = problem.field, problem.message
+    if field is None and game == "skat" and message.startswith("Say how the game went"):
+        field = "outcome"  # the rules ask for any way of saying it; the form has one place
+    missing = bool(_MISSING.match(message)) or message.endswith("not null.")
+    internal = bool(_INTERNAL.search(_NULL_GAME.sub("", message)))
+    # Asked for in the API's terms ("with/against N", "the outcome"): said in the form's.
+    internal = (
+        internal or message.startswith("Say how the game went") or "needs the matadors" in message
+    )
+    if missing or internal:
+        seat = _SEAT_FIELD.match(field or "")
+        if seat and int(seat.group(1)) < len(players):
+            message = _seat_words(field or "", players[int(seat.group(1))], missing)
+        else:
+            message = _game_words(game, field, missing) or message
+    message = _LEAVE_OUT.sub(".", message)
+    if field is not None and not _placed(game, field, options):
+        field = None
+    return Problem(field, message)
+
+
+def form_problems(
+    game: str, problems: Iterable[Problem], players: Sequence[str], options: Any = None
+) -> list[Problem]:
+    """Every problem as the form shows it (see :func:`form_problem`), each message once."""
+    shown: list[Problem] = []
+    for problem in problems:
+        problem = form_problem(game, problem, players, options)
+        if problem not in shown:
+            shown.append(problem)
+    return shown
+
+
+def option_message(name: str, message: str) -> str:
+    """A new sheet's option problem in the words of the option's label on the form.
+
+    Only the series length is said again (its rule speaks of ``series_deals`` and
+    ``null``); the other options' messages are kept as the rules say them.
+    """
+    if name != "series_deals" or not _INTERNAL.search(message):
+        return message
+    return _(
+        "Deals in the series: give a whole number from %(low)s to %(high)s, or leave it "
+        "empty for the usual series (36 deals at three players, 48 at four)."
+    ) % {"low": SHORTEST_SERIES, "high": LONGEST_SERIES}

@@ -9,8 +9,9 @@ from django import template
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import pgettext
 
-from games import cards_ui
+from games import cards_ui, entry_forms, selectors
 from games.rules import (
     manipulation,
     manipulation_sheet,
@@ -21,16 +22,27 @@ from games.rules import (
     skat_sheet,
 )
 from games.rules.cards import SUIT_SYMBOLS, parse_card
-from games.rules.errors import RuleError
+from games.rules.errors import Problem, RuleError
 
 register = template.Library()
+
+
+@register.filter
+def friendly_message(problem: Any) -> str:
+    """A problem's message as a form says it: a new sheet's option by its label
+    (``games.entry_forms.option_message``); any other as the rules said it."""
+    field = getattr(problem, "field", None) or ""
+    message = getattr(problem, "message", problem)
+    if field.startswith("options."):
+        return entry_forms.option_message(field.removeprefix("options."), str(message))
+    return message
 
 
 @register.filter
 def errors_for(errors: list, field: str) -> list[str]:
     """Messages for a field and everything under it (``points`` gets ``points.three``)."""
     return [
-        p.message
+        friendly_message(p)
         for p in errors or []
         if p.field is not None and (p.field == field or p.field.startswith(field + "."))
     ]
@@ -108,8 +120,18 @@ def signed(number: int) -> str:
 @register.simple_tag
 def pitch_point_cards() -> list[tuple[str, str, int]]:
     """The eight point cards in the order a scorer reads them off: key, name, worth."""
+    names = {
+        "ace": pgettext("pitch point card", "Ace"),
+        "jack": pgettext("pitch point card", "Jack"),
+        "off_jack": pgettext("pitch point card", "Off-jack"),
+        "high_joker": pgettext("pitch point card", "High joker"),
+        "low_joker": pgettext("pitch point card", "Low joker"),
+        "ten": pgettext("pitch point card", "Ten"),
+        "two": pgettext("pitch point card", "Two"),
+        "three": pgettext("pitch point card", "Three"),
+    }
     return [
-        (key, pitch.POINT_CARD_NAMES[key].capitalize(), worth)
+        (key, names.get(key) or pitch.POINT_CARD_NAMES[key].capitalize(), worth)
         for key, worth in pitch.POINT_CARDS.items()
     ]
 
@@ -118,6 +140,37 @@ def pitch_point_cards() -> list[tuple[str, str, int]]:
 def key(prefix: str, suffix: Any) -> str:
     """A form field name made of a prefix and a seat: ``"penalty_"|key:2`` → ``penalty_2``."""
     return f"{prefix}{suffix}"
+
+
+@register.simple_tag(takes_context=True)
+def entry_problems(context: template.Context, errors: Any) -> list[Problem]:
+    """The deal's problems as the entry form shows them: named by the form's labels and
+    the players' names, each at the field whose control it concerns or at the top
+    (``games.entry_forms.form_problems``)."""
+    if not errors:
+        return []
+    game = context.get("game")
+    sheet = context.get("sheet")
+    players = context.get("players")
+    if players:
+        names = [name for _seat, name in players]
+    elif sheet is not None:
+        names = list(selectors.seat_names(sheet))
+    else:
+        names = []
+    options = context.get("options")
+    if options is None and sheet is not None and game is not None:
+        options = game.sheet_options(sheet)
+    return entry_forms.form_problems(getattr(game, "slug", ""), errors, names, options)
+
+
+@register.simple_tag
+def skat_bid_chips(values: Any) -> list[dict[str, Any]]:
+    """The Skat bids to offer as one-tap chips (``games.entry_forms.skat_bid_chips``),
+    the declared game's value marked."""
+    values = values if isinstance(values, dict) else {}
+    value = entry_forms.skat_declared_value(values)
+    return [{"bid": bid, "is_value": bid == value} for bid in entry_forms.skat_bid_chips(values)]
 
 
 @register.simple_tag
@@ -214,12 +267,22 @@ def _rule_book(game: str) -> str:
     return reverse("games:rules-game", args=[game])
 
 
+@cache
+def _rule_fragment(anchor: str) -> str:
+    """The rule-book section alone, which the entry form opens in a dialog."""
+    game = RULE_BOOKS.get(anchor.split("-", 1)[0])
+    if game is None:
+        return ""
+    return reverse("games:rules-section", args=[game, anchor])
+
+
 @register.simple_tag
 def explanation(steps: Any) -> str:
     """An explanation as an ordered list, each line linking to its rule-book section.
 
     Built in Python: a sheet of 36 deals shows some 400 lines, and a template loop
-    per line was most of the page's time.
+    per line was most of the page's time. Each link also names the section alone
+    (``data-rule-fragment``): the entry form opens that in a dialog over the form.
     """
     items = []
     for step in steps or ():
@@ -227,10 +290,12 @@ def explanation(steps: Any) -> str:
         if url:
             items.append(
                 format_html(
-                    '<li>{} <a class="rule-link" href="{}">rule<span class="visually-hidden">'
-                    ": {}</span></a></li>",
+                    '<li>{} <a class="rule-link" href="{}" data-rule-fragment="{}">{}'
+                    '<span class="visually-hidden">: {}</span></a></li>',
                     step.text,
                     url,
+                    _rule_fragment(step.rule),
+                    pgettext("link to the rule book", "rule"),
                     rule_title(step),
                 )
             )
