@@ -1,1 +1,473 @@
 // The deal entry form (issue 9): taps, defaults, a half-entered deal kept over a reload.
+//
+// Everything here only makes the form faster; without it the form still posts and the
+// server reads the same fields (games/entry_forms.py). Strings shown to the player come
+// from data- attributes the templates render (translated there). No inline code runs:
+// the page's CSP allows scripts from files only.
+(function () {
+  "use strict";
+
+  var SUIT_AND_GRAND = ["diamonds", "hearts", "spades", "clubs", "grand"];
+  var STORE = "scorekeeper:entry:";
+  var justSaved = false;
+
+  // -- helpers ---------------------------------------------------------------------------
+
+  function checked(form, name) {
+    var input = form.querySelector("input[name='" + name + "']:checked");
+    return input ? input.value : null;
+  }
+
+  function box(form, name) {
+    return form.querySelector("input[type=checkbox][name='" + name + "']");
+  }
+
+  function visible(element) {
+    return element.offsetParent !== null || element.getClientRects().length > 0;
+  }
+
+  function numbers(text) {
+    return (text || "").split(/\s+/).filter(Boolean).map(Number);
+  }
+
+  function changed(input) {
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
+  // -- Skat: the declarer or "Everyone passed" -------------------------------------------
+
+  function skatMode(form, target) {
+    if (target.name === "declarer") {
+      var game = form.querySelector("input[name=mode][value=game]");
+      if (game && !game.checked) game.checked = true;
+    } else if (target.name === "mode" && target.value === "passed") {
+      form.querySelectorAll("input[name=declarer]").forEach(function (r) { r.checked = false; });
+      var first = form.querySelector(".ramsch input[type=number]");
+      if (first && !first.value) first.focus();
+    }
+  }
+
+  // -- Skat: Ouvert means Hand for a suit or grand game ----------------------------------
+
+  function skatHand(form, target) {
+    var game = checked(form, "game");
+    var hand = box(form, "hand"), ouvert = box(form, "ouvert");
+    if (!hand || !ouvert || SUIT_AND_GRAND.indexOf(game) < 0) return;
+    if (target === hand && !hand.checked) ouvert.checked = false;
+    else if (ouvert.checked) hand.checked = true;
+    // An open suit or grand game is won only by taking every trick: unless the player
+    // chose the result already, the one offered is "schwarz" (and back, without Ouvert).
+    var grid = form.querySelector(".outcome-grid");
+    if (!grid || grid.dataset.touched) return;
+    var outcome = ouvert.checked ? "won_schwarz" : "won";
+    var radio = grid.querySelector("input[value='" + outcome + "']");
+    if (radio) radio.checked = true;
+  }
+
+  // -- Skat: the bid chips follow the game -----------------------------------------------
+
+  function declaredValue(form) {
+    var chips = form.querySelector(".bid-chips");
+    var game = form.querySelector("input[name=game]:checked");
+    if (!chips || !game) return null;
+    var hand = box(form, "hand"), ouvert = box(form, "ouvert");
+    hand = !!(hand && hand.checked);
+    ouvert = !!(ouvert && ouvert.checked);
+    if (game.value === "null") {
+      var nulls = numbers(chips.dataset.nullValues); // Null, Hand, Ouvert, Ouvert Hand
+      return nulls[(ouvert ? 2 : 0) + (hand ? 1 : 0)];
+    }
+    var base = Number(game.dataset.base);
+    if (!base) return null;
+    var tap = (checked(form, "matadors_tap") || "").split("-");
+    var count = Number(tap[1]) || 1;
+    var said = ouvert ? "schwarz" : checked(form, "announced");
+    var levels = count + 1 + (hand || ouvert ? 1 : 0);
+    if (said === "schneider" || said === "schwarz") levels += 2;
+    if (said === "schwarz") levels += 2;
+    if (ouvert) levels += 1;
+    return base * levels;
+  }
+
+  // The same choice as games.entry_forms.skat_bid_chips: at most six, the game's value
+  // first, then the next multiple of its base, the multiples below it and the low bids.
+  function bidChips(form, value) {
+    var chips = form.querySelector(".bid-chips");
+    var low = numbers(chips.dataset.lowBids);
+    if (value === null) return low;
+    var wanted = [];
+    var game = form.querySelector("input[name=game]:checked");
+    var base = Number(game && game.dataset.base);
+    if (base) {
+      wanted.push(value + base);
+      var below = 0;
+      for (var m = Math.floor(value / base) - 1; m >= 2 && below < 2; m -= 1) {
+        if (base * m >= low[0]) { wanted.push(base * m); below += 1; }
+      }
+    }
+    low.forEach(function (bid) { if (bid < value) wanted.push(bid); });
+    var others = [];
+    wanted.forEach(function (bid) {
+      if (bid !== value && others.indexOf(bid) < 0 && others.length < 5) others.push(bid);
+    });
+    others.sort(function (a, b) { return a - b; });
+    return [value].concat(others);
+  }
+
+  function skatBids(form, keep) {
+    var chips = form.querySelector(".bid-chips");
+    if (!chips) return;
+    var value = declaredValue(form);
+    var wanted = bidChips(form, value);
+    var current = keep || checked(form, "bid");
+    if (current && current !== "other" && wanted.indexOf(Number(current)) < 0) {
+      wanted.push(Number(current));
+    }
+    var shown = Array.prototype.map.call(
+      chips.querySelectorAll("label:not(.other-bid) input"), function (i) { return Number(i.value); });
+    var marked = chips.querySelector("label.is-value input");
+    var same = shown.join() === wanted.join() && (marked ? Number(marked.value) : null) === value;
+    if (!same) {
+      var other = chips.querySelector(".other-bid");
+      chips.querySelectorAll("label:not(.other-bid)").forEach(function (label) { label.remove(); });
+      wanted.forEach(function (bid) {
+        var label = document.createElement("label");
+        var input = document.createElement("input");
+        input.type = "radio";
+        input.name = "bid";
+        input.value = String(bid);
+        input.checked = String(bid) === current;
+        var face = document.createElement("span");
+        face.textContent = String(bid);
+        if (bid === value) {
+          label.className = "is-value";
+          var note = document.createElement("span");
+          note.className = "visually-hidden";
+          note.textContent = ", " + (chips.dataset.valueLabel || "");
+          face.appendChild(note);
+        }
+        label.appendChild(input);
+        label.appendChild(face);
+        chips.insertBefore(label, other);
+      });
+    }
+    var hint = form.querySelector(".legend-hint");
+    if (hint) {
+      hint.textContent = value === null ? "" : "· " + hint.dataset.worth.replace("%(value)s", value);
+    }
+  }
+
+  // -- Skat: the Ramsch's last player is what the others leave ---------------------------
+
+  // ``editing`` is the field being typed in: it is the player's, never filled in.
+  function ramschWorkOut(form, editing) {
+    var grid = form.querySelector(".ramsch-grid");
+    if (!grid) return;
+    ["points", "tricks"].forEach(function (kind) {
+      var inputs = Array.prototype.slice.call(
+        grid.querySelectorAll("input[name^='ramsch_" + kind + "_']"));
+      if (inputs.length !== 3) return;
+      var typed = inputs.filter(function (i) { return i.value !== "" && !i.dataset.derived; });
+      var rest = inputs.filter(function (i) { return typed.indexOf(i) < 0; });
+      var whole = typed.every(function (i) { return /^\d+$/.test(i.value); });
+      var total = Number(inputs[0].dataset.total);
+      var left = total - typed.reduce(function (sum, i) { return sum + Number(i.value); }, 0);
+      inputs.forEach(function (i) {
+        if (i.dataset.derived && !(rest.length === 1 && rest[0] === i)) clear(i);
+      });
+      if (rest.length === 1 && whole && left >= 0 && rest[0] !== editing) {
+        var last = rest[0];
+        if (last.value === "" || last.dataset.derived) {
+          last.value = String(left);
+          last.dataset.derived = "1";
+          last.closest("label").classList.add("is-derived");
+          last.closest("label").dataset.note = grid.dataset.workedOut || "";
+        }
+      } else if (rest.length === 1 && rest[0].dataset.derived) {
+        clear(rest[0]);
+      }
+    });
+
+    function clear(input) {
+      input.value = "";
+      delete input.dataset.derived;
+      input.closest("label").classList.remove("is-derived");
+    }
+  }
+
+  function ramschTyped(target) {
+    if (target.dataset && target.dataset.derived) {
+      // The player typed over the worked-out number: theirs counts from now on.
+      delete target.dataset.derived;
+      target.closest("label").classList.remove("is-derived");
+    }
+  }
+
+  // -- Pitch: unmarked point cards go to the pitcher's team ------------------------------
+
+  function pitchDefaults(form) {
+    var pitcher = form.querySelector("input[name=pitcher]:checked");
+    if (!pitcher) return;
+    form.querySelectorAll(".point-choice").forEach(function (group) {
+      if (group.dataset.touched) return;
+      var own = group.querySelector("input[value='" + pitcher.dataset.team + "']");
+      if (own) own.checked = true;
+    });
+  }
+
+  // -- Manipulation: after who went out, the first penalty to type -----------------------
+
+  function manipulationNext(form) {
+    var by = checked(form, "count_by");
+    if (by && by !== "penalties") return;
+    var out = checked(form, "went_out");
+    form.querySelectorAll(".penalty-field").forEach(function (field) {
+      field.classList.toggle("is-out", field.dataset.seat === out);
+    });
+    var next = Array.prototype.find.call(form.querySelectorAll(".penalty-field"), function (field) {
+      var input = field.querySelector("input");
+      return field.dataset.seat !== out && input && input.value === "";
+    });
+    if (next) next.querySelector("input").focus();
+  }
+
+  // -- Enter moves to the next number, as on paper ---------------------------------------
+
+  function nextNumber(form, input) {
+    var inputs = Array.prototype.filter.call(
+      form.querySelectorAll("input[type=number]"), function (i) { return visible(i) && !i.readOnly; });
+    var next = inputs[inputs.indexOf(input) + 1];
+    if (next) next.focus();
+    else input.blur();
+  }
+
+  // -- A half-entered deal survives a reload ---------------------------------------------
+
+  function storeKey(form) {
+    return form.dataset.entryKey ? STORE + form.dataset.entryKey : null;
+  }
+
+  function save(form) {
+    var key = storeKey(form);
+    if (!key) return;
+    var fields = [];
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || el.type === "hidden" || el.disabled) return;
+      if ((el.type === "radio" || el.type === "checkbox") && !el.checked) return;
+      if (el.tagName === "BUTTON") return;
+      fields.push([el.name, el.value, el.dataset.derived ? 1 : 0]);
+    });
+    try {
+      sessionStorage.setItem(key, JSON.stringify({ fields: fields }));
+    } catch (error) { /* private mode or full: the form still works */ }
+  }
+
+  function forget(form) {
+    var key = storeKey(form);
+    try {
+      if (key) sessionStorage.removeItem(key);
+    } catch (error) { /* nothing kept */ }
+  }
+
+  function restore(form) {
+    var key = storeKey(form);
+    if (!key || form.dataset.restore === "no") return false;
+    var kept;
+    try {
+      kept = JSON.parse(sessionStorage.getItem(key) || "null");
+    } catch (error) {
+      return false;
+    }
+    if (!kept || !kept.fields || !kept.fields.length) return false;
+    var pairs = {}, derived = {};
+    kept.fields.forEach(function (field) {
+      (pairs[field[0]] = pairs[field[0]] || []).push(field[1]);
+      if (field[2]) derived[field[0]] = true;
+    });
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || el.type === "hidden" || el.tagName === "BUTTON") return;
+      var values = pairs[el.name] || [];
+      if (el.type === "radio" || el.type === "checkbox") {
+        var at = values.indexOf(el.value);
+        el.checked = at >= 0;
+        if (at >= 0) values.splice(at, 1); // two copies of a card: two boxes, one value each
+        if (el.closest(".point-choice") && el.checked) el.closest(".point-choice").dataset.touched = "1";
+      } else if (el.tagName === "SELECT" || el.tagName === "INPUT" || el.tagName === "TEXTAREA") {
+        el.value = values.length ? values[0] : "";
+        if (derived[el.name]) el.dataset.derived = "1";
+      }
+    });
+    // The bid chips follow the restored game; the restored bid is one of them.
+    skatBids(form, pairs.bid && pairs.bid.length ? pairs.bid[0] : null);
+    sync(form);
+    form.querySelectorAll(".card-picker").forEach(function (picker) {
+      var first = picker.querySelector("input");
+      if (first) changed(first);
+    });
+    var note = document.createElement("p");
+    note.className = "restored";
+    note.setAttribute("role", "status");
+    note.textContent = form.dataset.restored || "";
+    form.insertBefore(note, form.firstElementChild);
+    // After htmx has read the page (it listens from DOMContentLoaded on, after this):
+    // the preview shows the restored deal.
+    window.setTimeout(function () {
+      form.dispatchEvent(new CustomEvent("entry:restored", { bubbles: true }));
+    }, 0);
+    return true;
+  }
+
+  // -- The rule book in a dialog over the form -------------------------------------------
+
+  function fragmentUrl(dialog, link) {
+    if (link.dataset.ruleFragment) return link.dataset.ruleFragment;
+    var found = /\/rules\/([a-z-]+)\/#([a-z0-9-]+)$/.exec(link.getAttribute("href") || "");
+    if (!found || !dialog.dataset.sectionUrl) return null;
+    return dialog.dataset.sectionUrl.replace("GAME", found[1]).replace("SECTION", found[2]);
+  }
+
+  function openRule(event) {
+    var link = event.target.closest("a.rule-link, .rule-dialog-body a[href]");
+    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey) return;
+    var entry = link.closest(".entry");
+    var dialog = entry && entry.querySelector("dialog.rule-dialog");
+    if (!dialog || typeof dialog.showModal !== "function") return;
+    var url = fragmentUrl(dialog, link);
+    if (!url) return;
+    event.preventDefault();
+    var body = dialog.querySelector(".rule-dialog-body");
+    var book = dialog.querySelector(".rule-dialog-book");
+    if (book) book.href = link.href;
+    body.textContent = dialog.dataset.loading || "";
+    if (!dialog.open) {
+      dialog.opener = link;
+      dialog.showModal();
+    }
+    fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) throw new Error(String(response.status));
+        return response.text();
+      })
+      .then(function (html) {
+        body.innerHTML = html;
+        body.scrollTop = 0;
+        body.focus();
+      })
+      .catch(function () { body.textContent = dialog.dataset.failed || ""; });
+  }
+
+  function closeRule(event) {
+    var dialog = event.target.closest("dialog.rule-dialog");
+    if (!dialog) return;
+    if (event.target === dialog || event.target.closest("[data-close-dialog]")) {
+      dialog.close();
+    }
+  }
+
+  // -- After Save: the next deal's questions in view -------------------------------------
+
+  function fit(form) {
+    var entry = form.closest(".entry") || form;
+    var top = 0;
+    document.querySelectorAll(".topbar, .totals").forEach(function (bar) {
+      var style = getComputedStyle(bar);
+      if (style.position === "sticky" || style.position === "fixed") {
+        top = Math.max(top, bar.getBoundingClientRect().bottom);
+      }
+    });
+    var rect = entry.getBoundingClientRect();
+    if (rect.top < top || rect.bottom > window.innerHeight) {
+      window.scrollBy({ top: rect.top - top - 8, behavior: "instant" });
+    }
+  }
+
+  // -- Wiring ------------------------------------------------------------------------------
+
+  function sync(form) {
+    skatBids(form);
+    ramschWorkOut(form);
+    pitchDefaults(form);
+    form.querySelectorAll(".penalty-field").forEach(function (field) {
+      field.classList.toggle("is-out", field.dataset.seat === checked(form, "went_out"));
+    });
+  }
+
+  function onChange(event) {
+    var target = event.target;
+    var form = target.form || (target.closest && target.closest("form.entry-form"));
+    if (!form || !form.classList.contains("is-enhanced")) return;
+    // Runs in the capture phase, before htmx reads the form for the preview.
+    if (target.name === "declarer" || target.name === "mode") skatMode(form, target);
+    if (["hand", "ouvert", "game"].indexOf(target.name) >= 0) skatHand(form, target);
+    if (target.name === "bid_other") {
+      var other = form.querySelector("input[name=bid][value=other]");
+      if (other) other.checked = true;
+    }
+    var group = target.closest(".point-choice, .outcome-grid");
+    if (group && event.isTrusted) group.dataset.touched = "1";
+    if (target.name === "went_out" || target.name === "count_by") manipulationNext(form);
+    sync(form);
+    save(form);
+  }
+
+  function onInput(event) {
+    var target = event.target;
+    var form = target.form;
+    if (!form || !form.classList.contains("is-enhanced")) return;
+    if (/^ramsch_/.test(target.name)) {
+      ramschTyped(target);
+      ramschWorkOut(form, target);
+    }
+    save(form);
+  }
+
+  function onKey(event) {
+    var target = event.target;
+    if (event.key !== "Enter" || target.type !== "number" || !target.form) return;
+    if (!target.form.classList.contains("is-enhanced")) return;
+    event.preventDefault();
+    nextNumber(target.form, target);
+  }
+
+  function init(root) {
+    var forms = root.matches && root.matches("form.entry-form") ? [root] : root.querySelectorAll("form.entry-form");
+    Array.prototype.forEach.call(forms, function (form) {
+      if (form.classList.contains("is-enhanced")) return;
+      form.classList.add("is-enhanced");
+      form.querySelectorAll(".point-choice").forEach(function (group) {
+        if (group.querySelector("input:checked")) group.dataset.touched = "1";
+      });
+      if (!restore(form)) sync(form);
+      if (justSaved) {
+        justSaved = false;
+        fit(form);
+      }
+      if (form.dataset.entryKey && !form.hasAttribute("hx-post")) {
+        // The correction page posts without htmx: what it posts is either saved or
+        // shown again with its problems, so nothing needs keeping after this.
+        form.addEventListener("submit", function () { forget(form); });
+      }
+    });
+  }
+
+  document.addEventListener("change", onChange, true);
+  document.addEventListener("input", onInput, true);
+  document.addEventListener("keydown", onKey, true);
+  document.addEventListener("click", openRule);
+  document.addEventListener("click", closeRule);
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.detail && event.detail.elt;
+    if (form && form.matches && form.matches("form.entry-form") && event.detail.successful) {
+      forget(form);
+      justSaved = true;
+    }
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!justSaved) return;
+    var form = document.querySelector("form.entry-form.is-enhanced");
+    justSaved = false;
+    if (form) fit(form);
+  });
+  document.addEventListener("DOMContentLoaded", function () { init(document); });
+  document.addEventListener("htmx:load", function (event) { init(event.target); });
+})();
