@@ -37,7 +37,7 @@ def _start_sheet(page, live_server) -> None:
     page.wait_for_url("**/new/pitch/")
     for seat, name in enumerate(PLAYERS):
         page.locator(f"input[name=player_{seat}]").fill(name)
-    page.get_by_role("group", name="Who deals first?").get_by_text("Seat 2").click()
+    page.get_by_role("group", name="Who deals first?").get_by_text("Ben", exact=True).click()
     page.get_by_label("Points to win").fill("21")
     page.locator(".option", has_text="When the first three pass").get_by_text("Deal again").click()
     sheet_picture(page, f"sheet-pitch-new-{page.color_scheme}")
@@ -140,26 +140,31 @@ def test_a_short_game_of_pitch_on_a_phone(live_server, phone, browser):
     expect_totals(phone, 13, -4)
     assert not_reloaded(phone)
 
-    # A wrong input: every point card must be given to a team or marked out. The two is
-    # left untouched; the preview says so, and saving keeps everything as it was.
-    _enter(phone, pitcher="Cat", bid="6", points=DEAL_3_WITHOUT_TWO)
-    expect(preview.locator(".preview-errors")).to_contain_text("Say who took the two")
+    # A wrong input: the bid was not tapped. The two is left untouched, so it counts for
+    # the pitcher's team as every card the table does not mark otherwise ("change only
+    # what differs"). The preview says what is missing, and saving keeps everything as it
+    # was, the message beside the bid.
+    phone.get_by_role("group", name="Who pitched?").locator("label", has_text="Cat").click()
+    for card, team in DEAL_3_WITHOUT_TWO.items():
+        phone.get_by_role("radiogroup", name=card, exact=True).get_by_text(team, exact=True).click()
+    expect(preview.locator(".preview-errors")).to_contain_text("Bid is missing.")
     _save(phone, 3)
     errors = phone.locator("#form-errors")
     expect(errors).to_contain_text("One thing to fix: nothing was saved.")
-    next_to_two = phone.locator(".point-row:has([aria-label='Two']) + .field-error")
-    expect(next_to_two).to_have_text(
-        'Say who took the two: "A", "B", or "out" if it was out of play.'
-    )
+    next_to_bid = phone.get_by_role("group", name="Bid", exact=True).locator(".field-error")
+    expect(next_to_bid).to_have_text("Bid is missing. Tap the bid that won.")
     expect_totals(phone, 13, -4)
     expect(phone.get_by_role("heading", name="Deal 3")).to_be_visible()
     expect(phone.locator(".deal")).to_have_count(2)
     sheet_picture(phone, f"sheet-pitch-error-{phone.color_scheme}")
     assert not_reloaded(phone)
 
-    # The form kept what was tapped; only the two is missing. Team A took 7 of its bid
-    # of 6: made, +7 → 20; team B took off-jack and both jokers: +3 → −1.
-    phone.get_by_role("radiogroup", name="Two", exact=True).get_by_text("A", exact=True).click()
+    # The form kept what was tapped, the two with team A; only the bid is missing. Team A
+    # took 7 of its bid of 6: made, +7 → 20; team B took off-jack and both jokers: +3 → −1.
+    expect(
+        phone.get_by_role("radiogroup", name="Two", exact=True).locator("input[value=A]")
+    ).to_be_checked()
+    phone.get_by_role("group", name="Bid", exact=True).get_by_text("6", exact=True).click()
     expect(preview.locator(".preview-summary")).to_have_text(
         "Cat bid 6 for team A: made, A +7, B +3"
     )
