@@ -505,3 +505,14 @@ def test_the_preview_links_every_rule_to_its_section_alone():
     html = explanation([Step("Matadors: with 2.", "skat-matadors")])
     assert 'href="/rules/skat/#skat-matadors"' in html
     assert 'data-rule-fragment="/rules/skat/sections/skat-matadors"' in html
+
+
+@needs_db
+def test_a_new_sheets_series_length_problem_names_its_label(client):
+    post = {"player_0": "Ana", "player_1": "Ben", "player_2": "Cem", "first_dealer": "0"}
+    response = client.post("/new/skat/", {**post, "option_series_deals": "0"})
+    assert response.status_code == 422
+    page = response.content.decode()
+    message = "Deals in the series: give a whole number from 1 to 200, or leave it empty"
+    assert message in page
+    assert "series_deals" not in page
