@@ -1,6 +1,6 @@
 // Card picker: tapping a card face selects it (two-deck games: 0 → 1 → 2 → 0 copies),
-// and the picker adds up the card points as cards are tapped. Without JavaScript the
-// tick boxes still work and the server adds everything up.
+// and the picker adds up the card points as cards are tapped. Without JavaScript, and
+// from the keyboard, the tick boxes work as they are and the server adds everything up.
 (function () {
   "use strict";
 
@@ -34,8 +34,16 @@
     boxes[0].dispatchEvent(new Event("change", { bubbles: true }));
   }
 
+  // The pickers in a part of the page, the part itself included: a picker loaded when
+  // its section opens (games.cards_ui.lazy_picker_html) is swapped in as the whole root.
+  function pickersIn(root) {
+    var found = root.querySelectorAll ? Array.prototype.slice.call(root.querySelectorAll(".card-picker")) : [];
+    if (root.matches && root.matches(".card-picker")) found.unshift(root);
+    return found;
+  }
+
   function init(root) {
-    root.querySelectorAll(".card-picker").forEach(function (picker) {
+    pickersIn(root).forEach(function (picker) {
       if (picker.dataset.ready) return;
       picker.dataset.ready = "1";
       picker.classList.add("is-enhanced");
@@ -45,16 +53,19 @@
         if (!face || event.target.closest("label")) return;
         tapFace(face);
       });
-      picker.addEventListener("keydown", function (event) {
-        var face = event.target.closest(".card-face");
-        if (face && (event.key === " " || event.key === "Enter") && event.target === face) {
-          event.preventDefault();
-          tapFace(face);
-        }
-      });
+      // The keyboard and screen readers keep the tick boxes (one per copy, each named
+      // "ten of hearts, second copy"): a face is not made a button around them, which
+      // would nest one control in another.
       picker.querySelectorAll(".card-face").forEach(function (face) {
-        face.setAttribute("tabindex", "0");
-        face.setAttribute("role", "button");
+        // Two decks: "×2" under the suit once both copies are held (CSS shows it), in a
+        // row of its own, so it never covers the rank of a 10.
+        if (picker.dataset.copies === "2" && !face.querySelector(".held-badge")) {
+          var badge = document.createElement("span");
+          badge.className = "held-badge";
+          badge.setAttribute("aria-hidden", "true");
+          badge.textContent = "\u00d72";
+          face.appendChild(badge);
+        }
       });
       update(picker);
     });
