@@ -123,3 +123,55 @@ def test_the_seeger_fabian_table_can_be_scrolled_from_the_keyboard(client):
         '<div class="table-scroll" tabindex="0" role="region" aria-label="Seeger-Fabian table">'
         in (page)
     )
+
+
+# -- Manipulation is played in rounds -----------------------------------------------------
+
+# "deal" as a noun: "deal 3", "a deal", "no more deals", "3 deals"; not the verb in
+# "Ana deals" or "Who deals first?".
+DEAL_NOUN = re.compile(
+    r"\b(?:a|the|this|that|every|each|no|more|next|first|later|overwritten|deleted|enter|two)"
+    r"\s+deals?\b|\bdeals?\s+\d|\d+\s+deals\b",
+    re.I,
+)
+
+
+def manipulation_pages(client) -> dict[str, str]:
+    """Every page of a Manipulation sheet as a reader sees it, a game over included."""
+    sheet = sheet_with(
+        "manipulation", THREE, {"penalties": [0, 40, 35]}, {"penalties": [5, 0, 200]}
+    )
+    fresh = sheet_with("manipulation", THREE)
+    paths = {
+        "sheet": sheet.get_absolute_url(),
+        "read-only": sheet.get_view_url(),
+        "history": f"/s/{sheet.edit_token}/history/",
+        "correction": f"/s/{sheet.edit_token}/deals/1/",
+        "chart of a new sheet": f"/s/{fresh.edit_token}/chart",
+        "new sheet": fresh.get_absolute_url(),
+    }
+    return {name: text_of(client.get(path).content.decode()) for name, path in paths.items()}
+
+
+def test_manipulation_tallies_and_headlines_count_rounds(client):
+    # Manipulation is scored round by round (rule book: "Dealing and the order of play").
+    sheet = sheet_with("manipulation", THREE, {"penalties": [0, 40, 35]})
+    assert not DEAL_NOUN.search(tally(client, sheet))
+    page = text_of(client.get(sheet.get_absolute_url()).content.decode())
+    assert "Round 2 · Ana leads with 0" in page
+    csv = client.get(f"/s/{sheet.edit_token}/sheet.csv").content.decode()
+    assert csv.lstrip("\ufeff").startswith("Round,Dealer,")
+
+
+@pytest.mark.xfail(
+    reason="'deal' is still written into templates owned elsewhere (issue 9 report): "
+    "_game_over.html, _share.html, _offline.html, sheet.html, sheet_chart.html, "
+    "entry/_rule_dialog.html",
+    strict=False,
+)
+def test_no_manipulation_page_says_deal_where_it_means_round(client):
+    said = {
+        name: sorted({m.group(0) for m in DEAL_NOUN.finditer(text)})
+        for name, text in manipulation_pages(client).items()
+    }
+    assert {name: found for name, found in said.items() if found} == {}
