@@ -162,16 +162,17 @@
     return params.toString();
   }
 
-  function pristine(form) {
-    return !Array.prototype.some.call(form.elements, function (input) {
-      if (!input.name || input.type === "hidden") return false;
-      if (input.type === "radio" || input.type === "checkbox") return input.checked !== input.defaultChecked;
-      if (input.tagName === "SELECT") {
-        return Array.prototype.some.call(input.options, (option) => option.selected !== option.defaultSelected);
-      }
-      return input.value !== input.defaultValue;
-    });
+  // Whether someone is entering the next deal: a tap or a key in the entry form since the
+  // page was loaded or the last deal was kept (what scripts set, such as a restored
+  // half-entered deal, does not count).
+  let typing = false;
+
+  function touched(event) {
+    if (event.isTrusted && event.target.closest && event.target.closest("form.entry-form")) typing = true;
   }
+
+  document.addEventListener("input", touched, true);
+  document.addEventListener("change", touched, true);
 
   function trailingNumber(text) {
     const match = /(\d+)\D*$/.exec(text || "");
@@ -268,6 +269,14 @@
     form.querySelectorAll(".card-picker").forEach((picker) => picker.dispatchEvent(new Event("change")));
     const preview = document.getElementById("preview");
     if (preview) preview.replaceChildren();
+    // entry.js keeps a half-entered deal over a reload (sessionStorage, by the form's
+    // data-entry-key); this deal is kept here now, and a reload must not bring it back
+    // into the form, where it could be saved a second time.
+    try {
+      if (form.dataset.entryKey) window.sessionStorage.removeItem("scorekeeper:entry:" + form.dataset.entryKey);
+    } catch (error) {
+      // Nothing was kept there.
+    }
     form.dispatchEvent(new CustomEvent("scorekeeper:kept", { bubbles: true }));
   }
 
@@ -291,6 +300,7 @@
     }
     problem = "";
     clearForm(form);
+    typing = false;
     render();
     const box = outbox();
     if (box && box.scrollIntoView) box.scrollIntoView({ block: "nearest" });
@@ -362,7 +372,8 @@
     try {
       response = await fetch(url, { credentials: "same-origin", cache: "no-store" });
     } catch (error) {
-      return 0; // still no connection
+      retrySoon(); // still no connection (or not quite yet: "online" can come early)
+      return 0;
     }
     const first = load(url)[0];
     if (response.status === 404 || response.status === 410) {
@@ -392,7 +403,8 @@
           body: fields,
         });
       } catch (error) {
-        break; // the connection went again: the rest waits
+        retrySoon(); // the connection went again: the rest waits
+        break;
       }
       if (answer.ok) {
         update(url, item.key, null);
@@ -416,10 +428,20 @@
   }
 
   let retryTimer = null;
+  let backoff = 0;
 
   function retryLater() {
     window.clearTimeout(retryTimer);
     retryTimer = window.setTimeout(flush, RETRY_MS);
+  }
+
+  // A connection that is not there yet: again in 1, 2, 4 … seconds (at most RETRY_MS),
+  // as long as the phone says it is online; the online event starts again from 1.
+  function retrySoon() {
+    if (!navigator.onLine) return;
+    backoff = Math.min(backoff ? backoff * 2 : 1000, RETRY_MS);
+    window.clearTimeout(retryTimer);
+    retryTimer = window.setTimeout(flush, backoff);
   }
 
   function flushSoon() {
@@ -440,9 +462,9 @@
     done
       .then(function (sent) {
         sending = false;
+        if (sent) backoff = 0;
         if (!sent) return render();
-        const form = entryForm();
-        if (!form || pristine(form)) {
+        if (!typing || !entryForm()) {
           window.location.reload();
           return undefined;
         }
@@ -476,10 +498,15 @@
     }
   });
 
-  document.addEventListener("htmx:afterRequest", function (event) {
+  // Answers are looked at in htmx:beforeOnLoad, before anything is swapped: a saved deal's
+  // answer replaces the form, and an event on an element no longer in the page reaches
+  // no listener here.
+  document.addEventListener("htmx:beforeOnLoad", function (event) {
     const detail = event.detail;
     const saved = detail.xhr && detail.xhr.status >= 200 && detail.xhr.status < 300;
-    if (sentWithoutReload && isEntryForm(detail.elt) && saved) window.location.reload();
+    if (!isEntryForm(detail.elt) || !saved) return;
+    typing = false;
+    if (sentWithoutReload) window.location.reload();
   });
 
   // -- the copy the service worker keeps of this sheet --------------------------------------
@@ -518,7 +545,7 @@
       .catch(() => undefined);
   }
 
-  document.addEventListener("htmx:afterRequest", function (event) {
+  document.addEventListener("htmx:beforeOnLoad", function (event) {
     const detail = event.detail;
     const config = detail.requestConfig || {};
     if (!detail.xhr || detail.xhr.status < 200 || detail.xhr.status >= 300 || detail.xhr.status === 204) return;
@@ -578,7 +605,7 @@
     }
   });
 
-  document.addEventListener("htmx:afterRequest", function (event) {
+  document.addEventListener("htmx:beforeOnLoad", function (event) {
     const detail = event.detail;
     if (!detail.elt || !detail.elt.matches || !detail.elt.matches(".live") || !detail.xhr) return;
     const status = detail.xhr.status;
@@ -590,6 +617,7 @@
 
   window.addEventListener("online", function () {
     problem = "";
+    backoff = 0;
     render();
     flush();
   });
@@ -615,6 +643,16 @@
   if (!navigator.onLine) setLive(false, "connection");
   flush();
   if (navigator.serviceWorker) navigator.serviceWorker.ready.then(ensureCopy, () => undefined);
+  // The online and offline events can go missing (a browser may not send them for a
+  // change it noticed late): the state is also looked at every few seconds.
+  let wasOnline = navigator.onLine;
+  window.setInterval(function () {
+    if (navigator.onLine === wasOnline) return;
+    wasOnline = navigator.onLine;
+    window.dispatchEvent(new Event(wasOnline ? "online" : "offline"));
+  }, 3000);
+  window.addEventListener("online", () => (wasOnline = true));
+  window.addEventListener("offline", () => (wasOnline = false));
   // navigator.onLine can say yes on a network that reaches nothing: try again now and then.
   window.setInterval(function () {
     const url = sheetUrl();

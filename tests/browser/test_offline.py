@@ -123,6 +123,30 @@ def test_rounds_entered_without_a_connection_reach_the_sheet_in_order(live_serve
     assert phone.evaluate("Object.keys(localStorage).filter((k) => k.includes('outbox'))") == []
 
 
+def test_a_round_being_typed_when_the_connection_returns_is_not_lost(live_server, phone):
+    sheet = _sheet()
+    phone.goto(live_server.url + sheet.get_absolute_url())
+    _kept_offline(phone)
+    phone.context.set_offline(True)
+    _enter(phone, "Ana", {"Ben": 35, "Cem": 60}, 1)
+    # Round 2 is half typed when the connection comes back.
+    _went_out(phone, "Ben")
+    _type_penalties(phone, {"Ana": 20})
+    phone.context.set_offline(False)
+    expect(phone.locator("#outbox")).to_be_hidden(timeout=20_000)
+    assert [hand.entry["penalties"] for hand in live_hands(sheet)] == [[0, 35, 60]]
+    # Round 1 went; the page was not loaded afresh under the thumb.
+    expect(phone.get_by_role("heading", name="Round 2")).to_be_visible()
+    expect(phone.locator(".penalty-field", has_text="Ana").locator("input")).to_have_value("20")
+    _type_penalties(phone, {"Cem": 15})
+    phone.get_by_role("button", name="Save round 2").click()
+    # Saved after round 1 (the form's version was older: the round appends), and the
+    # sheet is shown afresh.
+    expect_totals(phone, 20, 35, 75, timeout=20_000)
+    expect(phone.locator("#deal-1")).to_contain_text("Ana went out")
+    assert [hand.entry["penalties"] for hand in live_hands(sheet)] == [[0, 35, 60], [20, 0, 15]]
+
+
 def test_a_round_whose_answer_was_lost_is_sent_again_and_stored_once(live_server, desktop):
     sheet = _sheet()
     url = live_server.url + sheet.get_absolute_url()
