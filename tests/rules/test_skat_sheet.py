@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from itertools import accumulate
 
@@ -22,6 +23,7 @@ from games.rules.skat_sheet import (
     SkatSheetOptions,
     replay,
 )
+from tests.rules.test_skat_properties import legal_games
 
 THREE = ("Ana", "Ben", "Cem")
 FOUR = ("Ana", "Ben", "Cem", "Dan")
@@ -1380,3 +1382,28 @@ def test_a_rejected_deal_changes_nothing(sheet, declarer):
             SkatDeal(declarer=declarer, game={"game": "grand", "bid": 17, "outcome": "won"})
         )
     assert rebuilt.state == states[-1]
+
+
+VERDICT = re.compile(
+    r", (?P<won>won|lost)(?P<level> schneider| schwarz)?(?P<why> \(overbid\)| \(not \w+\))?, "
+    r"(?P<score>[+−]\d+)( \(Kontra(, Re)?\))?$"
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(legal_games())
+def test_the_summary_names_the_outcome_and_the_level_the_play_reached(arguments):
+    # Winning and losing, schneider and schwarz, overbidding and announcements: the
+    # one-line summary says won or lost as the referee scored it, names schneider or
+    # schwarz when a won game reached it, and writes the score with a real minus sign.
+    game = {name: value for name, value in arguments.items() if name != "bock"}
+    deal = sheet_after([], kontra_re=True).add(SkatDeal(declarer=0, game=game))
+    said = VERDICT.search(deal.summary)
+    assert said, deal.summary
+    assert (said["won"] == "won") is deal.details["won"]
+    assert (said["why"] == " (overbid)") is deal.details["overbid"]
+    assert said["score"].replace("−", "-") == f"{deal.details['score']:+d}"
+    result = score_game(**{**arguments, "bock": False})
+    if result.won:
+        expected = " schwarz" if result.schwarz else " schneider" if result.schneider else None
+        assert said["level"] == expected, deal.summary
