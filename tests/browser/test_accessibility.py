@@ -322,6 +322,8 @@ def test_a_team_letter_never_runs_into_a_long_name(live_server, screen):
     # Pitch's "Who pitched?" buttons end with the team letter: it keeps clear of the name.
     sheet = make_sheet("pitch")
     screen.goto(live_server.url + sheet.get_absolute_url())
+    pitchers = screen.get_by_role("group", name="Who pitched?").locator("label")
+    expect(pitchers.locator("small")).to_have_text(["A", "B", "A", "B"])
     touching = screen.evaluate(
         """() => [...document.querySelectorAll('.segmented > label > span small')].filter(small => {
               const r = document.createRange();
