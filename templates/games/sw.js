@@ -58,7 +58,14 @@ function pageKey(url) {
   return new URL(url.pathname, url.origin).href;
 }
 
-async function keepPage(key, response) {
+// Which fetch of each sheet's page was started last: an older fetch that answers late
+// must not replace the copy a newer one kept (the sheet as it was before a change).
+let fetches = 0;
+const newest = new Map();
+
+async function keepPage(key, response, started) {
+  if ((newest.get(key) || 0) > started) return;
+  newest.set(key, started);
   const cache = await caches.open(PAGES_CACHE);
   await cache.put(key, response);
   const keys = await cache.keys();
@@ -78,10 +85,11 @@ async function offlinePage() {
 
 async function sheetPage(event, url) {
   const key = pageKey(url);
+  const started = ++fetches;
   try {
     const response = await fetch(event.request);
     if (response.status === 200 && response.type === "basic" && !response.redirected) {
-      event.waitUntil(keepPage(key, response.clone()));
+      event.waitUntil(keepPage(key, response.clone(), started));
     } else if (response.status === 404 || response.status === 410) {
       // A link that no longer opens the sheet (new links made, or the sheet deleted).
       event.waitUntil(forgetPage(key));

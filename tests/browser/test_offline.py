@@ -14,6 +14,7 @@ localhost, which is one.
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -39,17 +40,29 @@ def _sheet() -> Sheet:
     return services.sheet_create(game="manipulation", players=PLAYERS)
 
 
+COPY = """() => caches.open("scorekeeper-pages")
+    .then((cache) => cache.match(location.origin + location.pathname))
+    .then((copy) => (copy ? copy.text() : ""))"""
+
+
+def _copy_until(page, test, timeout: float = 15) -> str:
+    """The service worker's copy of this page, once ``test`` says yes to it (evaluate
+    waits for the promise; wait_for_function would take the promise itself for yes)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        copy = page.evaluate(COPY)
+        if test(copy):
+            return copy
+        assert time.monotonic() < deadline, "the service worker kept no such copy"
+        time.sleep(0.2)
+
+
 def _kept_offline(page) -> None:
     """Until the service worker runs this page and keeps its copy of it."""
     assert page.evaluate("window.isSecureContext"), page.url
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.wait_for_function("navigator.serviceWorker.controller !== null")
-    page.wait_for_function(
-        """() => caches.open("scorekeeper-pages")
-             .then((cache) => cache.match(location.origin + location.pathname))
-             .then((copy) => !!copy)""",
-        polling=200,
-    )
+    _copy_until(page, bool)
 
 
 def _enter(page, went_out: str, penalties: dict[str, int], number: int) -> None:
@@ -121,6 +134,23 @@ def test_rounds_entered_without_a_connection_reach_the_sheet_in_order(live_serve
     assert [hand.number for hand in hands] == [1, 2, 3]
     assert [hand.entry["penalties"] for hand in hands] == [[0, 35, 60], [20, 0, 15], [10, 5, 0]]
     assert phone.evaluate("Object.keys(localStorage).filter((k) => k.includes('outbox'))") == []
+
+
+def test_a_reload_without_a_connection_shows_the_sheet_as_last_seen(live_server, phone):
+    sheet = _sheet()
+    phone.goto(live_server.url + sheet.get_absolute_url())
+    _kept_offline(phone)
+    # Two rounds saved with a connection (the page is not loaded afresh for either).
+    _enter(phone, *ROUNDS[0][:2], 1)
+    expect_totals(phone, *ROUNDS[0][2])
+    _enter(phone, *ROUNDS[1][:2], 2)
+    expect_totals(phone, *ROUNDS[1][2])
+    # The copy kept for offline use follows (it is fetched again after each change).
+    _copy_until(phone, lambda html: 'id="deal-2"' in html)
+    phone.context.set_offline(True)
+    phone.reload()
+    expect_totals(phone, *ROUNDS[1][2])
+    expect(phone.get_by_role("heading", name="Round 3")).to_be_visible()
 
 
 def test_a_round_being_typed_when_the_connection_returns_is_not_lost(live_server, phone):
