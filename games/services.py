@@ -21,6 +21,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.games import GAMES, GameEntry
 from games.models import Hand, IdempotencyKey, Seat, Sheet, SheetEvent, new_token
@@ -290,9 +291,11 @@ def _replay(entry: GameEntry, sheet: Sheet, entries: list[dict[str, Any]], new_i
             if index == new_index:
                 raise
             messages = " ".join(p.message for p in error.problems)
-            raise RuleError(
-                f"With this change deal {index + 1} no longer fits the sheet: {messages}"
-            ) from error
+            if entry.deal_word == "round":
+                text = _("With this change round %(number)s no longer fits the sheet: %(why)s")
+            else:
+                text = _("With this change deal %(number)s no longer fits the sheet: %(why)s")
+            raise RuleError(text % {"number": index + 1, "why": messages}) from error
     return game_sheet
 
 
@@ -339,7 +342,7 @@ def idempotent(*, scope: str, key: str | None, print_: str, action: Callable[[],
                 {"field": None, "message": f"An Idempotency-Key has at most {MAX_KEY} characters."}
             ]
         }
-    for _ in range(2):
+    for _attempt in range(2):
         try:
             with transaction.atomic():
                 stored = IdempotencyKey.objects.filter(scope=scope, key=key).first()
@@ -431,10 +434,22 @@ def _live_hand(
             "hand",
         )
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(hands):
-        count = len(hands)
-        where = f"deals 1 to {count}" if count else "no deals yet"
-        raise RuleError(f"There is no deal {number} on this sheet; it has {where}.", "number")
+        raise RuleError(_no_such_deal(sheet, number, len(hands)), "number")
     return hands, number - 1
+
+
+def _no_such_deal(sheet: Sheet, number: object, count: int) -> str:
+    values = {"number": number, "count": count}
+    if GAMES[sheet.game].deal_word == "round":
+        if count:
+            return (
+                _("There is no round %(number)s on this sheet; it has rounds 1 to %(count)s.")
+                % values
+            )
+        return _("There is no round %(number)s on this sheet; it has no rounds yet.") % values
+    if count:
+        return _("There is no deal %(number)s on this sheet; it has deals 1 to %(count)s.") % values
+    return _("There is no deal %(number)s on this sheet; it has no deals yet.") % values
 
 
 def hand_correct(
@@ -525,7 +540,9 @@ def hand_restore(
         sheet = _locked(sheet, expected_version)
         stack = _redo_stack(sheet)
         if not stack:
-            raise RuleError("There is no undone deal to bring back.", None)
+            if GAMES[sheet.game].deal_word == "round":
+                raise RuleError(_("There is no undone round to bring back."), None)
+            raise RuleError(_("There is no undone deal to bring back."), None)
         removed = stack[0]
         if hand_id is not None and removed.pk != hand_id:
             raise RuleError(

@@ -259,6 +259,8 @@ def _board_context(
         "older": sheet.deal_count > len(rows),
         "players": list(enumerate(state.players)),
         "names": state.players,
+        # Manipulation scores rounds, the others deals: the page's words follow.
+        "rounds": entry.deal_word == "round",
         "options": options,
         "options_summary": entry.options_summary(options, players=len(state.players)),
         "can_edit": can_edit,
@@ -672,7 +674,10 @@ def event_recover(request: HttpRequest, token: str, event_id: int) -> HttpRespon
         for problem in error.problems:
             messages.error(request, problem.message)
         return redirect("games:sheet-history", token)
-    messages.success(request, _("The deal is back on the sheet."))
+    if GAMES[sheet.game].deal_word == "round":
+        messages.success(request, _("The round is back on the sheet."))
+    else:
+        messages.success(request, _("The deal is back on the sheet."))
     return redirect(sheet.get_absolute_url())
 
 
@@ -759,6 +764,7 @@ def sheet_view(request: HttpRequest, token: str) -> HttpResponse:
             "sheet": sheet,
             "game": entry,
             "names": names,
+            "rounds": entry.deal_word == "round",
             "can_edit": False,
             "options_summary": entry.options_summary(
                 entry.sheet_options(sheet), players=len(names)

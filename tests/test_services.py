@@ -268,7 +268,7 @@ def test_hand_correct_that_makes_a_later_deal_impossible_changes_nothing():
         (
             None,
             "With this change deal 3 no longer fits the sheet: The game is over: team A "
-            "(Ana & Cem) won 52 to 5. Start a new sheet for another game.",
+            "(Ana & Cem) won 52 to 5 (it shot the moon). Start a new sheet for another game.",
         )
     ]
     assert entries(sheet) == [A_MAKES_4] * 3
@@ -287,12 +287,15 @@ def test_hand_correct_with_a_broken_deal_reports_its_own_fields():
 @pytest.mark.parametrize(
     ("deals", "number", "message"),
     [
-        pytest.param(2, 3, "There is no deal 3 on this sheet; it has deals 1 to 2.", id="past-end"),
-        pytest.param(2, 0, "There is no deal 0 on this sheet; it has deals 1 to 2.", id="zero"),
+        # Manipulation is scored round by round: its sheets say "round".
         pytest.param(
-            2, True, "There is no deal True on this sheet; it has deals 1 to 2.", id="bool"
+            2, 3, "There is no round 3 on this sheet; it has rounds 1 to 2.", id="past-end"
         ),
-        pytest.param(0, 1, "There is no deal 1 on this sheet; it has no deals yet.", id="empty"),
+        pytest.param(2, 0, "There is no round 0 on this sheet; it has rounds 1 to 2.", id="zero"),
+        pytest.param(
+            2, True, "There is no round True on this sheet; it has rounds 1 to 2.", id="bool"
+        ),
+        pytest.param(0, 1, "There is no round 1 on this sheet; it has no rounds yet.", id="empty"),
     ],
 )
 def test_correcting_or_removing_a_deal_that_is_not_there(deals, number, message):
@@ -350,7 +353,7 @@ def test_redo_with_nothing_undone_is_refused():
     sheet = with_deals(manipulation_sheet(), penalties(0, 25, 40))
     with pytest.raises(RuleError) as error:
         services.hand_restore(sheet=sheet)
-    assert problems(error) == [(None, "There is no undone deal to bring back.")]
+    assert problems(error) == [(None, "There is no undone round to bring back.")]
     assert version(sheet) == 1
 
 
@@ -393,7 +396,8 @@ def test_redo_that_no_longer_fits_the_sheet_is_refused():
     assert problems(error) == [
         (
             None,
-            "The game is over: team A (Ana & Cem) won 52 to 5. Start a new sheet for another game.",
+            "The game is over: team A (Ana & Cem) won 52 to 5 (it shot the moon). "
+            "Start a new sheet for another game.",
         )
     ]
     assert entries(sheet) == [A_MAKES_4, A_MOON]

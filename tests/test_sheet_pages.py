@@ -236,7 +236,8 @@ BAD_WEB_DEALS = [
         "manipulation",
         THREE,
         {**MANIPULATION_FORM, "penalty_2": ""},
-        "The penalty for seat 3 must be a whole number, not null.",
+        # Issue 9: the player by name, in the form's words, not "seat 3 … null".
+        "Type Cem’s penalty: the points of the cards left in the hand.",
         id="manipulation-penalty-left-empty",
     ),
 ]
