@@ -195,8 +195,9 @@ def subtract(value: int, other: int) -> int:
     return value - other
 
 
-@register.simple_tag
+@register.simple_tag(takes_context=True)
 def card_picker(
+    context: Any,
     name: str,
     deck: str,
     selected: Any = None,
@@ -209,10 +210,16 @@ def card_picker(
     """The card picker (see ``games.cards_ui.picker_html``): one shared component.
 
     ``deck`` is "skat", "pitch" or "manipulation"; for a single card, ``selected`` may
-    be one code instead of a list.
+    be one code instead of a list. Where the context says ``lazy_pickers`` (the sheet's
+    entry form), an empty picker comes as a placeholder that loads the
+    cards when it is shown (``games.views.card_picker``): a picker is some 10 KB.
     """
     if isinstance(selected, str):
-        selected = [selected]
+        selected = [selected] if selected else None
+    if context.get("lazy_pickers") and not selected:
+        return cards_ui.lazy_picker_html(
+            name=name, deck=deck, copies=copies, label=label, total=total, single=single
+        )
     return cards_ui.picker_html(
         name=name,
         deck=deck,
