@@ -404,11 +404,20 @@ def sheet_page(request: HttpRequest, token: str) -> HttpResponse:
         context = _board_context(request, sheet, can_edit=True, values=data, errors=problems)
         return _page_or_board(request, context, status=422)
     if not request.htmx:
+        if written:
+            messages.success(request, _saved_message(sheet, written[0].deal))
         return redirect(sheet.get_absolute_url())
     if not written:
         # A retry answered from its key: the board as it is now.
         return _page_or_board(request, _board_context(request, sheet, can_edit=True))
     return _saved(request, sheet, written[0])
+
+
+def _saved_message(sheet: Sheet, deal: Any) -> str:
+    values = {"number": deal.number, "summary": deal.summary}
+    if GAMES[sheet.game].deal_word == "round":
+        return _("Round %(number)s saved: %(summary)s") % values
+    return _("Deal %(number)s saved: %(summary)s") % values
 
 
 def _saved(request: HttpRequest, sheet: Sheet, outcome: services.HandOutcome) -> HttpResponse:

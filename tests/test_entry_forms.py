@@ -516,3 +516,13 @@ def test_a_new_sheets_series_length_problem_names_its_label(client):
     message = "Deals in the series: give a whole number from 1 to 200, or leave it empty"
     assert message in page
     assert "series_deals is" not in page
+
+
+@needs_db
+def test_a_new_sheets_option_problem_stands_beside_its_option(client):
+    # The message belongs next to the field it is about (issue 9), not only at the top.
+    post = {"player_0": "Ana", "player_1": "Ben", "player_2": "Cem", "first_dealer": "0"}
+    page = client.post("/new/skat/", {**post, "option_series_deals": "0"}).content.decode()
+    field = page.index('name="option_series_deals"')
+    beside = page.index('class="field-error"', field)
+    assert "Deals in the series" in page[beside : beside + 300]

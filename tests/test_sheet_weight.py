@@ -187,3 +187,11 @@ def test_a_card_picker_loads_on_its_own(client):
 )
 def test_a_card_picker_that_does_not_exist_is_400(client, query):
     assert client.get(f"/cards/picker?{query}").status_code == 400
+
+
+def test_a_deal_saved_without_javascript_is_confirmed_on_the_page_it_returns_to(client):
+    sheet = manipulation(1)
+    response = client.post(
+        f"/s/{sheet.edit_token}/", {**MANIPULATION_FORM, "idempotency_key": "plain"}, follow=True
+    )
+    assert "Round 2 saved:" in response.content.decode()
