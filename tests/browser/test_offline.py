@@ -22,7 +22,8 @@ from playwright.sync_api import expect
 from games import services
 from games.models import Sheet
 from games.selectors import live_hands
-from tests.browser.support import expect_totals, overflow, screenshot
+from tests.browser.support import SCREENSHOTS, expect_totals, overflow, screenshot
+from tests.browser.test_csp import _refusals, _watch
 from tests.browser.test_sheet_manipulation import _type_penalties, _went_out
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -72,6 +73,7 @@ def _enter(page, went_out: str, penalties: dict[str, int], number: int) -> None:
 
 
 def test_rounds_entered_without_a_connection_reach_the_sheet_in_order(live_server, phone):
+    refusals = _watch(phone)
     sheet = _sheet()
     phone.goto(live_server.url + sheet.get_absolute_url())
     assert live_server.url.startswith("http://localhost:")
@@ -134,6 +136,8 @@ def test_rounds_entered_without_a_connection_reach_the_sheet_in_order(live_serve
     assert [hand.number for hand in hands] == [1, 2, 3]
     assert [hand.entry["penalties"] for hand in hands] == [[0, 35, 60], [20, 0, 15], [10, 5, 0]]
     assert phone.evaluate("Object.keys(localStorage).filter((k) => k.includes('outbox'))") == []
+    # The worker, the manifest and the scripts within the Content Security Policy.
+    assert _refusals(phone, refusals) == []
 
 
 def test_a_reload_without_a_connection_shows_the_sheet_as_last_seen(live_server, phone):
@@ -336,6 +340,10 @@ def test_the_share_panel_copies_a_link(live_server, phone):
     share = phone.locator(".share")
     share.get_by_role("button", name="Copy link").click()
     expect(share.locator(".share-feedback").first).to_have_text("Copied")
+    share.locator("details summary").click()
+    share.scroll_into_view_if_needed()
+    SCREENSHOTS.mkdir(exist_ok=True)
+    phone.screenshot(path=str(SCREENSHOTS / f"share-{phone.color_scheme}.png"))
     copied = phone.evaluate("navigator.clipboard.readText()")
     assert copied == live_server.url + sheet.get_view_url()
     can_share = phone.evaluate("typeof navigator.share === 'function'")
