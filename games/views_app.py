@@ -80,7 +80,6 @@ def manifest(request: HttpRequest) -> HttpResponse:
         "start_url": "/",
         "scope": "/",
         "display": "standalone",
-        "orientation": "portrait",
         "theme_color": THEME_COLOR,
         "background_color": BACKGROUND_COLOR,
         "categories": ["games", "utilities"],
