@@ -595,7 +595,10 @@
       return;
     }
     const time = new Date(lastLive).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-    const text = why === "server" ? here.dataset.notLiveServer : here.dataset.notLive;
+    const text = {
+      gone: here.dataset.notLiveGone,
+      server: here.dataset.notLiveServer,
+    }[why] || here.dataset.notLive;
     span.textContent = text.replace("{time}", time);
   }
 
@@ -610,6 +613,7 @@
     if (!detail.elt || !detail.elt.matches || !detail.elt.matches(".live") || !detail.xhr) return;
     const status = detail.xhr.status;
     if (status >= 200 && status < 400) setLive(true);
+    else if (status === 404 || status === 410) setLive(false, "gone");
     else if (status) setLive(false, "server");
   });
 

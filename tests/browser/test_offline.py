@@ -257,6 +257,9 @@ def test_the_read_only_sheet_says_when_it_is_not_live(live_server, phone):
     # And it updates again.
     services.hand_record(sheet=sheet, data={"penalties": [0, 35, 60]})
     expect_totals(phone, 0, 35, 60, timeout=10_000)
+    # A sheet deleted meanwhile: said so, not blamed on the connection.
+    services.sheet_delete(sheet=sheet)
+    expect(live).to_contain_text("Not live: this sheet is no longer at this link", timeout=10_000)
 
 
 def test_the_home_page_lists_the_sheets_opened_on_this_phone(live_server, phone):
