@@ -93,7 +93,9 @@
   }
 
   function words(element) {
-    return (element ? element.textContent : "").replace(/\s+/g, " ").trim();
+    // innerText keeps the space between "Grand" and its "24" where they are two boxes.
+    const text = element ? element.innerText || element.textContent : "";
+    return text.replace(/\s+/g, " ").trim();
   }
 
   function shown(element) {
@@ -128,8 +130,8 @@
       if (input.closest(".card-picker") || input.dataset.show !== undefined) return;
       if (!shown(input.closest("label") || input)) return;
       if (input.type === "radio" || input.type === "checkbox") {
-        // What was tapped; a choice left as the form offered it says little.
-        if (input.checked && !(input.type === "radio" && input.defaultChecked)) parts.push(labelOf(input));
+        // What was chosen; "none" (nothing announced, say) says nothing.
+        if (input.checked && input.value !== "none") parts.push(labelOf(input));
       } else if (input.tagName === "SELECT") {
         if (input.value !== "") {
           const option = input.options[input.selectedIndex];
