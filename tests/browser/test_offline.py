@@ -140,44 +140,44 @@ def test_rounds_entered_without_a_connection_reach_the_sheet_in_order(live_serve
     assert _refusals(phone, refusals) == []
 
 
-def test_a_reload_without_a_connection_shows_the_sheet_as_last_seen(live_server, phone):
+def test_a_reload_without_a_connection_shows_the_sheet_as_last_seen(live_server, desktop):
     sheet = _sheet()
-    phone.goto(live_server.url + sheet.get_absolute_url())
-    _kept_offline(phone)
+    desktop.goto(live_server.url + sheet.get_absolute_url())
+    _kept_offline(desktop)
     # Two rounds saved with a connection (the page is not loaded afresh for either).
-    _enter(phone, *ROUNDS[0][:2], 1)
-    expect_totals(phone, *ROUNDS[0][2])
-    _enter(phone, *ROUNDS[1][:2], 2)
-    expect_totals(phone, *ROUNDS[1][2])
+    _enter(desktop, *ROUNDS[0][:2], 1)
+    expect_totals(desktop, *ROUNDS[0][2])
+    _enter(desktop, *ROUNDS[1][:2], 2)
+    expect_totals(desktop, *ROUNDS[1][2])
     # The copy kept for offline use follows (it is fetched again after each change).
-    _copy_until(phone, lambda html: 'id="deal-2"' in html)
-    phone.context.set_offline(True)
-    phone.reload()
-    expect_totals(phone, *ROUNDS[1][2])
-    expect(phone.get_by_role("heading", name="Round 3")).to_be_visible()
+    _copy_until(desktop, lambda html: 'id="deal-2"' in html)
+    desktop.context.set_offline(True)
+    desktop.reload()
+    expect_totals(desktop, *ROUNDS[1][2])
+    expect(desktop.get_by_role("heading", name="Round 3")).to_be_visible()
 
 
-def test_a_round_being_typed_when_the_connection_returns_is_not_lost(live_server, phone):
+def test_a_round_being_typed_when_the_connection_returns_is_not_lost(live_server, desktop):
     sheet = _sheet()
-    phone.goto(live_server.url + sheet.get_absolute_url())
-    _kept_offline(phone)
-    phone.context.set_offline(True)
-    _enter(phone, "Ana", {"Ben": 35, "Cem": 60}, 1)
+    desktop.goto(live_server.url + sheet.get_absolute_url())
+    _kept_offline(desktop)
+    desktop.context.set_offline(True)
+    _enter(desktop, "Ana", {"Ben": 35, "Cem": 60}, 1)
     # Round 2 is half typed when the connection comes back.
-    _went_out(phone, "Ben")
-    _type_penalties(phone, {"Ana": 20})
-    phone.context.set_offline(False)
-    expect(phone.locator("#outbox")).to_be_hidden(timeout=20_000)
+    _went_out(desktop, "Ben")
+    _type_penalties(desktop, {"Ana": 20})
+    desktop.context.set_offline(False)
+    expect(desktop.locator("#outbox")).to_be_hidden(timeout=20_000)
     assert [hand.entry["penalties"] for hand in live_hands(sheet)] == [[0, 35, 60]]
     # Round 1 went; the page was not loaded afresh under the thumb.
-    expect(phone.get_by_role("heading", name="Round 2")).to_be_visible()
-    expect(phone.locator(".penalty-field", has_text="Ana").locator("input")).to_have_value("20")
-    _type_penalties(phone, {"Cem": 15})
-    phone.get_by_role("button", name="Save round 2").click()
+    expect(desktop.get_by_role("heading", name="Round 2")).to_be_visible()
+    expect(desktop.locator(".penalty-field", has_text="Ana").locator("input")).to_have_value("20")
+    _type_penalties(desktop, {"Cem": 15})
+    desktop.get_by_role("button", name="Save round 2").click()
     # Saved after round 1 (the form's version was older: the round appends), and the
     # sheet is shown afresh.
-    expect_totals(phone, 20, 35, 75, timeout=20_000)
-    expect(phone.locator("#deal-1")).to_contain_text("Ana went out")
+    expect_totals(desktop, 20, 35, 75, timeout=20_000)
+    expect(desktop.locator("#deal-1")).to_contain_text("Ana went out")
     assert [hand.entry["penalties"] for hand in live_hands(sheet)] == [[0, 35, 60], [20, 0, 15]]
 
 
