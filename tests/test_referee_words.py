@@ -163,12 +163,6 @@ def test_manipulation_tallies_and_headlines_count_rounds(client):
     assert csv.lstrip("\ufeff").startswith("Round,Dealer,")
 
 
-@pytest.mark.xfail(
-    reason="'deal' is still written into templates owned elsewhere (issue 9 report): "
-    "_game_over.html, _share.html, _offline.html, sheet.html, sheet_chart.html, "
-    "entry/_rule_dialog.html",
-    strict=False,
-)
 def test_no_manipulation_page_says_deal_where_it_means_round(client):
     said = {
         name: sorted({m.group(0) for m in DEAL_NOUN.finditer(text)})
