@@ -206,7 +206,8 @@ def routes() -> list[tuple[str, str]]:
 
 ROUTES = routes()
 # The routes are split in chunks, so that pytest-xdist shares them between workers.
-CHUNKS = 6
+# Small enough that no one chunk is left running alone at the end of a parallel run.
+CHUNKS = 12
 
 
 def chunk(index: int) -> list[tuple[str, str]]:
