@@ -37,7 +37,7 @@ def csv_response(
 
 def sheet_rows(sheet: Sheet, state: SheetState) -> tuple[list[str], list[list[object]]]:
     entry = GAMES[sheet.game]
-    word = _("Round") if entry.deal_word == "round" else _("Deal")
+    word = _("Round") if entry.counts_rounds else _("Deal")
     header = [word, _("Dealer"), _("What happened")]
     for name in state.players:
         header.extend([name, _("%(name)s total") % {"name": name}])

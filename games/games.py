@@ -61,6 +61,12 @@ class GameEntry:
     referee_tools: tuple[tuple[str, str], ...] = ()
 
     @property
+    def counts_rounds(self) -> bool:
+        """Whether the sheet says "round" where the other games say "deal"; each text that
+        names one has both wordings, for translations that inflect them differently."""
+        return self.deal_word == "round"
+
+    @property
     def players_label(self) -> str:
         low, high = min(self.players), max(self.players)
         return f"{low} players" if low == high else f"{low} to {high} players"

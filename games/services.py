@@ -291,7 +291,7 @@ def _replay(entry: GameEntry, sheet: Sheet, entries: list[dict[str, Any]], new_i
             if index == new_index:
                 raise
             messages = " ".join(p.message for p in error.problems)
-            if entry.deal_word == "round":
+            if entry.counts_rounds:
                 text = _("With this change round %(number)s no longer fits the sheet: %(why)s")
             else:
                 text = _("With this change deal %(number)s no longer fits the sheet: %(why)s")
@@ -440,7 +440,7 @@ def _live_hand(
 
 def _no_such_deal(sheet: Sheet, number: object, count: int) -> str:
     values = {"number": number, "count": count}
-    if GAMES[sheet.game].deal_word == "round":
+    if GAMES[sheet.game].counts_rounds:
         if count:
             return (
                 _("There is no round %(number)s on this sheet; it has rounds 1 to %(count)s.")
@@ -540,7 +540,7 @@ def hand_restore(
         sheet = _locked(sheet, expected_version)
         stack = _redo_stack(sheet)
         if not stack:
-            if GAMES[sheet.game].deal_word == "round":
+            if GAMES[sheet.game].counts_rounds:
                 raise RuleError(_("There is no undone round to bring back."), None)
             raise RuleError(_("There is no undone deal to bring back."), None)
         removed = stack[0]

@@ -259,8 +259,6 @@ def _board_context(
         "older": sheet.deal_count > len(rows),
         "players": list(enumerate(state.players)),
         "names": state.players,
-        # Manipulation scores rounds, the others deals: the page's words follow.
-        "rounds": entry.deal_word == "round",
         "options": options,
         "options_summary": entry.options_summary(options, players=len(state.players)),
         "can_edit": can_edit,
@@ -415,7 +413,7 @@ def sheet_page(request: HttpRequest, token: str) -> HttpResponse:
 
 def _saved_message(sheet: Sheet, deal: Any) -> str:
     values = {"number": deal.number, "summary": deal.summary}
-    if GAMES[sheet.game].deal_word == "round":
+    if GAMES[sheet.game].counts_rounds:
         return _("Round %(number)s saved: %(summary)s") % values
     return _("Deal %(number)s saved: %(summary)s") % values
 
@@ -683,7 +681,7 @@ def event_recover(request: HttpRequest, token: str, event_id: int) -> HttpRespon
         for problem in error.problems:
             messages.error(request, problem.message)
         return redirect("games:sheet-history", token)
-    if GAMES[sheet.game].deal_word == "round":
+    if GAMES[sheet.game].counts_rounds:
         messages.success(request, _("The round is back on the sheet."))
     else:
         messages.success(request, _("The deal is back on the sheet."))
@@ -773,7 +771,6 @@ def sheet_view(request: HttpRequest, token: str) -> HttpResponse:
             "sheet": sheet,
             "game": entry,
             "names": names,
-            "rounds": entry.deal_word == "round",
             "can_edit": False,
             "options_summary": entry.options_summary(
                 entry.sheet_options(sheet), players=len(names)
@@ -827,7 +824,7 @@ def running_totals_chart(sheet: Sheet, state: SheetState) -> str | None:
         return None
     entry = GAMES[sheet.game]
     columns = _columns(state)
-    word = _("Round") if entry.deal_word == "round" else _("Deal")
+    word = _("Round") if entry.counts_rounds else _("Deal")
     series = [
         charts.Series(
             column["label"] if not column["names"] else f"{column['label']}: {column['names']}",

@@ -12,6 +12,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import pgettext
 
 from games import cards_ui, entry_forms, selectors
+from games.games import GAMES
 from games.rules import (
     manipulation,
     manipulation_sheet,
@@ -188,6 +189,13 @@ def skat_choices() -> dict[str, Any]:
             "skat",
         ),
     }
+
+
+@register.filter
+def counts_rounds(game: str) -> bool:
+    """For a sheet's game slug: whether its sheet says "round" (``GameEntry.counts_rounds``)."""
+    entry = GAMES.get(game)
+    return entry is not None and entry.counts_rounds
 
 
 @register.filter
