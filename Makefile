@@ -29,7 +29,7 @@ setup: install
 	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 
-# Forget day-old idempotency keys and empty the month-old trash at every start.
+# Forget month-old idempotency keys and empty the month-old trash at every start.
 run: setup
 	$(BIN)/python manage.py clearexpired
 	@echo "Scorekeeper on http://$(BIND)/"

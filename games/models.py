@@ -11,7 +11,7 @@
 - ``SheetEvent``: the history of a sheet, every change with before and after.
 - ``IdempotencyKey``: the first answer to a request, so that a retry (a double tap,
   a phone on a bad connection) gets the same answer and stores nothing new; kept
-  for a day, answered only to the link or account that sent it.
+  for a month (a phone may keep a deal offline for days), answered only to the link or account that sent it.
 """
 
 from __future__ import annotations

@@ -33,8 +33,11 @@ from games.signals import sheet_changed
 MAX_NAME = 40
 
 
-# A retry comes within seconds or minutes; a key is answered for a day, then forgotten.
-KEY_LIFETIME = datetime.timedelta(days=1)
+# A retry usually comes within seconds or minutes. But a deal kept on a phone without a
+# connection is sent again with its key when the connection returns, which may be days
+# later (offline.js): a key is remembered for a month, as long as the trash keeps a sheet.
+KEY_DAYS = 30
+KEY_LIFETIME = datetime.timedelta(days=KEY_DAYS)
 # A sheet in the trash can be brought back for this long, then it is deleted for good.
 TRASH_DAYS = 30
 
@@ -347,7 +350,7 @@ def idempotent(*, scope: str, key: str | None, print_: str, action: Callable[[],
             with transaction.atomic():
                 stored = IdempotencyKey.objects.filter(scope=scope, key=key).first()
                 if stored is not None and stored.created_at < timezone.now() - KEY_LIFETIME:
-                    # Older than a day: forgotten, as if the key had never been used.
+                    # Older than KEY_DAYS: forgotten, as if the key had never been used.
                     stored.delete()
                     stored = None
                 if stored is not None:
@@ -715,7 +718,7 @@ def sheet_undelete(*, sheet: Sheet, by: Actor = ANONYMOUS) -> Sheet:
 
 
 def clear_expired(now: datetime.datetime | None = None) -> tuple[int, int]:
-    """Forget idempotency keys older than a day and empty the trash of sheets deleted
+    """Forget idempotency keys older than KEY_DAYS and empty the trash of sheets deleted
     more than TRASH_DAYS ago; how many of each went."""
     now = now or timezone.now()
     keys, _ = IdempotencyKey.objects.filter(created_at__lt=now - KEY_LIFETIME).delete()

@@ -1,6 +1,6 @@
 """Nothing lost, nothing counted twice: deals named by their identity, If-Match, the
 history and its way back, any number of undos, the trash, new links, and
-Idempotency-Keys scoped to the link or account that sent them and kept for a day."""
+Idempotency-Keys scoped to the link or account that sent them and kept for a month."""
 
 from __future__ import annotations
 
@@ -127,7 +127,7 @@ def test_if_match_with_the_current_etag_writes_and_answers_the_new_etag(client):
     assert len(entries(sheet)) == 2
 
 
-# -- Keys: scoped to the link or account that sent them, and kept for a day -------------------
+# -- Keys: scoped to the link or account that sent them, and kept for a month -----------------
 
 
 def test_a_key_is_answered_only_to_the_link_that_sent_it(client):
@@ -168,11 +168,28 @@ def test_creating_sheets_keys_belong_to_the_account(client):
     assert Sheet.objects.count() == 2
 
 
-def test_a_key_is_forgotten_after_a_day(client):
+def test_a_deal_kept_offline_for_days_is_stored_once_when_sent_again(client):
+    # The phone sent the deal, the answer was lost, and the phone stayed without a
+    # connection for a week: the deal waits there with its key (offline.js) and is
+    # sent again. The key is remembered: the first answer, nothing stored twice.
     sheet = sheet_with()
     path = f"/api/v1/sheets/{sheet.pk}/hands"
     api(client, "post", path, ROUNDS[0], token=sheet.edit_token, idempotency_key="k")
-    IdempotencyKey.objects.update(created_at=timezone.now() - datetime.timedelta(days=1, hours=1))
+    IdempotencyKey.objects.update(created_at=timezone.now() - datetime.timedelta(days=7))
+    status, body, _ = api(
+        client, "post", path, ROUNDS[0], token=sheet.edit_token, idempotency_key="k"
+    )
+    assert status == 201
+    assert body["hand"]["number"] == 1
+    assert entries(sheet) == [ROUNDS[0]]
+
+
+def test_a_key_is_forgotten_after_a_month(client):
+    sheet = sheet_with()
+    path = f"/api/v1/sheets/{sheet.pk}/hands"
+    api(client, "post", path, ROUNDS[0], token=sheet.edit_token, idempotency_key="k")
+    age = datetime.timedelta(days=services.KEY_DAYS, hours=1)
+    IdempotencyKey.objects.update(created_at=timezone.now() - age)
     status, body, _ = api(
         client, "post", path, ROUNDS[0], token=sheet.edit_token, idempotency_key="k"
     )
@@ -186,7 +203,10 @@ def test_clearexpired_forgets_old_keys_and_empties_old_trash():
     IdempotencyKey.objects.create(scope="s", key="old", fingerprint="x", status=201, response={})
     IdempotencyKey.objects.create(scope="s", key="new", fingerprint="x", status=201, response={})
     IdempotencyKey.objects.filter(key="old").update(
-        created_at=timezone.now() - datetime.timedelta(days=2)
+        created_at=timezone.now() - datetime.timedelta(days=services.KEY_DAYS + 1)
+    )
+    IdempotencyKey.objects.filter(key="new").update(
+        created_at=timezone.now() - datetime.timedelta(days=services.KEY_DAYS - 1)
     )
     services.sheet_delete(sheet=sheet)
     services.sheet_delete(sheet=fresh)
