@@ -59,6 +59,10 @@ class GameEntry:
     low_wins: bool = False
     # The referee pages for this game: (URL name, the question they answer).
     referee_tools: tuple[tuple[str, str], ...] = ()
+    # The partials of the entry template that depend on who sits out: a deal saved with
+    # htmx sends them again (the rest of the form is reset by entry.js) when somebody
+    # sits out the next deal.
+    seat_partials: tuple[str, ...] = ()
 
     @property
     def counts_rounds(self) -> bool:
@@ -136,6 +140,7 @@ GAMES: dict[str, GameEntry] = {
         GameEntry(
             slug="skat",
             name="Skat",
+            seat_partials=("declarer", "ramsch"),
             players=(3, 4),
             rules=skat,
             tagline="Game value, matadors, overbidding and the list",

@@ -263,6 +263,9 @@ def _board_context(
         "options_summary": entry.options_summary(options, players=len(state.players)),
         "can_edit": can_edit,
         "values": entry.form_values(values or {}),
+        # The form holds no entered values (its defaults are a new deal's): after a
+        # save, entry.js can reset it in place of being sent a new one.
+        "fresh_form": values is None and not errors,
         "errors": errors or [],
         "error_fields": {p.field for p in errors or [] if p.field},
         "idempotency_key": uuid.uuid4().hex,
@@ -429,6 +432,9 @@ def _saved(request: HttpRequest, sheet: Sheet, outcome: services.HandOutcome) ->
     links = _deal_links(sheet, can_edit=True)
     new_row = _row(outcome.hand, outcome.deal, context["columns"], links)
     context["new_row"] = {**new_row, "explained": True}
+    # A form drawn fresh is reset in the phone (entry.js): the answer carries only the
+    # parts of it that change from deal to deal, not the whole form again.
+    context["lean"] = request.POST.get("entry_fresh") == "1"
     response = render(request, "games/sheet_saved.html", context)
     response["HX-Reswap"] = "none"
     return response

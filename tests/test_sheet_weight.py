@@ -195,3 +195,83 @@ def test_a_deal_saved_without_javascript_is_confirmed_on_the_page_it_returns_to(
         f"/s/{sheet.edit_token}/", {**MANIPULATION_FORM, "idempotency_key": "plain"}, follow=True
     )
     assert "Round 2 saved:" in response.content.decode()
+
+
+SKAT_GRAND = {
+    "declarer": "0",
+    "game": "grand",
+    "matadors_tap": "with-2",
+    "bid": "18",
+    "outcome": "won",
+}
+
+
+def skat(players: list[str], deals: int, **options) -> Sheet:
+    sheet = services.sheet_create(
+        game="skat", players=players, options={"series_deals": 200, **options}
+    )
+    deal = {"declarer": 0, "game": "clubs", "bid": 18, "matadors": {"with": 1}, "outcome": "won"}
+    for number in range(deals):
+        # The declarer is one of the three who play (at four the dealer sits out).
+        declarer = (number + 1) % len(players)
+        services.hand_record(
+            sheet=Sheet.objects.get(pk=sheet.pk), data={**deal, "declarer": declarer}
+        )
+    return Sheet.objects.get(pk=sheet.pk)
+
+
+def oob_ids(body: str) -> list[str]:
+    return re.findall(r'<\w+[^>]*? id="([\w-]+)"[^>]*hx-swap-oob="true"', body)
+
+
+@pytest.mark.parametrize(("players", "deals"), [(THREE, 10), (THREE, 60), (FOUR, 10), (FOUR, 60)])
+def test_a_skat_deal_from_a_fresh_form_is_answered_without_a_new_form(client, players, deals):
+    sheet = skat(players, deals, all_pass="ramsch")
+    page = client.get(f"/s/{sheet.edit_token}/").content.decode()
+    # The form drawn for a new deal says so; the phone resets it after the save.
+    assert '<input type="hidden" name="entry_fresh" value="1">' in page
+    response = client.post(
+        f"/s/{sheet.edit_token}/",
+        # The seat after the dealer plays (at four the dealer sits out).
+        {
+            **SKAT_GRAND,
+            "declarer": str((deals + 1) % len(players)),
+            "entry_fresh": "1",
+            "idempotency_key": "lean",
+        },
+        **HTMX,
+    )
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert len(response.content) <= SWAP_LIMIT
+    seats = ["entry-declarer", "entry-ramsch"] if len(players) == 4 else []
+    assert oob_ids(body) == [
+        "totals", "entry-status", "entry-head", "entry-meta", "entry-save", "preview",
+        *seats, "undo-bar", "tally",
+    ]  # fmt: skip
+    assert 'name="game"' not in body  # the rest of the form stays as it is
+    assert f"Deal {deals + 1} saved" in body
+    assert f'data-deal="{deals + 2}"' in body
+    assert 'name="entry_fresh"' in body
+    if len(players) == 4:
+        # ISkO 1.2.1: at four, the dealer sits out; the next deal's dealer is seat
+        # (deals + 1) % 4, and only the other three are offered as declarer.
+        out = (deals + 1) % 4
+        declarers = re.findall(r'name="declarer" value="(\d)"', body)
+        assert str(out) not in declarers
+        assert len(declarers) == 3
+
+
+def test_a_form_shown_again_with_its_problems_is_answered_with_a_new_form(client):
+    sheet = skat(THREE, 3)
+    refused = client.post(
+        f"/s/{sheet.edit_token}/", {"game": "grand", "idempotency_key": "x"}, **HTMX
+    )
+    assert refused.status_code == 422
+    assert 'name="entry_fresh"' not in refused.content.decode()
+    # Its defaults are what was posted: after the save it is replaced as a whole.
+    response = client.post(
+        f"/s/{sheet.edit_token}/", {**SKAT_GRAND, "idempotency_key": "y"}, **HTMX
+    )
+    assert oob_ids(response.content.decode()) == ["totals", "entry-slot", "undo-bar", "tally"]
+    assert len(response.content) <= 24 * 1024

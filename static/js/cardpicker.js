@@ -71,6 +71,12 @@
     });
   }
 
+  // A form put back to its defaults (the next deal, or a deal kept offline): "reset"
+  // comes before the boxes change, so the pickers count again just after.
+  document.addEventListener("reset", function (event) {
+    var pickers = pickersIn(event.target);
+    if (pickers.length) window.setTimeout(function () { pickers.forEach(update); }, 0);
+  }, true);
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:load", function (event) { init(event.target); });
 })();

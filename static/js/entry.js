@@ -381,6 +381,32 @@
     }
   }
 
+  // -- After Save: the same form, reset for the next deal -------------------------------
+
+  // A deal saved from a form drawn fresh is answered without a new form (the answer
+  // would be most of its size): the key, version and heading of the next deal came out
+  // of band, and the form goes back to the defaults it was drawn with.
+  function nextDeal(form, meta) {
+    form.dataset.deal = meta.dataset.deal;
+    form.dataset.entryKey = meta.dataset.entryKey;
+    form.reset();
+    afterReset(form);
+  }
+
+  // What form.reset() leaves behind: marks of this script and the sections opened.
+  function afterReset(form) {
+    form.querySelectorAll(".restored").forEach(function (note) { note.remove(); });
+    form.querySelectorAll("[data-touched]").forEach(function (group) { delete group.dataset.touched; });
+    form.querySelectorAll("input[data-derived]").forEach(function (input) {
+      input.value = "";
+      delete input.dataset.derived;
+      input.closest("label").classList.remove("is-derived");
+    });
+    // A fresh form has every section closed (they open for values it was drawn with).
+    form.querySelectorAll("details[open]").forEach(function (section) { section.open = false; });
+    sync(form); // the card pickers count again on the form's "reset" (cardpicker.js)
+  }
+
   // -- Wiring ------------------------------------------------------------------------------
 
   function sync(form) {
@@ -434,6 +460,8 @@
     Array.prototype.forEach.call(forms, function (form) {
       if (form.classList.contains("is-enhanced")) return;
       form.classList.add("is-enhanced");
+      var meta = form.querySelector("#entry-meta");
+      if (meta) form.dataset.deal = meta.dataset.deal;
       form.querySelectorAll(".point-choice").forEach(function (group) {
         if (group.querySelector("input:checked")) group.dataset.touched = "1";
       });
@@ -466,7 +494,15 @@
     if (!justSaved) return;
     var form = document.querySelector("form.entry-form.is-enhanced");
     justSaved = false;
-    if (form) fit(form);
+    if (!form) return;
+    var meta = form.querySelector("#entry-meta");
+    if (meta && meta.dataset.deal !== form.dataset.deal) nextDeal(form, meta);
+    fit(form);
+  });
+  // A deal kept offline empties the form (offline.js): start the next one afresh.
+  document.addEventListener("scorekeeper:kept", function (event) {
+    var form = event.target;
+    if (form.matches && form.matches("form.entry-form.is-enhanced")) afterReset(form);
   });
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:load", function (event) { init(event.target); });

@@ -267,8 +267,7 @@
     form.reset();
     const key = form.querySelector("input[name=idempotency_key]");
     if (key) key.value = newKey();
-    // The card pickers count what is ticked; tell them it all went.
-    form.querySelectorAll(".card-picker").forEach((picker) => picker.dispatchEvent(new Event("change")));
+    // (The card pickers count again on the form's "reset": cardpicker.js.)
     const preview = document.getElementById("preview");
     if (preview) preview.replaceChildren();
     // entry.js keeps a half-entered deal over a reload (sessionStorage, by the form's
@@ -547,6 +546,21 @@
       .catch(() => undefined);
   }
 
+  // The card pickers of the form load when their section opens (cards_ui.lazy_picker_html);
+  // without a connection they would not load at all. Once the service worker looks after
+  // this page, each is fetched once in a quiet moment, and the worker keeps a copy.
+  function keepPickers() {
+    if (!navigator.serviceWorker || !navigator.serviceWorker.controller || !window.caches) return;
+    const urls = new Set();
+    document.querySelectorAll(".card-picker-lazy[hx-get]").forEach((lazy) => urls.add(lazy.getAttribute("hx-get")));
+    urls.forEach(function (url) {
+      window.caches
+        .match(url, { ignoreVary: true })
+        .then((copy) => (copy || !navigator.onLine ? undefined : fetch(url, { credentials: "same-origin" })))
+        .catch(() => undefined);
+    });
+  }
+
   document.addEventListener("htmx:beforeOnLoad", function (event) {
     const detail = event.detail;
     const config = detail.requestConfig || {};
@@ -649,6 +663,12 @@
   if (!navigator.onLine) setLive(false, "connection");
   flush();
   if (navigator.serviceWorker) navigator.serviceWorker.ready.then(ensureCopy, () => undefined);
+  if (entryForm()) {
+    window.addEventListener("load", function () {
+      const later = window.requestIdleCallback || ((run) => window.setTimeout(run, 2000));
+      later(keepPickers, { timeout: 5000 });
+    });
+  }
   // The online and offline events can go missing (a browser may not send them for a
   // change it noticed late): the state is also looked at every few seconds.
   let wasOnline = navigator.onLine;

@@ -383,3 +383,31 @@ def test_the_home_page_shows_the_latest_sheets_first_and_all_on_request(live_ser
     expect(recent.locator(".recent-sheet")).to_have_count(6)
     expect(recent.locator(".recent-sheet").last).to_contain_text("Player 1")
     expect(recent.get_by_role("button", name="Show all 6")).to_be_hidden()
+
+
+PICKERS_KEPT = """() => Promise.all([...document.querySelectorAll('.card-picker-lazy[hx-get]')]
+    .map((lazy) => caches.match(lazy.getAttribute('hx-get'), {ignoreVary: true})))
+    .then((copies) => copies.length > 0 && copies.every(Boolean))"""
+
+
+def test_the_card_pickers_open_without_a_connection(live_server, phone):
+    sheet = services.sheet_create(game="skat", players=PLAYERS)
+    phone.goto(live_server.url + sheet.get_absolute_url())
+    _kept_offline(phone)
+    # The worker looks after the page from its next load on: the pickers are fetched
+    # in a quiet moment, before anybody opens them.
+    phone.reload()
+    phone.wait_for_selector("form.entry-form.is-enhanced")
+    deadline = time.monotonic() + 15
+    while not phone.evaluate(PICKERS_KEPT):
+        assert time.monotonic() < deadline, "the card pickers were not kept"
+        time.sleep(0.2)
+    phone.context.set_offline(True)
+    phone.locator("label:has(> input[name=declarer][value='0'])").click()
+    phone.locator("label:has(> input[name=game][value='grand'])").click()
+    phone.get_by_text("Count from the cards instead").click()
+    phone.locator("label:has(> input[name=result_by][value='cards'])").click()
+    tricks = phone.locator("fieldset.card-picker").filter(
+        has=phone.locator("input[name=declarer_trick_cards]")
+    )
+    expect(tricks.locator("input[name=declarer_trick_cards]")).to_have_count(32)

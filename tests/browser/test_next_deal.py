@@ -1,0 +1,114 @@
+"""After Save the same form is ready for the next deal (issue 9: at most 15 KB a deal).
+
+A deal saved from a form drawn fresh is answered without a new form: the phone puts
+the form back to its defaults, and the answer brings only what changes from one deal
+to the next (the heading and dealer, the key and version, Save's label, and at a table
+of four the declarers and the Ramsch rows, since the dealer sits out). Ana, Ben, Cem
+and Dan play Skat at four with Ramsch when everyone passes.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games import services
+from games.selectors import live_hands
+from tests.browser.support import expect_totals
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+FOUR = ["Ana", "Ben", "Cem", "Dan"]
+
+
+def _radio(page, name: str, value: str):
+    return page.locator(f"label:has(> input[name='{name}'][value='{value}'])")
+
+
+def _declarers(page) -> list[str]:
+    return page.locator(".declarer-choice label:not(.passed-choice)").all_inner_texts()
+
+
+def _mark_form(page) -> None:
+    """A mark on the form element that survives only if the form is kept, not replaced."""
+    page.evaluate("document.querySelector('form.entry-form').kept = true")
+
+
+def _form_kept(page) -> bool:
+    return page.evaluate("document.querySelector('form.entry-form').kept === true")
+
+
+def test_the_form_is_reset_for_the_next_deal_with_the_next_players(live_server, phone):
+    sheet = services.sheet_create(game="skat", players=FOUR, options={"all_pass": "ramsch"})
+    phone.goto(live_server.url + sheet.get_absolute_url())
+    phone.wait_for_selector("form.entry-form.is-enhanced")
+    # ISkO 1.2.1: at four the dealer sits out. Deal 1: Ana deals.
+    assert _declarers(phone) == ["Ben", "Cem", "Dan"]
+
+    # Deal 1: Ben's Clubs with 1, won: (1 + 1) × 12 = 24 (ISkO 4.1). The first deal
+    # swaps the whole board (the list of deals appears).
+    _radio(phone, "declarer", "1").click()
+    _radio(phone, "game", "clubs").click()
+    _radio(phone, "matadors_tap", "with-1").click()
+    phone.get_by_role("button", name="Save deal 1").click()
+    expect_totals(phone, 0, 24, 0, 0)
+    expect(phone.get_by_role("heading", name="Deal 2")).to_be_visible()
+    # Deal 2: Ben deals and sits out.
+    assert _declarers(phone) == ["Ana", "Cem", "Dan"]
+    _mark_form(phone)
+
+    # Deal 2: Cem's Grand Hand with 2, schneider: (2 + 1 + 1 + 1) × 24 = 120 (ISkO 4.1:
+    # game, hand, schneider). "Count from the cards" is opened and closed on the way.
+    _radio(phone, "declarer", "2").click()
+    _radio(phone, "game", "grand").click()
+    phone.locator("label.toggle:has(> input[name=hand])").click()
+    _radio(phone, "matadors_tap", "with-2").click()
+    _radio(phone, "outcome", "won_schneider").click()
+    phone.get_by_text("Count from the cards instead").click()
+    expect(phone.locator("#preview .preview-summary")).to_have_text(
+        "Cem: Grand Hand with 2, won schneider, +120"
+    )
+    phone.get_by_role("button", name="Save deal 2").click()
+    expect_totals(phone, 0, 24, 120, 0)
+    expect(phone.get_by_role("status").filter(has_text="Deal 2 saved")).to_contain_text("+120")
+    expect(phone.get_by_role("heading", name="Deal 3")).to_be_visible()
+    assert _form_kept(phone), "the form was sent again instead of reset"
+    # Back to a new deal's defaults: nothing chosen, sections closed, the hint shown.
+    form = phone.locator("form.entry-form")
+    expect(form.locator("input[name=declarer]:checked")).to_have_count(0)
+    expect(form.locator("input[name=game]:checked")).to_have_count(0)
+    expect(form.locator("input[name=hand]")).not_to_be_checked()
+    expect(form.locator("input[name=matadors_tap]:checked")).to_have_count(0)
+    expect(form.locator("details.exact")).not_to_have_attribute("open", re.compile(".*"))
+    expect(phone.locator("#preview")).to_have_text("The score shows here before you save.")
+    expect(phone.get_by_role("button", name="Save deal 3")).to_be_enabled()
+    # Deal 3: Cem deals and sits out; the declarers and the Ramsch rows follow.
+    assert _declarers(phone) == ["Ana", "Ben", "Dan"]
+
+    # Deal 3: everyone passed, Ramsch. Ana 20 points and 2 tricks, Ben 70 and 5, Dan the
+    # rest (30 and 3), worked out. Rule book, Ramsch: the most card points lose them.
+    _radio(phone, "mode", "passed").click()
+    expect(phone.locator(".ramsch-name")).to_have_text(["Ana", "Ben", "Dan"])
+    phone.locator("input[name=ramsch_points_0]").fill("20")
+    phone.locator("input[name=ramsch_tricks_0]").fill("2")
+    phone.locator("input[name=ramsch_points_1]").fill("70")
+    phone.locator("input[name=ramsch_tricks_1]").fill("5")
+    expect(phone.locator("input[name=ramsch_points_3]")).to_have_value("30")
+    _radio(phone, "ramsch_last_trick", "3").click()
+    expect(phone.locator("#preview .preview-summary")).to_have_text("Ramsch: Ben −70")
+    phone.get_by_role("button", name="Save deal 3").click()
+    expect_totals(phone, 0, -46, 120, 0)
+    expect(phone.get_by_role("heading", name="Deal 4")).to_be_visible()
+    assert _form_kept(phone)
+    # Deal 4: Dan deals; the worked-out number and the Ramsch choice are gone.
+    assert _declarers(phone) == ["Ana", "Ben", "Cem"]
+    expect(phone.locator("input[name=mode][value=passed]")).not_to_be_checked()
+    expect(phone.locator(".ramsch-cell.is-derived")).to_have_count(0)
+
+    # Each deal stored once, with what was entered.
+    hands = live_hands(sheet)
+    assert [hand.number for hand in hands] == [1, 2, 3]
+    assert hands[1].entry["game"] == "grand"
+    assert hands[1].entry["hand"] is True
