@@ -65,6 +65,8 @@ DEAL_FORM = {
     "matadors": "with-2",
     "result_by": "outcome",
     "outcome": "won",
+    # Sent by a form drawn fresh, as the phone's is: the answer brings no new form.
+    "entry_fresh": "1",
 }
 
 

@@ -55,6 +55,7 @@ class HandOutcome:
     hands: list[Hand] | None
     version: int | None = None  # the sheet's version after the write
     deal: DealResult | None = None  # the written deal as scored (None for a removal)
+    sheet: Sheet | None = None  # the sheet as the write left it (a new deal only)
 
 
 @dataclass(frozen=True)
@@ -417,7 +418,7 @@ def hand_record(
         hand = Hand.objects.create(sheet=sheet, number=deal.number, entry=data)
         _event(sheet, SheetEvent.ENTERED, by, number=hand.number, hand=hand, after=data)
         state = _touch(sheet, engine, None, "entered", hand.number)
-    return HandOutcome(hand, state, None, sheet.version, deal)
+    return HandOutcome(hand, state, None, sheet.version, deal, sheet)
 
 
 def _live_hand(

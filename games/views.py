@@ -9,6 +9,7 @@ changes nothing.
 from __future__ import annotations
 
 import datetime
+import json
 import re
 import uuid
 from collections.abc import Callable
@@ -223,12 +224,17 @@ def _board_context(
     values: dict | None = None,
     errors: list[Problem] | None = None,
     every_deal: bool = False,
+    parts_only: bool = False,
 ) -> dict[str, Any]:
     """What the sheet's board shows. It lists the latest deals only (``TAIL``), from
     the engine the last write kept, so it costs the same at deal 200 as at deal 10;
-    ``every_deal`` replays the sheet and lists them all."""
+    ``every_deal`` replays the sheet and lists them all. ``parts_only``: for the answer
+    to a new deal (sheet_saved.html), which shows no list, no links to share and no
+    undone deal (a new deal takes their place), so none of them is read."""
     entry = GAMES[sheet.game]
-    if written is not None and written.hands is not None:
+    if parts_only and written is not None and written.hand is not None:
+        hands, state = [written.hand], written.state
+    elif written is not None and written.hands is not None:
         # The state a write replayed, with the very deals it replayed.
         hands, state = written.hands, written.state
     elif written is not None:
@@ -266,10 +272,11 @@ def _board_context(
         # The form holds no entered values (its defaults are a new deal's): after a
         # save, entry.js can reset it in place of being sent a new one.
         "fresh_form": values is None and not errors,
+        "entry_cache_key": _entry_cache_key(request, sheet, state, values, errors),
         "errors": errors or [],
         "error_fields": {p.field for p in errors or [] if p.field},
         "idempotency_key": uuid.uuid4().hex,
-        "undone": services.undone_hand(sheet) if can_edit else None,
+        "undone": services.undone_hand(sheet) if can_edit and not parts_only else None,
         "last_hand": hands[-1] if hands else None,
         "can_delete": can_edit and may_delete(request, sheet),
         "stale": False,
@@ -278,7 +285,7 @@ def _board_context(
         # boxes); ?pickers=all puts them in the page, for a phone without JavaScript.
         "lazy_pickers": request.GET.get("pickers") != "all",
     }
-    if can_edit:
+    if can_edit and not parts_only:
         view_url = request.build_absolute_uri(sheet.get_view_url())
         edit_url = request.build_absolute_uri(sheet.get_absolute_url())
         context["share"] = {
@@ -288,6 +295,31 @@ def _board_context(
             "edit_qr": qr_svg(edit_url),
         }
     return context
+
+
+def _entry_cache_key(
+    request: HttpRequest,
+    sheet: Sheet,
+    state: SheetState,
+    values: dict | None,
+    errors: list[Problem] | None,
+) -> str | None:
+    """What the questions of a fresh entry form depend on, or None for a form that
+    holds entered values or problems (rendered each time)."""
+    if values is not None or errors or state.next_deal is None:
+        return None
+    return json.dumps(
+        [
+            sheet.game,
+            sheet.options,
+            list(state.players),
+            state.next_deal.sitting_out,
+            get_language(),
+            request.GET.get("pickers") != "all",
+        ],
+        sort_keys=True,
+        default=str,
+    )
 
 
 _NUMBER = 987654321
@@ -397,7 +429,10 @@ def sheet_page(request: HttpRequest, token: str) -> HttpResponse:
     print_ = services.fingerprint("POST", request.path, data)
     scope = services.key_scope(sheet=sheet, link=sheet.edit_token)
     status, answer = services.idempotent(scope=scope, key=key, print_=print_, action=record)
-    sheet.refresh_from_db()
+    if written and written[0].sheet is not None:
+        sheet = written[0].sheet  # as the write left it: no need to read it again
+    else:
+        sheet.refresh_from_db()
     if status == 412:
         return _stale_board(request, sheet, answer)
     if status >= 400:
@@ -423,15 +458,14 @@ def _saved_message(sheet: Sheet, deal: Any) -> str:
 
 def _saved(request: HttpRequest, sheet: Sheet, outcome: services.HandOutcome) -> HttpResponse:
     """The answer to a deal saved with htmx: only what changed (``sheet_saved.html``),
-    its size the same however long the sheet. The first deal (the list appears) and
-    the last (the game is over) swap the whole board."""
-    context = _board_context(request, sheet, can_edit=True, written=outcome)
+    its size the same however long the sheet. The first deal (the list appears) swaps
+    the whole board."""
+    whole = outcome.hand.number == 1 or request.htmx.boosted
+    context = _board_context(request, sheet, can_edit=True, written=outcome, parts_only=not whole)
     context["saved"] = outcome.deal
-    if outcome.hand.number == 1 or outcome.state.finished or request.htmx.boosted:
+    if whole:
         return _page_or_board(request, context)
-    links = _deal_links(sheet, can_edit=True)
-    new_row = _row(outcome.hand, outcome.deal, context["columns"], links)
-    context["new_row"] = {**new_row, "explained": True}
+    (context["new_row"],) = context["rows"]  # the deal just saved, explained
     # A form drawn fresh is reset in the phone (entry.js): the answer carries only the
     # parts of it that change from deal to deal, not the whole form again.
     context["lean"] = request.POST.get("entry_fresh") == "1"

@@ -78,7 +78,7 @@ def test_a_saved_deal_answer_is_the_same_size_at_10_and_50_rounds(client):
     assert abs(sizes[0] - sizes[1]) < 200
 
 
-def test_the_first_deal_and_the_last_swap_the_whole_board(client):
+def test_the_first_deal_swaps_the_whole_board(client):
     sheet = manipulation(0)
     response = client.post(
         f"/s/{sheet.edit_token}/", {**MANIPULATION_FORM, "idempotency_key": "a"}, **HTMX
@@ -275,3 +275,24 @@ def test_a_form_shown_again_with_its_problems_is_answered_with_a_new_form(client
     )
     assert oob_ids(response.content.decode()) == ["totals", "entry-slot", "undo-bar", "tally"]
     assert len(response.content) <= 24 * 1024
+
+
+def test_the_last_deal_of_a_series_brings_game_over_in_place_of_the_form(client):
+    # Rule book, Skat, the list: a series has a set number of deals (three here), and
+    # the sheet takes no deal after its last one.
+    sheet = services.sheet_create(game="skat", players=THREE, options={"series_deals": 3})
+    for _ in range(2):
+        services.hand_record(sheet=Sheet.objects.get(pk=sheet.pk), data={"passed": True})
+    response = client.post(
+        f"/s/{sheet.edit_token}/",
+        {**SKAT_GRAND, "idempotency_key": "last", "entry_fresh": "1"},
+        **HTMX,
+    )
+    body = response.content.decode()
+    assert response["HX-Reswap"] == "none"
+    assert len(response.content) <= SWAP_LIMIT
+    assert oob_ids(body) == ["totals", "game-over", "entry-slot", "undo-bar", "tally"]
+    assert "Game over" in body
+    assert "Play again" in body
+    assert 'name="game"' not in body  # no form for a deal that cannot come
+    assert re.findall(r'<li id="deal-(\d+)"', body) == ["3"]
