@@ -343,11 +343,20 @@ def _deal_links(sheet: Sheet, can_edit: bool) -> dict[str, str]:
 def _row(
     hand: Any, deal: Any, columns: list[dict[str, Any]], links: dict[str, str]
 ) -> dict[str, Any]:
+    cells = [_cell(deal, column) for column in columns]
+    urls = {key: url.replace("{n}", str(deal.number)) for key, url in links.items()}
     return {
         "hand": hand,
         "deal": deal,
-        "cells": [_cell(deal, column) for column in columns],
-        "urls": {key: url.replace("{n}", str(deal.number)) for key, url in links.items()},
+        "cells": cells,
+        "urls": urls,
+        # Everything a row shows (the links name the sheet and whether they edit): a
+        # row not explained in the page is rendered once for all of it (sheet.html).
+        "key": json.dumps(
+            [hand.pk, deal.number, str(deal.summary), cells, urls, get_language()],
+            sort_keys=True,
+            default=str,
+        ),
     }
 
 

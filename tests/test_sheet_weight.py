@@ -16,6 +16,7 @@ import pytest
 
 from games import services, snapshots
 from games.models import Sheet
+from games.selectors import live_hands
 
 pytestmark = pytest.mark.django_db
 
@@ -59,7 +60,7 @@ def test_a_saved_deal_swaps_only_what_changed(client, deals):
     # Out of band: the totals, a fresh form, the undo bar, the tally, and the new row
     # on top of the list, nothing of the older rows.
     swapped = re.findall(r'id="([\w-]+)"[^>]*hx-swap-oob="true"', body)
-    assert swapped == ["totals", "entry-slot", "undo-bar", "tally"]
+    assert swapped == ["totals", "entry-slot", "undo-bar", "tally", "deal-delete"]
     assert 'hx-swap-oob="afterbegin:#deal-list"' in body
     assert re.findall(r'<li id="deal-(\d+)"', body) == [str(deals + 1)]
     assert f"Round {deals + 1} saved" in body or f"round {deals + 1} saved" in body.lower()
@@ -247,7 +248,7 @@ def test_a_skat_deal_from_a_fresh_form_is_answered_without_a_new_form(client, pl
     seats = ["entry-declarer", "entry-ramsch"] if len(players) == 4 else []
     assert oob_ids(body) == [
         "totals", "entry-status", "entry-head", "entry-meta", "entry-save", "preview",
-        *seats, "undo-bar", "tally",
+        *seats, "undo-bar", "tally", "deal-delete",
     ]  # fmt: skip
     assert 'name="game"' not in body  # the rest of the form stays as it is
     assert f"Deal {deals + 1} saved" in body
@@ -273,7 +274,9 @@ def test_a_form_shown_again_with_its_problems_is_answered_with_a_new_form(client
     response = client.post(
         f"/s/{sheet.edit_token}/", {**SKAT_GRAND, "idempotency_key": "y"}, **HTMX
     )
-    assert oob_ids(response.content.decode()) == ["totals", "entry-slot", "undo-bar", "tally"]
+    assert oob_ids(response.content.decode()) == [
+        "totals", "entry-slot", "undo-bar", "tally", "deal-delete",
+    ]  # fmt: skip
     assert len(response.content) <= 24 * 1024
 
 
@@ -291,8 +294,47 @@ def test_the_last_deal_of_a_series_brings_game_over_in_place_of_the_form(client)
     body = response.content.decode()
     assert response["HX-Reswap"] == "none"
     assert len(response.content) <= SWAP_LIMIT
-    assert oob_ids(body) == ["totals", "game-over", "entry-slot", "undo-bar", "tally"]
+    assert oob_ids(body) == [
+        "totals", "game-over", "entry-slot", "undo-bar", "tally", "deal-delete",
+    ]  # fmt: skip
     assert "Game over" in body
     assert "Play again" in body
     assert 'name="game"' not in body  # no form for a deal that cannot come
     assert re.findall(r'<li id="deal-(\d+)"', body) == ["3"]
+
+
+def test_after_a_saved_deal_an_older_deal_can_be_deleted_from_the_same_page(client):
+    # The rows' Delete buttons share one form, whose version the answer brings up to
+    # date: deleting deal 2 from the page kept after saving deal 4 is no stale write.
+    sheet = skat(THREE, 3)
+    page = client.get(f"/s/{sheet.edit_token}/").content.decode()
+    assert page.count('form="deal-delete"') == 3
+    answer = client.post(
+        f"/s/{sheet.edit_token}/",
+        {**SKAT_GRAND, "declarer": "1", "entry_fresh": "1", "idempotency_key": "4"},
+        **HTMX,
+    ).content.decode()
+    version = re.search(
+        r'<form id="deal-delete"[^>]*>.*?name="version" value="(\d+)"', answer, re.S
+    ).group(1)
+    hand = re.search(r'form="deal-delete" formaction="[^"]*/deals/2/delete" name="hand" '
+                     r'value="(\d+)"', page).group(1)  # fmt: skip
+    deleted = client.post(
+        f"/s/{sheet.edit_token}/deals/2/delete", {"hand": hand, "version": version}, **HTMX
+    )
+    assert deleted.status_code == 200
+    assert [h.number for h in live_hands(Sheet.objects.get(pk=sheet.pk))] == [1, 2, 3]
+
+
+def test_a_kept_row_is_the_row_rendered_afresh(client):
+    from django.core.cache import caches
+
+    sheet = skat(FOUR, 14)
+    url = f"/s/{sheet.edit_token}/"
+    # The CSRF token (a form field and the page's htmx header) and the deal's key.
+    strip = re.compile(r'(value="|"X-CSRFToken": ")[0-9a-zA-Z]{32,}"')
+    caches["renders"].clear()
+    fresh = strip.sub("", client.get(url).content.decode())
+    kept = strip.sub("", client.get(url).content.decode())
+    assert kept == fresh
+    assert fresh.count('<li id="deal-') == snapshots.TAIL

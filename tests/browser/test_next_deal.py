@@ -112,3 +112,61 @@ def test_the_form_is_reset_for_the_next_deal_with_the_next_players(live_server, 
     assert [hand.number for hand in hands] == [1, 2, 3]
     assert hands[1].entry["game"] == "grand"
     assert hands[1].entry["hand"] is True
+
+
+THREE = ["Ali", "Bea", "Cleo"]
+# Three deals already on the sheet: (declarer, game, matadors with) and each value by
+# ISkO 4.1 (matadors + 1 for the game, times the base value), all won.
+DEALS = [(1, "clubs", 1, 24), (2, "spades", 2, 33), (0, "hearts", 1, 20)]
+
+
+def _three_deals():
+    sheet = services.sheet_create(game="skat", players=THREE)
+    for declarer, game, matadors, _value in DEALS:
+        services.hand_record(
+            sheet=sheet,
+            data={
+                "declarer": declarer,
+                "game": game,
+                "bid": 18,
+                "matadors": {"with": matadors},
+                "outcome": "won",
+            },
+        )
+    return sheet
+
+
+def test_an_older_deal_is_deleted_after_a_new_one_was_saved(live_server, phone):
+    sheet = _three_deals()
+    phone.goto(live_server.url + sheet.get_absolute_url())
+    phone.wait_for_selector("form.entry-form.is-enhanced")
+    expect_totals(phone, 20, 24, 33)
+    # Deal 4: Bea's Grand with 1, won: 2 × 24 = 48 (ISkO 4.1).
+    _radio(phone, "declarer", "1").click()
+    _radio(phone, "game", "grand").click()
+    _radio(phone, "matadors_tap", "with-1").click()
+    phone.get_by_role("button", name="Save deal 4").click()
+    expect_totals(phone, 20, 72, 33)
+    _mark_form(phone)
+    # Deal 2 (Cleo's Spades, +33) was a mistake: deleted from the same page, every later
+    # deal scored again; the sheet had changed since the page was loaded.
+    phone.locator("#deal-2 summary").click()
+    phone.once("dialog", lambda dialog: dialog.accept())
+    phone.locator("#deal-2").get_by_role("button", name="Delete").click()
+    expect_totals(phone, 20, 72, 0)
+    expect(phone.locator(".deal")).to_have_count(3)
+    assert [hand.entry["game"] for hand in live_hands(sheet)] == ["clubs", "hearts", "grand"]
+
+
+def test_without_javascript_a_deal_is_deleted_by_its_button(live_server, browser):
+    sheet = _three_deals()
+    context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(live_server.url + sheet.get_absolute_url())
+        page.locator("#deal-3 summary").click()
+        page.locator("#deal-3").get_by_role("button", name="Delete").click()
+        expect_totals(page, 0, 24, 33)
+        assert [hand.entry["game"] for hand in live_hands(sheet)] == ["clubs", "spades"]
+    finally:
+        context.close()
