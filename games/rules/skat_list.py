@@ -183,6 +183,46 @@ class SeegerFabianResult:
     explanation: tuple[Step, ...]
 
 
+@dataclass(frozen=True)
+class SeegerFabianTally:
+    """What Seeger-Fabian counts of a series, per seat: the sums its rows are built from.
+
+    ``lost_by_others`` counts, for each seat, the games some other declarer lost. A
+    sheet keeps the tally as it goes (:meth:`plus`, one deal at a time) instead of
+    its every deal, and :func:`seeger_fabian_of_tally` ranks it.
+    """
+
+    list_points: tuple[int, ...]
+    games_won: tuple[int, ...]
+    games_lost: tuple[int, ...]
+    lost_by_others: tuple[int, ...]
+
+    @classmethod
+    def empty(cls, players: int) -> SeegerFabianTally:
+        """The tally before the first deal: everything 0 for each of ``players`` seats."""
+        zero = (0,) * players
+        return cls(zero, zero, zero, zero)
+
+    def plus(self, deal: ListedDeal) -> SeegerFabianTally:
+        """The tally with ``deal`` counted too (a deal :func:`check_listed_deal` accepts)."""
+        declarer, won = deal.declarer, deal.won
+        # Every other player at the table, the dealer sitting out included, gets the
+        # defence bonus for a game some other declarer lost.
+        lost = declarer is not None and won is False
+        return SeegerFabianTally(
+            list_points=tuple(t + s for t, s in zip(self.list_points, deal.scores, strict=True)),
+            games_won=tuple(
+                n + bool(declarer == seat and won) for seat, n in enumerate(self.games_won)
+            ),
+            games_lost=tuple(
+                n + (lost and declarer == seat) for seat, n in enumerate(self.games_lost)
+            ),
+            lost_by_others=tuple(
+                n + (lost and declarer != seat) for seat, n in enumerate(self.lost_by_others)
+            ),
+        )
+
+
 def seeger_fabian(
     *, players: int, deals: Sequence[ListedDeal], names: Sequence[str] | None = None
 ) -> SeegerFabianResult:
@@ -194,11 +234,36 @@ def seeger_fabian(
         _check_listed_deal(deal, f"deals.{i}", players if table_ok else None, shown, problems)
     problems.raise_if_any()
 
-    rows = tuple(_seeger_fabian_row(seat, players, deals) for seat in range(players))
+    tally = SeegerFabianTally.empty(players)
+    for deal in deals:
+        tally = tally.plus(deal)
+    return seeger_fabian_of_tally(tally, names=shown)
+
+
+def check_listed_deal(
+    deal: ListedDeal, *, players: int, where: str = "deal", names: Sequence[str] | None = None
+) -> None:
+    """Raise the problems :func:`seeger_fabian` would find in ``deal`` at ``where``."""
+    problems = ProblemCollector()
+    _check_listed_deal(deal, where, players, names, problems)
+    problems.raise_if_any()
+
+
+def seeger_fabian_of_tally(
+    tally: SeegerFabianTally, *, names: Sequence[str] | None = None
+) -> SeegerFabianResult:
+    """Rank a series by Seeger-Fabian from its tally: rows, standings and explanation,
+    as :func:`seeger_fabian` gives them for the deals counted."""
+    players = len(tally.list_points)
+    problems = ProblemCollector()
+    table_ok = _check_players(players, problems)
+    names = _check_names(names, players, problems) if table_ok else None
+    problems.raise_if_any()
+    rows = tuple(_seeger_fabian_row(seat, players, tally) for seat in range(players))
     standings = _standings(rows)
     steps = [_defence_rule_step(players)]
-    steps.extend(_row_step(row, players, shown) for row in rows)
-    steps.extend(_tie_steps(rows, standings, shown))
+    steps.extend(_row_step(row, players, names) for row in rows)
+    steps.extend(_tie_steps(rows, standings, names))
     return SeegerFabianResult(rows, standings, tuple(steps))
 
 
@@ -286,18 +351,13 @@ def _check_listed_deal(
         )
 
 
-def _seeger_fabian_row(seat: int, players: int, deals: Sequence[ListedDeal]) -> SeegerFabianRow:
-    list_points = sum(deal.scores[seat] for deal in deals)
-    games_won = sum(1 for d in deals if d.declarer == seat and d.won)
-    games_lost = sum(1 for d in deals if d.declarer == seat and d.won is False)
-    # Every other player at the table, the dealer sitting out included, gets the
-    # defence bonus for a game some other declarer lost.
-    lost_by_others = sum(
-        1 for d in deals if d.declarer is not None and d.declarer != seat and d.won is False
-    )
+def _seeger_fabian_row(seat: int, players: int, tally: SeegerFabianTally) -> SeegerFabianRow:
+    list_points = tally.list_points[seat]
+    games_won = tally.games_won[seat]
+    games_lost = tally.games_lost[seat]
     won_bonus = WON_BONUS * games_won
     lost_penalty = -LOST_PENALTY * games_lost
-    defence_bonus = DEFENCE_BONUS[players] * lost_by_others
+    defence_bonus = DEFENCE_BONUS[players] * tally.lost_by_others[seat]
     total = list_points + won_bonus + lost_penalty + defence_bonus
     return SeegerFabianRow(
         seat, list_points, games_won, games_lost, won_bonus, lost_penalty, defence_bonus, total
@@ -742,6 +802,10 @@ class BockTriggers:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
+# A deal adds at most one Bock round per trigger.
+BOCK_TRIGGERS = len(fields(BockTriggers))
+
+
 def bock_triggered(
     *,
     triggers: BockTriggers,
@@ -826,26 +890,44 @@ def bock_schedule(*, players: int, events: Sequence[int | BockEvent]) -> tuple[b
     """
     problems = ProblemCollector()
     _check_players(players, problems)
-    limit = len(fields(BockTriggers))
     for i, event in enumerate(events):
-        hit = event.triggers_hit if isinstance(event, BockEvent) else event
-        if not 0 <= hit <= limit:
-            problems.add(
-                f"events.{i}",
-                f"A deal adds 0 to {limit} Bock rounds (one per trigger); got {hit}.",
-            )
-        elif isinstance(event, BockEvent) and event.thrown_in and hit:
-            problems.add(
-                f"events.{i}",
-                "A thrown-in deal has no game, so it cannot trigger a Bock round.",
-            )
+        _check_bock_event(event, f"events.{i}", problems)
     problems.raise_if_any()
 
     waiting = 0  # Bock deals still owed
     schedule: list[bool] = []
     for event in events:
         schedule.append(waiting > 0)
-        waiting = max(waiting - 1, 0)
-        hit = event.triggers_hit if isinstance(event, BockEvent) else event
-        waiting += hit * players
+        waiting = _bock_deals_owed_after(waiting, event, players)
     return tuple(schedule)
+
+
+def bock_deals_owed(*, players: int, owed: int, event: int | BockEvent) -> int:
+    """The Bock deals still owed after one more deal, ``owed`` being those owed before it.
+
+    The deal is a Bock deal when ``owed`` is more than 0, and uses one of them up; its
+    ``event`` queues its rounds after the rest. Starting from 0 and following the deals
+    of :func:`bock_schedule` one at a time, the deals owed are the run of Bock deals
+    that schedule gives next, the next deal included.
+    """
+    problems = ProblemCollector()
+    _check_players(players, problems)
+    if owed < 0:
+        problems.add("owed", f"The Bock deals owed are 0 or more; got {owed}.")
+    _check_bock_event(event, "event", problems)
+    problems.raise_if_any()
+    return _bock_deals_owed_after(owed, event, players)
+
+
+def _check_bock_event(event: int | BockEvent, where: str, problems: ProblemCollector) -> None:
+    limit = BOCK_TRIGGERS
+    hit = event.triggers_hit if isinstance(event, BockEvent) else event
+    if not 0 <= hit <= limit:
+        problems.add(where, f"A deal adds 0 to {limit} Bock rounds (one per trigger); got {hit}.")
+    elif isinstance(event, BockEvent) and event.thrown_in and hit:
+        problems.add(where, "A thrown-in deal has no game, so it cannot trigger a Bock round.")
+
+
+def _bock_deals_owed_after(owed: int, event: int | BockEvent, players: int) -> int:
+    hit = event.triggers_hit if isinstance(event, BockEvent) else event
+    return max(owed - 1, 0) + hit * players

@@ -48,7 +48,6 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from itertools import takewhile
 from typing import Any, Literal
 
 from .errors import Problem, ProblemCollector, RuleError, Step
@@ -64,11 +63,13 @@ from .skat_list import (
     RamschOptions,
     RamschResult,
     SeegerFabianResult,
-    bock_schedule,
+    SeegerFabianTally,
+    bock_deals_owed,
     bock_triggered,
+    check_listed_deal,
     score_ramsch,
     seats_for_deal,
-    seeger_fabian,
+    seeger_fabian_of_tally,
 )
 from .words import joined, number, plural, signed
 
@@ -348,8 +349,12 @@ class SkatSheet:
         self.options = options
         self.series_deals = options.deals_in_series(len(players))
         self._deals: list[DealResult] = []
-        self._listed: list[ListedDeal] = []
-        self._events: list[BockEvent] = []
+        # What the rest of the series needs of the deals so far, kept as it goes so
+        # that neither reading nor adding nor pickling the sheet grows with it: the
+        # Seeger-Fabian counts per seat, and the Bock deals still owed (the run of
+        # Bock deals that starts with the next deal).
+        self._tally = SeegerFabianTally.empty(len(players))
+        self._bock_owed = 0
 
     # -- reading ------------------------------------------------------------------
     @property
@@ -359,9 +364,8 @@ class SkatSheet:
     @property
     def state(self) -> SheetState:
         """Totals, Seeger-Fabian standings, the next deal and the headline, from the deals so far."""
-        count = len(self.players)
-        standing = seeger_fabian(players=count, deals=self._listed, names=self.players)
-        queued = self._bock_deals_queued()
+        standing = seeger_fabian_of_tally(self._tally, names=self.players)
+        queued = self._bock_owed
         finished = self.finished
         first = tuple(seat for place, seat in standing.standings if place == 1)
         return SheetState(
@@ -385,9 +389,6 @@ class SkatSheet:
         if self._deals:
             return self._deals[-1].totals
         return (0,) * len(self.players)
-
-    def _bock_deals_queued(self) -> int:
-        return _bock_deals_queued(len(self.players), self._events)
 
     def _next_deal(self, queued: int) -> NextDeal:
         number = len(self._deals) + 1
@@ -445,7 +446,7 @@ class SkatSheet:
             )
         number = len(self._deals) + 1
         seats = self._seats(number)
-        bock = self._bock_deals_queued() > 0
+        bock = self._bock_owed > 0
         if deal.passed:
             scored = self._score_passed(deal, seats, bock)
         else:
@@ -459,10 +460,11 @@ class SkatSheet:
                 Step("This is a Bock deal: every score counts double.", "skat-bock-rounds")
             )
         steps.extend(scored.steps)
+        count = len(self.players)
+        owed = bock_deals_owed(players=count, owed=self._bock_owed, event=scored.event)
         if scored.event.triggers_hit:
-            queued = _bock_deals_queued(len(self.players), [*self._events, scored.event])
             steps.append(
-                Step(f"Bock deals now queued: {queued}.", "skat-bock-rounds"),
+                Step(f"Bock deals now queued: {owed}.", "skat-bock-rounds"),
             )
         steps.extend(self._totals_steps(scored.scores, totals))
         result = DealResult(
@@ -479,9 +481,13 @@ class SkatSheet:
                 "sitting_out": seats.sitting_out,
             },
         )
+        # The list entry is checked as Seeger-Fabian checks a whole series' entries.
+        check_listed_deal(
+            scored.listed, players=count, where=f"deals.{number - 1}", names=self.players
+        )
+        self._tally = self._tally.plus(scored.listed)
+        self._bock_owed = owed
         self._deals.append(result)
-        self._listed.append(scored.listed)
-        self._events.append(scored.event)
         return result
 
     def _seats(self, number: int) -> DealSeats:
@@ -776,14 +782,6 @@ def _check_players(players: Sequence[str], problems: ProblemCollector) -> None:
 
 def _seat_list(players: Sequence[str]) -> str:
     return ", ".join(f"{seat} {name}" for seat, name in enumerate(players))
-
-
-def _bock_deals_queued(players: int, events: Sequence[BockEvent]) -> int:
-    """Bock deals still owed after ``events``: the run of Bock deals the schedule gives next."""
-    # No run can be longer than every round triggered so far, one deal per seat each.
-    longest = sum(event.triggers_hit for event in events) * players
-    ahead = bock_schedule(players=players, events=[*events] + [0] * (longest + 1))
-    return sum(1 for _ in takewhile(bool, ahead[len(events) :]))
 
 
 def _passed_details(*, game: str | None, ramsch: Mapping[str, Any] | None) -> dict[str, Any]:
