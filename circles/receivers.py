@@ -2,9 +2,11 @@
 
 ``games`` announces every write with ``sheet_changed`` from inside the write's
 transaction; here the seats' contributions are derived from the state the write just
-replayed (nothing is replayed twice) and stored. A finished sheet whose numbers
-move afterwards (a correction after the evening, a deal removed) leaves a
-``StandingsChange`` behind, so the standings page can say what changed and when.
+replayed (nothing is replayed twice) and stored. A new deal replays nothing: the
+contributions stored before it take that one deal (``circles.results.store_results``).
+A finished sheet whose numbers move afterwards (a correction after the evening, a deal
+removed) leaves a ``StandingsChange`` behind, so the standings page can say what
+changed and when.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from django.dispatch import receiver
 
 from circles.models import CircleSheet
 from circles.results import counted_moves, note_change, store_results
-from games import selectors as sheet_selectors
 from games.models import Sheet
 from games.rules.sheet import SheetState
 from games.signals import sheet_changed
@@ -26,7 +27,7 @@ def keep_results(
     *,
     sheet: Sheet,
     state: SheetState,
-    entries: list[dict[str, Any]],
+    entries: list[dict[str, Any]] | None,
     change: str,
     number: int | None,
     **_: Any,
@@ -46,10 +47,6 @@ def keep_results(
             if moves:
                 note_change(link, change=change, number=None, moves=moves)
         return
-    if entries is None:
-        # A new deal was added to the engine the sheet kept: its state has the latest
-        # deals only, and a season counts every deal. Replay once here.
-        hands = sheet_selectors.live_hands(sheet)
-        state = sheet_selectors.sheet_state(sheet, hands)
-        entries = [hand.entry for hand in hands]
+    # A new deal added to the engine the sheet kept comes without entries, its state
+    # with the latest deals only: the stored stats take that deal (store_results).
     store_results(link, sheet=sheet, state=state, entries=entries, change=change, number=number)

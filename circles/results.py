@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 
 from circles.models import Circle, CircleSheet, SeatPlayer, SheetResult, StandingsChange
-from circles.rules.contributions import seat_stats
+from circles.rules.contributions import follows, seat_stats, seat_stats_after
 from games import selectors as sheet_selectors
 from games.models import Sheet
 from games.rules.sheet import SheetState
@@ -35,16 +35,31 @@ def store_results(
     *,
     sheet: Sheet,
     state: SheetState,
-    entries: Sequence[Mapping[str, Any]],
+    entries: Sequence[Mapping[str, Any]] | None,
     change: str,
     number: int | None,
 ) -> None:
-    stats = seat_stats(sheet.game, state, entries)
+    """Store what the sheet now contributes, seat by seat, and note a change to a
+    counted sheet.
+
+    ``entries`` is None when a new deal was added to the engine the sheet kept
+    (``games.signals``): ``state.deals`` then holds the latest deals only. The seats'
+    stored stats take that one deal (``seat_stats_after``), at the same cost at deal
+    200 as at deal 10; stats that cannot take it (a seat without any, or stats stored
+    by older code) are derived again from a replay of the whole sheet."""
     seats = dict(SeatPlayer.objects.filter(sheet=link).values_list("position", "player_id"))
     before = {
         result.position: result
         for result in SheetResult.objects.filter(sheet=link).select_related("player")
     }
+    stats = None if entries is None else seat_stats(sheet.game, state, entries)
+    if stats is None and change == "entered":
+        stats = _after_new_deal(sheet.game, state, before)
+    if stats is None:
+        # A season counts every deal: replay once here.
+        hands = sheet_selectors.live_hands(sheet)
+        state = sheet_selectors.sheet_state(sheet, hands)
+        stats = seat_stats(sheet.game, state, [hand.entry for hand in hands])
     # A sheet left out of the standings (a practice game) moves nothing in them.
     counted_before = not link.excluded and any(r.stats.get("finished") for r in before.values())
     counted_after = not link.excluded and state.finished
@@ -78,6 +93,23 @@ def store_results(
     noted = counted_before or (counted_after and change == "restored")
     if noted and change in ("corrected", "removed", "restored") and moves:
         note_change(link, change=change, number=number, moves=moves)
+
+
+def _after_new_deal(
+    game: str, state: SheetState, before: Mapping[int, SheetResult]
+) -> tuple[dict[str, Any], ...] | None:
+    """The seats' stats with the state's last deal added to those stored before it, or
+    None when some seat's stored stats are not exactly the deal before."""
+    if not state.deals:
+        return None
+    stored = [before.get(position) for position in range(len(state.players))]
+    if any(result is None for result in stored):
+        return None
+    previous = [result.stats for result in stored if result is not None]
+    deal = state.deals[-1]
+    if not follows(game, previous, state, deal):
+        return None
+    return seat_stats_after(game, previous, state, deal)
 
 
 def note_change(

@@ -15,7 +15,8 @@ The snapshot is a cache and only a cache:
 - it keeps the last ``TAIL`` deal results (what the sheet page lists) and how many
   came before them, not every deal's explanation. ``state.deals`` of an engine
   loaded from it holds those last deals only; whatever needs every deal (the API's
-  whole sheet, CSV, the chart, a circle's season results) replays.
+  whole sheet, CSV, the chart) replays. A circle's season results take a new deal
+  from what they stored before it (``circles.results.store_results``).
 
 Only this project's own database is ever unpickled.
 """

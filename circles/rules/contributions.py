@@ -6,6 +6,18 @@ field), so they hold only ints, bools, strings, ``None``, lists and dicts with
 string keys; the standings and the player pages are computed from them without
 replaying any sheet again.
 
+Each dict is made of two kinds of keys:
+
+- the *folded* ones are counted deal by deal, from nothing before the first deal
+  (deals played, games declared by type, bids made, penalties …): one step of the
+  fold reads one deal's details (and, at Pitch, the seat's team) and nothing else;
+- the others are read from the sheet's state after its last deal (whether it is
+  finished, the totals, Seeger-Fabian, the team totals, the winners …).
+
+So the dicts of a sheet with one more deal follow from the dicts stored before it,
+that deal and the new state (:func:`seat_stats_after`), at the same cost at deal 200
+as at deal 10, and are the very dicts :func:`seat_stats` gives for the whole sheet.
+
 Every seat's dict has ``finished`` (the sheet's state), ``total`` (the seat's total
 on the sheet) and ``deals`` (deals or rounds played). The other keys depend on the
 game:
@@ -33,12 +45,14 @@ Manipulation
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import copy
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from games.rules.errors import RuleError
 from games.rules.pitch import HIGHEST_BID, LOWEST_BID, MOON
-from games.rules.sheet import SheetState
+from games.rules.sheet import DealResult, SheetState
 from games.rules.skat_list import SeegerFabianResult
 
 GAMES = ("skat", "pitch", "manipulation")
@@ -52,6 +66,24 @@ PITCH_BIDS = (*(str(bid) for bid in range(LOWEST_BID, HIGHEST_BID + 1)), MOON)
 
 Stats = dict[str, Any]
 
+# The shapes of the folded keys, and what each is before the first deal.
+COUNT = "count"  # an int: 0
+TALLY = "tally"  # {"key": [played, won], …} in the canonical order of its keys: {}
+BIGGEST = "biggest"  # a won game, {"deal", "game", "value", "score"}, or None
+_START: Mapping[str, Callable[[], Any]] = {COUNT: int, TALLY: dict, BIGGEST: lambda: None}
+_BIGGEST_KEYS = frozenset({"deal", "game", "value", "score"})
+
+
+@dataclass(frozen=True)
+class _Game:
+    """How one game's dicts are made: ``folded`` names the keys counted deal by deal
+    (with their shapes), ``fold`` adds deals to them (in place) and ``read`` builds a
+    seat's dict, in its documented order, from them and the state after the last deal."""
+
+    folded: Mapping[str, str]
+    fold: Callable[[Stats, Iterable[DealResult], int, SheetState], None]
+    read: Callable[[Stats, SheetState, int], Stats]
+
 
 def seat_stats(
     game: str, state: SheetState, entries: Sequence[Mapping[str, Any]]
@@ -63,24 +95,136 @@ def seat_stats(
     here is in the replayed deals' details, so of the entries only their number is
     checked: a mismatch means the state is not the replay of these deals.
     """
-    if game not in _BY_GAME:
-        raise RuleError(f'The game is one of {", ".join(GAMES)}; got "{game}".', "game")
+    per_game = _game(game)
     if len(entries) != len(state.deals):
         raise RuleError(
             f"Give one entry per deal of the sheet: it has {len(state.deals)} deals, "
             f"got {len(entries)} entries.",
             "entries",
         )
-    per_game = _BY_GAME[game]
     return tuple(
-        {
-            "finished": state.finished,
-            "total": state.totals[seat],
-            "deals": len(state.deals),
-            **per_game(state, seat),
-        }
+        _stats(per_game, _folded(per_game, state.deals, seat, state), state, seat)
         for seat in range(len(state.players))
     )
+
+
+def seat_stats_after(
+    game: str, before: Sequence[Mapping[str, Any]], state: SheetState, deal: DealResult
+) -> tuple[Stats, ...]:
+    """The dicts :func:`seat_stats` gives for the sheet with ``deal`` added, from the
+    dicts it gave before that deal (``before``, one per seat, as stored), the deal and
+    the state after it (whose ``deals`` may hold the latest deals only). Nothing is
+    replayed: the cost does not grow with the sheet.
+
+    ``before`` must be the previous deal's dicts: :func:`follows` says whether they are.
+    """
+    per_game = _game(game)
+    if not follows(game, before, state, deal):
+        raise RuleError(
+            f"The stats given are not those of the sheet just before deal {deal.number}.",
+            "before",
+        )
+    folded = [_start(per_game, stats) for stats in before]
+    return tuple(
+        _stats(per_game, _folded(per_game, (deal,), seat, state, folded[seat]), state, seat)
+        for seat in range(len(before))
+    )
+
+
+def follows(
+    game: str, before: Sequence[Mapping[str, Any]], state: SheetState, deal: DealResult
+) -> bool:
+    """Whether :func:`seat_stats_after` can add ``deal`` to ``before``: one dict per
+    seat of ``state``, each exactly one deal behind ``deal`` (the last deal of
+    ``state``) and holding every folded key in its shape. Dicts stored by older code,
+    or by none, are not: the sheet is then replayed instead."""
+    per_game = _game(game)
+    return (
+        bool(state.deals)
+        and state.deals[-1].number == deal.number
+        and len(before) == len(state.players)
+        and all(
+            isinstance(stats, Mapping)
+            and _is_count(stats.get("deals"))
+            and stats["deals"] == deal.number - 1
+            and all(
+                key in stats and _has_shape(stats[key], shape)
+                for key, shape in per_game.folded.items()
+            )
+            for stats in before
+        )
+    )
+
+
+def _game(game: str) -> _Game:
+    if game not in _BY_GAME:
+        raise RuleError(f'The game is one of {", ".join(GAMES)}; got "{game}".', "game")
+    return _BY_GAME[game]
+
+
+def _start(per_game: _Game, stats: Mapping[str, Any] | None = None) -> Stats:
+    """The folded keys before the first deal, or (a copy of) those in ``stats``."""
+    start = {"deals": 0, **{key: _START[shape]() for key, shape in per_game.folded.items()}}
+    if stats is not None:
+        start.update(copy.deepcopy({key: stats[key] for key in start}))
+    return start
+
+
+def _folded(
+    per_game: _Game,
+    deals: Iterable[DealResult],
+    seat: int,
+    state: SheetState,
+    folded: Stats | None = None,
+) -> Stats:
+    """The folded keys with ``deals`` added, one at a time, to ``folded`` (or to the
+    start before the first deal)."""
+    folded = _start(per_game) if folded is None else folded
+    per_game.fold(folded, deals, seat, state)
+    return folded
+
+
+def _stats(per_game: _Game, folded: Stats, state: SheetState, seat: int) -> Stats:
+    return {
+        "finished": state.finished,
+        "total": state.totals[seat],
+        "deals": folded["deals"],
+        **per_game.read(folded, state, seat),
+    }
+
+
+def _is_count(value: object) -> bool:
+    return type(value) is int
+
+
+def _has_shape(value: object, shape: str) -> bool:
+    if shape == COUNT:
+        return _is_count(value)
+    if shape == TALLY:
+        return isinstance(value, Mapping) and all(
+            isinstance(key, str)
+            and isinstance(pair, list)
+            and len(pair) == 2
+            and all(_is_count(n) for n in pair)
+            for key, pair in value.items()
+        )
+    return value is None or (
+        isinstance(value, Mapping)
+        and set(value) == _BIGGEST_KEYS
+        and isinstance(value["score"], int)
+    )
+
+
+def _tallied(tally: dict[str, list[int]], key: str, won: bool) -> None:
+    """One more ``[played, won]`` under ``key``."""
+    counts = tally.setdefault(key, [0, 0])
+    counts[0] += 1
+    counts[1] += bool(won)
+
+
+def _in_order(tally: Mapping[str, list[int]], keys: Sequence[str]) -> dict[str, list[int]]:
+    """``tally`` with its keys in their canonical order (only those of ``keys``)."""
+    return {key: tally[key] for key in keys if key in tally}
 
 
 # ---------------------------------------------------------------------------
@@ -88,27 +232,34 @@ def seat_stats(
 # ---------------------------------------------------------------------------
 
 
-def _skat(state: SheetState, seat: int) -> Stats:
+def _skat_fold(folded: Stats, deals: Iterable[DealResult], seat: int, state: SheetState) -> None:
+    for deal in deals:
+        details = deal.details
+        folded["deals"] += 1
+        if details["declarer"] == seat:
+            _tallied(folded["by_type"], details["game_type"], details["won"])
+            folded["value_sum"] += details["game_value"]
+            folded["overbid"] += bool(details["overbid"])
+            biggest = folded["biggest"]
+            # The first of equally big games stands: it was played first.
+            if details["won"] and (biggest is None or details["score"] > biggest["score"]):
+                folded["biggest"] = {
+                    "deal": deal.number,
+                    "game": details["game"],
+                    "value": details["game_value"],
+                    "score": details["score"],
+                }
+        elif not details["passed"] and details["sitting_out"] != seat:
+            # A defender is one of the two players against the declarer; at a table of
+            # four the dealer sits the deal out and defends nothing (Skat rules, "Seats").
+            folded["defended"] += 1
+            folded["defended_won"] += not details["won"]
+    folded["by_type"] = _in_order(folded["by_type"], SKAT_GAME_TYPES)
+
+
+def _skat_read(folded: Stats, state: SheetState, seat: int) -> Stats:
     standing: SeegerFabianResult = state.details["seeger_fabian"]
     row = standing.rows[seat]
-    declared = [deal for deal in state.deals if deal.details["declarer"] == seat]
-    by_type: dict[str, list[int]] = {}
-    for game_type in SKAT_GAME_TYPES:
-        games = [deal for deal in declared if deal.details["game_type"] == game_type]
-        if games:
-            by_type[game_type] = [len(games), sum(1 for deal in games if deal.details["won"])]
-    won_games = [deal for deal in declared if deal.details["won"]]
-    # The first of equally big games stands: it was played first.
-    biggest = max(won_games, key=lambda deal: deal.details["score"], default=None)
-    # A defender is one of the two players against the declarer; at a table of four
-    # the dealer sits the deal out and defends nothing (Skat rules, "Seats").
-    defended = [
-        deal
-        for deal in state.deals
-        if not deal.details["passed"]
-        and deal.details["declarer"] != seat
-        and deal.details["sitting_out"] != seat
-    ]
     return {
         "players": len(state.players),
         "series_deals": state.details["series_deals"],
@@ -116,19 +267,12 @@ def _skat(state: SheetState, seat: int) -> Stats:
         "sf": row.total,
         "won": row.games_won,
         "lost": row.games_lost,
-        "by_type": by_type,
-        "value_sum": sum(deal.details["game_value"] for deal in declared),
-        "overbid": sum(1 for deal in declared if deal.details["overbid"]),
-        "biggest": None
-        if biggest is None
-        else {
-            "deal": biggest.number,
-            "game": biggest.details["game"],
-            "value": biggest.details["game_value"],
-            "score": biggest.details["score"],
-        },
-        "defended": len(defended),
-        "defended_won": sum(1 for deal in defended if not deal.details["won"]),
+        "by_type": folded["by_type"],
+        "value_sum": folded["value_sum"],
+        "overbid": folded["overbid"],
+        "biggest": folded["biggest"],
+        "defended": folded["defended"],
+        "defended_won": folded["defended_won"],
     }
 
 
@@ -137,31 +281,44 @@ def _skat(state: SheetState, seat: int) -> Stats:
 # ---------------------------------------------------------------------------
 
 
-def _pitch(state: SheetState, seat: int) -> Stats:
+def _team(state: SheetState, seat: int) -> tuple[str, Sequence[int]]:
     team_seats: Mapping[str, Sequence[int]] = state.details["team_seats"]
     team = next(name for name, seats in team_seats.items() if seat in seats)
-    partner = next(other for other in team_seats[team] if other != seat)
-    pitched = [deal for deal in state.deals if deal.details["pitcher"] == seat]
-    by_bid: dict[str, list[int]] = {}
-    for bid in PITCH_BIDS:
-        hands = [deal for deal in pitched if str(deal.details["bid"]) == bid]
-        if hands:
-            by_bid[bid] = [len(hands), sum(1 for deal in hands if deal.details["made"])]
-    made = sum(1 for deal in pitched if deal.details["made"])
+    return team, team_seats[team]
+
+
+def _pitch_fold(folded: Stats, deals: Iterable[DealResult], seat: int, state: SheetState) -> None:
+    team, _ = _team(state, seat)
+    for deal in deals:
+        details = deal.details
+        folded["deals"] += 1
+        if details["pitcher"] == seat:
+            bid = str(details["bid"])
+            if bid in PITCH_BIDS:
+                _tallied(folded["by_bid"], bid, details["made"])
+            folded["bids"] += 1
+            folded["made"] += bool(details["made"])
+        folded["points_taken"] += details["taken"][team]
+    folded["by_bid"] = _in_order(folded["by_bid"], PITCH_BIDS)
+
+
+def _pitch_read(folded: Stats, state: SheetState, seat: int) -> Stats:
+    team, seats = _team(state, seat)
+    by_bid = folded["by_bid"]
     moon, moon_made = by_bid.get(MOON, [0, 0])
     return {
         "team": team,
-        "partner": partner,
+        "partner": next(other for other in seats if other != seat),
         # Partners share their team's result: both win or both lose the game.
         "won": state.finished and state.details["winner"] == team,
-        "hands": len(state.deals),
-        "bids": len(pitched),
-        "made": made,
-        "set": len(pitched) - made,
+        "hands": folded["deals"],
+        "bids": folded["bids"],
+        "made": folded["made"],
+        "set": folded["bids"] - folded["made"],
         "by_bid": by_bid,
         "moon": moon,
         "moon_made": moon_made,
-        "points_taken": sum(deal.details["taken"][team] for deal in state.deals),
+        "points_taken": folded["points_taken"],
         "team_total": state.details["teams"][team],
     }
 
@@ -171,18 +328,46 @@ def _pitch(state: SheetState, seat: int) -> Stats:
 # ---------------------------------------------------------------------------
 
 
-def _manipulation(state: SheetState, seat: int) -> Stats:
+def _manipulation_fold(
+    folded: Stats, deals: Iterable[DealResult], seat: int, state: SheetState
+) -> None:
+    for deal in deals:
+        folded["deals"] += 1
+        folded["went_out"] += deal.details["went_out"] == seat
+        folded["penalties"] += deal.details["penalties"][seat]
+
+
+def _manipulation_read(folded: Stats, state: SheetState, seat: int) -> Stats:
     return {
         # Players tied on the lowest total share the win (Manipulation, "End of the game").
         "won": state.finished and seat in state.winners,
-        "rounds": len(state.deals),
-        "went_out": sum(1 for deal in state.deals if deal.details["went_out"] == seat),
-        "penalties": sum(deal.details["penalties"][seat] for deal in state.deals),
+        "rounds": folded["deals"],
+        "went_out": folded["went_out"],
+        "penalties": folded["penalties"],
     }
 
 
-_BY_GAME: Mapping[str, Callable[[SheetState, int], Stats]] = {
-    "skat": _skat,
-    "pitch": _pitch,
-    "manipulation": _manipulation,
+_BY_GAME: Mapping[str, _Game] = {
+    "skat": _Game(
+        folded={
+            "by_type": TALLY,
+            "value_sum": COUNT,
+            "overbid": COUNT,
+            "biggest": BIGGEST,
+            "defended": COUNT,
+            "defended_won": COUNT,
+        },
+        fold=_skat_fold,
+        read=_skat_read,
+    ),
+    "pitch": _Game(
+        folded={"bids": COUNT, "made": COUNT, "by_bid": TALLY, "points_taken": COUNT},
+        fold=_pitch_fold,
+        read=_pitch_read,
+    ),
+    "manipulation": _Game(
+        folded={"went_out": COUNT, "penalties": COUNT},
+        fold=_manipulation_fold,
+        read=_manipulation_read,
+    ),
 }
