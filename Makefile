@@ -48,9 +48,15 @@ chromium:
 test: setup chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal --ignore=tests/rules $(PYTEST_ARGS)
-	@echo "The referee's own tests (tests/rules, without Django), measuring its coverage:"
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) -p no:django --cov --cov-report= tests/rules
+	@# The referee's own tests (tests/rules: no Django, no browser, only CPU) run in one
+	@# process beside the main suite, which leaves a core idle while browsers wait.
+	@rules_log=$$(mktemp); \
+	$(BIN)/python -m pytest -p no:django --cov --cov-report= tests/rules > $$rules_log 2>&1 & rules=$$!; \
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal --ignore=tests/rules $(PYTEST_ARGS); main=$$?; \
+	wait $$rules; rules_status=$$?; \
+	echo "The referee's own tests (tests/rules, without Django), measuring its coverage:"; \
+	cat $$rules_log; rm -f $$rules_log; \
+	test $$main -eq 0 && test $$rules_status -eq 0
 	@echo "Branch coverage of the referee (games/rules/):"
 	$(BIN)/coverage report --include='games/rules/*' --no-skip-covered --fail-under=95
 

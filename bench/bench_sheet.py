@@ -13,8 +13,12 @@ of 10, 36, 100 and 200 deals it times, median of many requests:
 - entering a deal (htmx; the deal is taken off again between rounds, untimed);
 - the read-only view's update after a change (the board for a new version).
 
-It prints the milliseconds, the ratio to the bare view, the ratio to the same
-request at 10 deals, and the size of each answer (raw and gzip-compressed, as sent).
+Each request is timed side by side with the bare view: blocks of ten bare requests
+and ten of the request alternate, so that both meet the machine in the same state (a
+shared two-core machine drifts by a third within a minute). It prints the median
+milliseconds, the bare view's median measured beside it, the ratio of the two, the
+ratio to the same request at 10 deals, and the size of each answer (raw and
+gzip-compressed, as sent).
 A 200-deal series cannot take another deal, so "enter" is measured on the 199-deal
 sheet there (its last deal).
 """
@@ -117,15 +121,25 @@ class Phone:
         return response.status, raw, len(sent)
 
 
-def timed(action, rounds: int = ROUNDS) -> float:
+BLOCK = 10
+
+
+def _ms(action) -> float:
+    start = time.perf_counter()
+    action()
+    return (time.perf_counter() - start) * 1000
+
+
+def timed(action, bare, rounds: int = ROUNDS) -> tuple[float, float]:
+    """Median ms of ``action`` and of ``bare``, in alternating blocks of BLOCK each."""
     for _ in range(5):
         action()
-    samples = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        action()
-        samples.append((time.perf_counter() - start) * 1000)
-    return statistics.median(samples)
+        bare()
+    samples, floor = [], []
+    for _ in range(max(1, rounds // BLOCK)):
+        floor.extend(_ms(bare) for _ in range(BLOCK))
+        samples.extend(_ms(action) for _ in range(BLOCK))
+    return statistics.median(samples), statistics.median(floor)
 
 
 def build(size: int) -> Sheet:
@@ -179,15 +193,18 @@ def main() -> None:
 
 
 def run(phone: Phone, sheets: dict[int, Sheet]) -> None:
-    rows: list[tuple[str, int | None, float, int, int]] = []
+    rows: list[tuple[str, int | None, float, float, int, int]] = []
+
+    def bare() -> None:
+        phone.request("GET", "/healthz")
 
     def case(name: str, size: int | None, path: str, body: dict | None = None, **headers: str):
         method = "GET" if body is None else "POST"
         status, raw, sent = phone.request(method, path, body, **headers)
         if status != 200:
             raise SystemExit(f"{name} at {size} deals answered {status}: {raw[:300]!r}")
-        ms = timed(lambda: phone.request(method, path, body, **headers))
-        rows.append((name, size, ms, len(raw), sent))
+        ms, floor = timed(lambda: phone.request(method, path, body, **headers), bare)
+        rows.append((name, size, ms, floor, len(raw), sent))
         return raw
 
     case("bare view (/healthz)", None, "/healthz")
@@ -201,18 +218,21 @@ def run(phone: Phone, sheets: dict[int, Sheet]) -> None:
         raw = case("live preview", size, f"/s/{target.edit_token}/preview", DEAL_FORM, **htmx)
         if b"preview-ok" not in raw:
             raise SystemExit(f"The preview refused the deal: {raw[:300]!r}")
-        rows.append(("enter a deal", size, *enter(phone, target, htmx)))
+        rows.append(("enter a deal", size, *enter(phone, target, htmx, bare)))
         live = f"/v/{sheet.view_token}/live?since={sheet.version - 1}"
         case("read-only update", size, live, **htmx)
-    report(rows, rows[0][2])
+    report(rows)
 
 
-def enter(phone: Phone, sheet: Sheet, htmx: dict) -> tuple[float, int, int]:
-    """Median ms of entering the next deal with htmx; each is taken off again, untimed."""
+def enter(phone: Phone, sheet: Sheet, htmx: dict, bare) -> tuple[float, float, int, int]:
+    """Median ms of entering the next deal with htmx (each is taken off again, untimed),
+    and of the bare view in blocks between them."""
     page = sheet.get_absolute_url()
     phone.request("GET", page)
-    samples, sizes = [], (0, 0)
+    samples, floor, sizes = [], [], (0, 0)
     for round_ in range(ROUNDS // 2 + 5):
+        if round_ >= 5 and round_ % BLOCK == 5:
+            floor.extend(_ms(bare) for _ in range(BLOCK))
         form = {**DEAL_FORM, "idempotency_key": secrets.token_hex(8)}
         start = time.perf_counter()
         status, raw, sent = phone.request("POST", page, form, **htmx)
@@ -224,18 +244,19 @@ def enter(phone: Phone, sheet: Sheet, htmx: dict) -> tuple[float, int, int]:
         sizes = (len(raw), sent)
         sheet.refresh_from_db()
         services.hand_remove(sheet=sheet, number=sheet.deal_count)
-    return statistics.median(samples), *sizes
+    return statistics.median(samples), statistics.median(floor), *sizes
 
 
-def report(rows, bare_ms: float) -> None:
-    at_ten = {name: ms for name, size, ms, _, _ in rows if size == SIZES[0]}
+def report(rows) -> None:
+    at_ten = {name: ms for name, size, ms, _, _, _ in rows if size == SIZES[0]}
     print(
-        f"{'request':<22} {'deals':>5} {'median ms':>10} {'× bare':>7} {'× at 10':>8} {'KB':>7} {'KB gz':>7}"
+        f"{'request':<22} {'deals':>5} {'median ms':>10} {'bare ms':>8} {'× bare':>7} "
+        f"{'× at 10':>8} {'KB':>7} {'KB gz':>7}"
     )
-    for name, size, ms, raw, sent in rows:
+    for name, size, ms, floor, raw, sent in rows:
         growth = f"{ms / at_ten[name]:.2f}" if name in at_ten else ""
         print(
-            f"{name:<22} {size if size else '':>5} {ms:>10.2f} {ms / bare_ms:>7.1f} "
+            f"{name:<22} {size if size else '':>5} {ms:>10.2f} {floor:>8.2f} {ms / floor:>7.1f} "
             f"{growth:>8} {raw / 1024:>7.1f} {sent / 1024:>7.1f}"
         )
 

@@ -614,14 +614,6 @@ def deal_correct(request: HttpRequest, token: str, number: int) -> HttpResponse:
             status = 422
         else:
             return redirect(sheet.get_absolute_url() + f"#deal-{outcome.hand.number}")
-    context = _board_context(
-        request,
-        sheet,
-        can_edit=True,
-        written=services.HandOutcome(None, state, hands),
-        values=values,
-        errors=errors,
-    )
     # The entry form hides the seat that sat this deal out (the dealer at a Skat table of four).
     seats = NextDeal(
         number=number,
@@ -629,7 +621,22 @@ def deal_correct(request: HttpRequest, token: str, number: int) -> HttpResponse:
         forehand=deal.dealer,
         sitting_out=deal.details.get("sitting_out"),
     )
-    context.update({"number": number, "deal": deal, "deal_seats": seats, "hand": hands[number - 1]})
+    context = {
+        "sheet": sheet,
+        "game": entry,
+        "state": state,
+        "players": list(enumerate(state.players)),
+        "options": entry.sheet_options(sheet),
+        "can_edit": True,
+        "values": entry.form_values(values),
+        "errors": errors,
+        # Empty card pickers load when shown, as on the sheet (?pickers=all without a script).
+        "lazy_pickers": request.GET.get("pickers") != "all",
+        "number": number,
+        "deal": deal,
+        "deal_seats": seats,
+        "hand": hands[number - 1],
+    }
     return render(request, "games/deal_correct.html", context, status=status)
 
 
