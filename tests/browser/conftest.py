@@ -53,9 +53,19 @@ def browser():
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
 
 
-def _page(browser, viewport, color_scheme):
+def _page(browser, viewport, color_scheme, request=None):
+    # The service worker fetches every style sheet, script and icon of the app into its
+    # cache when a page first registers it: work for the browser and the live server in
+    # every test. Only the tests marked service_worker (the offline ones) let it run.
+    workers = request is not None and request.node.get_closest_marker("service_worker")
     context = browser.new_context(
-        viewport=viewport, color_scheme=color_scheme, device_scale_factor=1
+        viewport=viewport,
+        color_scheme=color_scheme,
+        device_scale_factor=1,
+        service_workers="allow" if workers else "block",
+        # No pulsing dot or sliding switch to paint frame after frame (the app honours
+        # the setting: scorekeeper.css); nothing here waits for an animation.
+        reduced_motion="reduce",
     )
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -75,14 +85,14 @@ def phone(browser, request):
     if scheme == "phone":
         name = request.node.originalname or request.node.name
         scheme = ("light", "dark")[zlib.crc32(name.encode()) % 2]
-    context, page = _page(browser, PHONE, scheme)
+    context, page = _page(browser, PHONE, scheme, request)
     page.color_scheme = scheme
     yield page
     context.close()
 
 
 @pytest.fixture
-def desktop(browser):
-    context, page = _page(browser, DESKTOP, "light")
+def desktop(browser, request):
+    context, page = _page(browser, DESKTOP, "light", request)
     yield page
     context.close()

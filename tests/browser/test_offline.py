@@ -26,7 +26,11 @@ from tests.browser.support import SCREENSHOTS, expect_totals, overflow, screensh
 from tests.browser.test_csp import _refusals, _watch
 from tests.browser.test_sheet_manipulation import _type_penalties, _went_out
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.service_worker,
+    pytest.mark.django_db(transaction=True),
+]
 
 PLAYERS = ["Ana", "Ben", "Cem"]
 # Round by round: who went out, the others' penalties, and the totals after it.
