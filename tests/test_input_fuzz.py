@@ -35,7 +35,7 @@ from django.contrib.auth.tokens import default_token_generator
 from django.core.signals import got_request_exception
 from django.db import connection, transaction
 from django.http import HttpResponse
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import URLResolver, get_resolver, resolve
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
@@ -450,10 +450,29 @@ FORM = "application/x-www-form-urlencoded"
 # -- The world -----------------------------------------------------------------------------
 
 
-@pytest.fixture
-def world(settings) -> World:
+@pytest.fixture(scope="module")
+def _built_world(django_db_setup, django_db_blocker) -> Iterator[World]:
+    """The world is built once per test process: every test's requests are rolled back
+    (pytest-django's transaction per test, and ``World.undone`` per URL), and the world
+    itself at the end."""
     # Logging in, signing up and changing passwords are fuzzed by the hundred.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    fast = override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"])
+    with django_db_blocker.unblock(), fast, transaction.atomic():
+        yield _world()
+        transaction.set_rollback(True)
+
+
+@pytest.fixture
+def world(_built_world: World) -> World:
+    _built_world.failures = []
+    _built_world.requests = 0
+    _built_world.refresh()
+    if "_auth_user_id" not in _built_world.client.session:
+        _built_world.client.force_login(_built_world.owner)
+    return _built_world
+
+
+def _world() -> World:
     owner = User.objects.create_user("olga", "olga@example.org", PASSWORD)
     member_user = User.objects.create_user("max", "max@example.org", PASSWORD)
     resetting = User.objects.create_user("rita", "rita@example.org", PASSWORD)

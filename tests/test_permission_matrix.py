@@ -312,10 +312,18 @@ def _outcome(response) -> str:
     return OK
 
 
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker):
+    """One world for the module's URLs (each test's changes are rolled back, as each
+    role's are below); taken back out of the database at the end."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield _world()
+        transaction.set_rollback(True)
+
+
 @pytest.mark.parametrize("name", sorted(MATRIX))
-def test_every_role_gets_the_answer_its_rule_says(client_factory, name):
+def test_every_role_gets_the_answer_its_rule_says(client_factory, world, name):
     build, expected = MATRIX[name]
-    world = _world()
     for role in ROLES:
         # Each role meets the same world: what one role changed is rolled back.
         with transaction.atomic():
