@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from games import services
 from games.selectors import live_hands
-from tests.browser.support import expect_totals
+from tests.browser.support import SCREENSHOTS, expect_totals
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -75,6 +75,8 @@ def test_the_form_is_reset_for_the_next_deal_with_the_next_players(live_server, 
     expect(phone.get_by_role("status").filter(has_text="Deal 2 saved")).to_contain_text("+120")
     expect(phone.get_by_role("heading", name="Deal 3")).to_be_visible()
     assert _form_kept(phone), "the form was sent again instead of reset"
+    SCREENSHOTS.mkdir(exist_ok=True)
+    phone.screenshot(path=str(SCREENSHOTS / f"next-deal-reset-{phone.color_scheme}.png"))
     # Back to a new deal's defaults: nothing chosen, sections closed, the hint shown.
     form = phone.locator("form.entry-form")
     expect(form.locator("input[name=declarer]:checked")).to_have_count(0)
@@ -151,6 +153,8 @@ def test_an_older_deal_is_deleted_after_a_new_one_was_saved(live_server, phone):
     # Deal 2 (Cleo's Spades, +33) was a mistake: deleted from the same page, every later
     # deal scored again; the sheet had changed since the page was loaded.
     phone.locator("#deal-2 summary").click()
+    SCREENSHOTS.mkdir(exist_ok=True)
+    phone.locator("#deal-2").screenshot(path=str(SCREENSHOTS / "next-deal-delete-row.png"))
     phone.once("dialog", lambda dialog: dialog.accept())
     phone.locator("#deal-2").get_by_role("button", name="Delete").click()
     expect_totals(phone, 20, 72, 0)
