@@ -143,21 +143,44 @@ def check_screen(page, name: str, *, kind: str = "page") -> None:
 # -- the screens, each with long names -------------------------------------------------------
 
 
-@pytest.fixture(params=["light", "dark"])
-def screen(browser, request):
+def _screen(browser, scheme: str):
     # Reduced motion: a switch is measured where it comes to rest, not mid-slide.
     context = browser.new_context(
         viewport=PHONE,
-        color_scheme=request.param,
+        color_scheme=scheme,
         device_scale_factor=1,
         bypass_csp=True,
         reduced_motion="reduce",
     )
     page = context.new_page()
     page.set_default_timeout(10_000)
-    page.color_scheme = request.param
+    page.color_scheme = scheme
+    return context, page
+
+
+@pytest.fixture(params=["light", "dark"])
+def screen(browser, request):
+    context, page = _screen(browser, request.param)
     yield page
     context.close()
+
+
+@pytest.fixture
+def both(browser):
+    """A page loaded once and looked at in light, then in dark (``in_both``)."""
+    context, page = _screen(browser, "light")
+    yield page
+    context.close()
+
+
+def in_both(page, name: str, *, kind: str = "page", picture: str | None = None) -> None:
+    """check_screen in light, then in dark on the same page (only colours change)."""
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.color_scheme = scheme
+        check_screen(page, f"{name} ({scheme})", kind=kind)
+        if picture:
+            screenshot(page, f"{picture}-{scheme}")
 
 
 def pitch_deal(pitcher: int, bid, holders: str) -> dict:
@@ -192,32 +215,30 @@ def make_sheet(key: str):
 
 
 @pytest.mark.parametrize("key", list(SHEETS))
-def test_a_sheet_with_long_names_fits_reads_and_taps(live_server, screen, key):
+def test_a_sheet_with_long_names_fits_reads_and_taps(live_server, both, key):
     sheet = make_sheet(key)
-    screen.goto(live_server.url + sheet.get_absolute_url())
-    check_screen(screen, key, kind="sheet")
-    screenshot(screen, f"a11y-sheet-{key}-{screen.color_scheme}")
+    both.goto(live_server.url + sheet.get_absolute_url())
+    in_both(both, key, kind="sheet", picture=f"a11y-sheet-{key}")
 
 
-def test_the_read_only_sheet_fits_reads_and_taps(live_server, screen):
+def test_the_read_only_sheet_fits_reads_and_taps(live_server, both):
     sheet = make_sheet("skat-3")
-    screen.goto(live_server.url + sheet.get_view_url())
-    check_screen(screen, "read-only skat", kind="sheet")
+    both.goto(live_server.url + sheet.get_view_url())
+    in_both(both, "read-only skat", kind="sheet")
 
 
 @pytest.mark.parametrize("path", ["/", "/new/"])
-def test_home_and_the_choice_of_game_fit_read_and_tap(live_server, screen, path):
-    screen.goto(live_server.url + path)
-    check_screen(screen, path)
+def test_home_and_the_choice_of_game_fit_read_and_tap(live_server, both, path):
+    both.goto(live_server.url + path)
+    in_both(both, path)
 
 
 @pytest.mark.parametrize(("game", "players"), [("skat", 3), ("pitch", 4), ("manipulation", 4)])
-def test_the_new_sheet_form_with_long_names_fits_reads_and_taps(live_server, screen, game, players):
-    screen.goto(live_server.url + f"/new/{game}/")
+def test_the_new_sheet_form_with_long_names_fits_reads_and_taps(live_server, both, game, players):
+    both.goto(live_server.url + f"/new/{game}/")
     for seat, name in enumerate(LONG_NAMES[:players]):
-        screen.locator(f"input[name=player_{seat}]").fill(name)
-    check_screen(screen, f"new {game}")
-    screenshot(screen, f"a11y-new-{game}-{screen.color_scheme}")
+        both.locator(f"input[name=player_{seat}]").fill(name)
+    in_both(both, f"new {game}", picture=f"a11y-new-{game}")
 
 
 # -- states axe does not see by itself --------------------------------------------------------
