@@ -222,7 +222,7 @@ def skat(players: list[str], deals: int, **options) -> Sheet:
 
 
 def oob_ids(body: str) -> list[str]:
-    return re.findall(r'<\w+[^>]*? id="([\w-]+)"[^>]*hx-swap-oob="true"', body)
+    return re.findall(r'<\w+[^>]*? id="([\w-]+)"[^>]*hx-swap-oob="(?:true|innerHTML)"', body)
 
 
 @pytest.mark.parametrize(("players", "deals"), [(THREE, 10), (THREE, 60), (FOUR, 10), (FOUR, 60)])
@@ -251,6 +251,9 @@ def test_a_skat_deal_from_a_fresh_form_is_answered_without_a_new_form(client, pl
         *seats, "undo-bar", "tally", "deal-delete",
     ]  # fmt: skip
     assert 'name="game"' not in body  # the rest of the form stays as it is
+    # The confirmation goes into the status region the page has, so that a screen
+    # reader announces it (a region swapped in whole may be read out or not).
+    assert '<div id="entry-status" role="status" hx-swap-oob="innerHTML">' in body
     assert f"Deal {deals + 1} saved" in body
     assert f'data-deal="{deals + 2}"' in body
     assert 'name="entry_fresh"' in body
