@@ -1266,14 +1266,18 @@ def concrete(abstract, sheet: SkatSheet) -> SkatDeal:
 
 
 @st.composite
-def sheets(draw):
+def tables(draw, *, series: tuple[int, int], bock_may_be_off: bool = False):
+    """A table of three or four with its first dealer and house rules: Kontra/Re, the
+    Bock triggers (all drawn, or none where ``bock_may_be_off`` draws them off), what
+    happens when everyone passes, and the series' length drawn from ``series``."""
     players = draw(st.sampled_from([THREE, FOUR]))
     kontra_re = draw(st.booleans())
+    bock_on = draw(st.booleans()) if bock_may_be_off else True
     bock = {
-        "sixty_all": draw(st.booleans()),
-        "lost_after_kontra": kontra_re and draw(st.booleans()),
-        "hundred_or_more": draw(st.booleans()),
-        "grand_hand_won": draw(st.booleans()),
+        "sixty_all": bock_on and draw(st.booleans()),
+        "lost_after_kontra": bock_on and kontra_re and draw(st.booleans()),
+        "hundred_or_more": bock_on and draw(st.booleans()),
+        "grand_hand_won": bock_on and draw(st.booleans()),
     }
     all_pass = draw(st.sampled_from(["throw_in", "ramsch"]))
     tie = (
@@ -1286,9 +1290,15 @@ def sheets(draw):
         bock=bock,
         all_pass=all_pass,
         ramsch_tie=tie,
-        series_deals=draw(st.integers(2, 12)),
+        series_deals=draw(st.integers(*series)),
     )
     first_dealer = draw(st.integers(0, len(players) - 1))
+    return players, first_dealer, kontra_re, chosen
+
+
+@st.composite
+def sheets(draw):
+    players, first_dealer, kontra_re, chosen = draw(tables(series=(2, 12)))
     abstract = draw(st.lists(abstract_deals(kontra_re), min_size=2, max_size=12))
     sheet = SkatSheet(players=players, first_dealer=first_dealer, options=chosen)
     deals, states = [], [sheet.state]

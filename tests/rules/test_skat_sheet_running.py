@@ -33,7 +33,7 @@ from games.rules.skat_list import (
 )
 from games.rules.skat_sheet import SkatSheet
 from tests.rules.test_skat_list import fields_of, listed_series
-from tests.rules.test_skat_sheet import FOUR, THREE, abstract_deals, concrete, options
+from tests.rules.test_skat_sheet import FOUR, THREE, abstract_deals, concrete, options, tables
 
 # ---------------------------------------------------------------------------
 # The whole-list computation, as the sheet did it before it kept running counts
@@ -110,29 +110,7 @@ def bock_notes(queued: int) -> list[str]:
 @st.composite
 def long_sheets(draw):
     """A sheet's table and house rules, and deals enough for Bock rounds to overlap."""
-    players = draw(st.sampled_from([THREE, FOUR]))
-    kontra_re = draw(st.booleans())
-    bock_on = draw(st.booleans())
-    bock = {
-        "sixty_all": bock_on and draw(st.booleans()),
-        "lost_after_kontra": bock_on and kontra_re and draw(st.booleans()),
-        "hundred_or_more": bock_on and draw(st.booleans()),
-        "grand_hand_won": bock_on and draw(st.booleans()),
-    }
-    all_pass = draw(st.sampled_from(["throw_in", "ramsch"]))
-    tie = (
-        draw(st.sampled_from(["all_tied_lose", "last_trick_loses"]))
-        if all_pass == "ramsch"
-        else "all_tied_lose"
-    )
-    chosen = options(
-        kontra_re=kontra_re,
-        bock=bock,
-        all_pass=all_pass,
-        ramsch_tie=tie,
-        series_deals=draw(st.integers(1, 40)),
-    )
-    first_dealer = draw(st.integers(0, len(players) - 1))
+    players, first_dealer, kontra_re, chosen = draw(tables(series=(1, 40), bock_may_be_off=True))
     deals = draw(st.lists(abstract_deals(kontra_re), min_size=1, max_size=40))
     return players, first_dealer, chosen, deals
 
