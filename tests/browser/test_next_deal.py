@@ -174,3 +174,44 @@ def test_without_javascript_a_deal_is_deleted_by_its_button(live_server, browser
         assert [hand.entry["game"] for hand in live_hands(sheet)] == ["clubs", "spades"]
     finally:
         context.close()
+
+
+UNCOVERED = """(el) => {
+  const r = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return !!hit && (el.contains(hit) || hit.contains(el));
+}"""
+
+
+def test_the_last_deal_shows_game_over_and_leaves_undo_in_reach(live_server, phone):
+    # Rule book, Skat, the list: a series of three deals here; the third ends it.
+    sheet = services.sheet_create(game="skat", players=THREE, options={"series_deals": 3})
+    for declarer, game, matadors, _value in DEALS[:2]:
+        services.hand_record(
+            sheet=sheet,
+            data={
+                "declarer": declarer,
+                "game": game,
+                "bid": 18,
+                "matadors": {"with": matadors},
+                "outcome": "won",
+            },
+        )
+    phone.goto(live_server.url + sheet.get_absolute_url())
+    phone.wait_for_selector("form.entry-form.is-enhanced")
+    # Deal 3: Ali's Grand with 1, won: 2 × 24 = 48 (ISkO 4.1).
+    _radio(phone, "declarer", "0").click()
+    _radio(phone, "game", "grand").click()
+    _radio(phone, "matadors_tap", "with-1").click()
+    phone.get_by_role("button", name="Save deal 3").click()
+    expect(phone.get_by_role("heading", name="Game over")).to_be_visible()
+    expect_totals(phone, 48, 24, 33)
+    expect(phone.get_by_role("status").filter(has_text="Deal 3 saved")).to_be_visible()
+    expect(phone.locator("form.entry-form")).to_have_count(0)
+    # The confirmation takes its own room: the last deal can be undone at once.
+    undo = phone.get_by_role("button", name="Undo deal 3")
+    undo.scroll_into_view_if_needed()
+    assert undo.evaluate(UNCOVERED)
+    phone.evaluate("window.scrollTo(0, 0)")
+    SCREENSHOTS.mkdir(exist_ok=True)
+    phone.screenshot(path=str(SCREENSHOTS / f"next-deal-game-over-{phone.color_scheme}.png"))
