@@ -25,9 +25,9 @@ from circles.rules.contributions import follows, seat_stats, seat_stats_after
 from games import selectors
 from games import services as sheet_services
 from games.games import GAMES
-from games.models import Hand, Seat, Sheet
 from games.rules.errors import RuleError
 from games.snapshots import TAIL
+from tests.test_circles_results import fresh, replay
 
 # -- random deals, each game's as its JSON is entered ----------------------------------------
 
@@ -284,28 +284,14 @@ def circle(django_user_model):
     return services.circle_create(owner=owner, name="Tuesday club")
 
 
-def fresh(link: CircleSheet) -> Sheet:
-    return Sheet.objects.get(pk=link.pk)
-
-
 def stored(link: CircleSheet) -> list[dict]:
     return [r.stats for r in SheetResult.objects.filter(sheet=link).order_by("position")]
 
 
 def replayed(link: CircleSheet) -> list[dict]:
     """The whole sheet replayed here from its stored deals, without games.selectors."""
-    sheet = fresh(link)
-    entry = GAMES[sheet.game]
-    names = list(
-        Seat.objects.filter(sheet=sheet).order_by("position").values_list("name", flat=True)
-    )
-    options = entry.read_options(sheet.options, players=len(names))
-    engine = entry.new_sheet(names=names, first_dealer=sheet.first_dealer, options=options)
-    hands = Hand.objects.filter(sheet=sheet, removed_at__isnull=True).order_by("number")
-    entries = [hand.entry for hand in hands]
-    for data in entries:
-        engine.add(entry.read_deal(data, players=len(names), options=options))
-    return list(seat_stats(sheet.game, engine.state, entries))
+    state, entries = replay(link)
+    return list(seat_stats(fresh(link).game, state, entries))
 
 
 def no_replay():
