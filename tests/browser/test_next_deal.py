@@ -122,9 +122,10 @@ THREE = ["Ali", "Bea", "Cleo"]
 DEALS = [(1, "clubs", 1, 24), (2, "spades", 2, 33), (0, "hearts", 1, 20)]
 
 
-def _three_deals():
-    sheet = services.sheet_create(game="skat", players=THREE)
-    for declarer, game, matadors, _value in DEALS:
+def _three_deals(count: int = 3, options: dict | None = None):
+    """A sheet with the first ``count`` of DEALS on it."""
+    sheet = services.sheet_create(game="skat", players=THREE, options=options)
+    for declarer, game, matadors, _value in DEALS[:count]:
         services.hand_record(
             sheet=sheet,
             data={
@@ -185,18 +186,7 @@ UNCOVERED = """(el) => {
 
 def test_the_last_deal_shows_game_over_and_leaves_undo_in_reach(live_server, phone):
     # Rule book, Skat, the list: a series of three deals here; the third ends it.
-    sheet = services.sheet_create(game="skat", players=THREE, options={"series_deals": 3})
-    for declarer, game, matadors, _value in DEALS[:2]:
-        services.hand_record(
-            sheet=sheet,
-            data={
-                "declarer": declarer,
-                "game": game,
-                "bid": 18,
-                "matadors": {"with": matadors},
-                "outcome": "won",
-            },
-        )
+    sheet = _three_deals(2, {"series_deals": 3})
     phone.goto(live_server.url + sheet.get_absolute_url())
     phone.wait_for_selector("form.entry-form.is-enhanced")
     # Deal 3: Ali's Grand with 1, won: 2 × 24 = 48 (ISkO 4.1).
