@@ -1,32 +1,43 @@
-"""How numbers and lists are written in explanations, the same way in every game."""
+"""How numbers and lists are written in explanations, the same way in every game.
+
+Each gives a :class:`~games.rules.text.Text`: English in the referee's tests, the
+reader's language (its digit grouping, its "and") when shown.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .text import Capitalised, Number, Text, _, join
 
-def number(n: int) -> str:
+
+def number(n: int) -> Text:
     """``150`` / ``−54``: a total, with a real minus sign (it is read aloud)."""
-    return f"−{-n}" if n < 0 else str(n)
+    return Number(n)
 
 
-def signed(n: int) -> str:
+def signed(n: int) -> Text:
     """``+50`` / ``−50`` / ``0``: a change of score."""
-    return f"+{n}" if n > 0 else number(n)
+    return Number(n, sign=True)
 
 
 def plural(n: int, word: str) -> str:
-    """``1 deal`` / ``3 deals``."""
+    """``1 deal`` / ``3 deals`` (English only: being replaced by ``ngettext``)."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def joined(words: Sequence[str], last: str = "and") -> str:
-    """``Ana``; ``Ana and Ben``; ``Ana, Ben and Cem``."""
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + f" {last} " + words[-1]
+def joined(words: Sequence[str], last: str | None = None) -> Text | str:
+    """``Ana``; ``Ana and Ben``; ``Ana, Ben and Cem`` (``last="or"``: ``Ana or Ben``)."""
+    if not words:
+        return ""
+    if len(words) == 1:
+        return words[0]
+    head = join(_(", "), words[:-1])
+    if last == "or":
+        return _("{items} or {last}", items=head, last=words[-1])
+    return _("{items} and {last}", items=head, last=words[-1])
 
 
-def capitalised(text: str) -> str:
+def capitalised(text: str) -> Text:
     """The first letter made a capital, the rest left alone ("high joker" → "High joker")."""
-    return text[:1].upper() + text[1:]
+    return Capitalised(text)
