@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .errors import ProblemCollector, RuleError, Step
+from .text import _
 
 
 @dataclass(frozen=True)
@@ -81,12 +82,17 @@ def check_player_names(players: Sequence[str], problems: ProblemCollector) -> No
     for seat, name in enumerate(players):
         key = name.strip().casefold()
         if not key:
-            problems.add(f"players.{seat}", f"Seat {seat + 1} needs a name.")
+            problems.add(f"players.{seat}", _("Seat {seat} needs a name.", seat=seat + 1))
         elif key in seen:
             problems.add(
                 f"players.{seat}",
-                f"{name.strip()} already sits at seat {seen[key] + 1}; give every player a "
-                f"different name so the sheet can tell them apart.",
+                # Translators: {name} is a player's name, {seat} the seat number (from 1).
+                _(
+                    "{name} already sits at seat {seat}; give every player a different name "
+                    "so the sheet can tell them apart.",
+                    name=name.strip(),
+                    seat=seen[key] + 1,
+                ),
             )
         else:
             seen[key] = seat

@@ -19,13 +19,14 @@ from typing import Any, Literal
 from .cards import SKAT_DECK
 from .errors import ProblemCollector, RuleError, Step
 from .skat import GAMES
-from .words import capitalised, joined, number, plural, signed
+from .text import _, join, ngettext, pgettext
+from .words import capitalised, joined, number, signed
 
 RULE_SECTIONS: dict[str, str] = {
-    "skat-seats": "Seats",
-    "skat-seeger-fabian": "Tournament scoring: Seeger-Fabian",
-    "skat-ramsch": "Ramsch (house rule)",
-    "skat-bock-rounds": "Bock rounds (house rule)",
+    "skat-seats": pgettext("rule book section", "Seats"),
+    "skat-seeger-fabian": _("Tournament scoring: Seeger-Fabian"),
+    "skat-ramsch": _("Ramsch (house rule)"),
+    "skat-bock-rounds": _("Bock rounds (house rule)"),
 }
 
 TABLE_SIZES = (3, 4)
@@ -51,10 +52,19 @@ SKAT_CARDS = 2
 CARDS_PER_TRICK = 3
 
 
+_ORDINALS = {
+    1: pgettext("place in a ranking", "1st"),
+    2: pgettext("place in a ranking", "2nd"),
+    3: pgettext("place in a ranking", "3rd"),
+}
+
+
 def _ordinal(n: int) -> str:
     # Places at one table run from 1st to 4th.
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n, "th")
-    return f"{n}{suffix}"
+    if n in _ORDINALS:
+        return _ORDINALS[n]
+    # Translators: a place in a ranking, 4th and on; {place} is its number.
+    return pgettext("place in a ranking", "{place}th", place=n)
 
 
 def _check_players(players: int, problems: ProblemCollector) -> bool:
@@ -62,7 +72,10 @@ def _check_players(players: int, problems: ProblemCollector) -> bool:
         return True
     problems.add(
         "players",
-        f"Skat is kept for 3 or 4 players (at 4 the dealer sits out each deal); got {players}.",
+        _(
+            "Skat is kept for 3 or 4 players (at 4 the dealer sits out each deal); got {players}.",
+            players=players,
+        ),
     )
     return False
 
@@ -73,13 +86,17 @@ def _check_names(
     if names is None:
         return None
     if len(names) != count:
-        problems.add("names", f"Give one name per seat ({count}); got {len(names)}.")
+        problems.add(
+            "names",
+            # Translators: {seats} is how many seats the table has, {given} how many names came.
+            _("Give one name per seat ({seats}); got {given}.", seats=count, given=len(names)),
+        )
         return None
     return list(names)
 
 
 def _seat_name(seat: int, names: Sequence[str] | None) -> str:
-    return names[seat] if names else f"seat {seat + 1}"
+    return names[seat] if names else _("seat {number}", number=seat + 1)
 
 
 # ---------------------------------------------------------------------------
@@ -108,11 +125,17 @@ def seats_for_deal(
     if table_ok and not 0 <= first_dealer < players:
         problems.add(
             "first_dealer",
-            f"The first dealer must be one of the {players} seats (0 to {players - 1}); "
-            f"got {first_dealer}.",
+            _(
+                "The first dealer must be one of the {players} seats (0 to {last}); got {seat}.",
+                players=players,
+                last=players - 1,
+                seat=first_dealer,
+            ),
         )
     if deal_number < 1:
-        problems.add("deal_number", f"Deals are counted from 1; got {deal_number}.")
+        problems.add(
+            "deal_number", _("Deals are counted from 1; got {number}.", number=deal_number)
+        )
     shown = _check_names(names, players, problems) if table_ok else None
     problems.raise_if_any()
 
@@ -125,18 +148,29 @@ def seats_for_deal(
     who = [_seat_name(s, shown) for s in (dealer, forehand, middlehand, rearhand)]
     steps = [
         Step(
-            f"Deal {deal_number}: {who[0]} deals; {who[1]} is forehand and leads the first "
-            f"trick, {who[2]} is middlehand and {who[3]} is rearhand.",
+            # Translators: {dealer} … {rearhand} are players' names or "seat 2".
+            _(
+                "Deal {number}: {dealer} deals; {forehand} is forehand and leads the first "
+                "trick, {middlehand} is middlehand and {rearhand} is rearhand.",
+                number=deal_number,
+                dealer=who[0],
+                forehand=who[1],
+                middlehand=who[2],
+                rearhand=who[3],
+            ),
             "skat-seats",
         )
     ]
     if sitting_out is None:
-        steps.append(Step("At a table of three the dealer plays as rearhand.", "skat-seats"))
+        steps.append(Step(_("At a table of three the dealer plays as rearhand."), "skat-seats"))
     else:
         steps.append(
             Step(
-                f"At a table of four the dealer sits this deal out; {who[0]} counts "
-                "with the defenders.",
+                _(
+                    "At a table of four the dealer sits this deal out; {dealer} counts "
+                    "with the defenders.",
+                    dealer=who[0],
+                ),
                 "skat-seats",
             )
         )
@@ -278,53 +312,72 @@ def _check_listed_deal(
     if declarer is None and won is not None:
         problems.add(
             f"{where}.won",
-            "A deal without a declarer (thrown in, or Ramsch) is neither won nor lost; "
-            "leave won empty or say who the declarer was.",
+            _(
+                "A deal without a declarer (thrown in, or Ramsch) is neither won nor lost; "
+                "leave won empty or say who the declarer was."
+            ),
         )
     if declarer is not None and won is None:
-        problems.add(f"{where}.won", "Say whether the declarer won or lost this game.")
+        problems.add(f"{where}.won", _("Say whether the declarer won or lost this game."))
     if players is None:
         return
-    seat_range = f"0 to {players - 1}"
+    last_seat = players - 1
     if len(deal.scores) != players:
         problems.add(
             f"{where}.scores",
-            f"Give one score per seat ({players}); got {len(deal.scores)}.",
+            # Translators: {seats} is how many seats the table has, {given} how many scores came.
+            _(
+                "Give one score per seat ({seats}); got {given}.",
+                seats=players,
+                given=len(deal.scores),
+            ),
         )
         return
     if sitting_out is not None:
         if players == 3:
             problems.add(
                 f"{where}.sitting_out",
-                "Nobody sits out at a table of three; the dealer plays too.",
+                _("Nobody sits out at a table of three; the dealer plays too."),
             )
             sitting_out = None
         elif not 0 <= sitting_out < players:
             problems.add(
                 f"{where}.sitting_out",
-                f"The dealer who sits out must be one of the seats ({seat_range}); "
-                f"got {sitting_out}.",
+                _(
+                    "The dealer who sits out must be one of the seats (0 to {last}); got {seat}.",
+                    last=last_seat,
+                    seat=sitting_out,
+                ),
             )
             sitting_out = None
         elif deal.scores[sitting_out] != 0:
             problems.add(
                 f"{where}.scores.{sitting_out}",
-                f"{capitalised(_seat_name(sitting_out, names))} sat this deal out, so their "
-                f"list entry cannot change; got {signed(deal.scores[sitting_out])}.",
+                # Translators: {player} is a player's name or "Seat 2"; {score} a change like +24.
+                _(
+                    "{player} sat this deal out, so their list entry cannot change; got {score}.",
+                    player=capitalised(_seat_name(sitting_out, names)),
+                    score=signed(deal.scores[sitting_out]),
+                ),
             )
     if declarer is None:
         return
     if not 0 <= declarer < players:
         problems.add(
             f"{where}.declarer",
-            f"The declarer must be one of the seats ({seat_range}); got {declarer}.",
+            _(
+                "The declarer must be one of the seats (0 to {last}); got {seat}.",
+                last=last_seat,
+                seat=declarer,
+            ),
         )
         return
     who = capitalised(_seat_name(declarer, names))
     if declarer == sitting_out:
         problems.add(
             f"{where}.declarer",
-            f"{who} dealt and sat this deal out, so cannot be its declarer.",
+            # Translators: {player} is a player's name or "Seat 2".
+            _("{player} dealt and sat this deal out, so cannot be its declarer.", player=who),
         )
         return
     # Only the declarer's list entry moves in a played game; the defenders write nothing.
@@ -332,22 +385,34 @@ def _check_listed_deal(
         if seat not in (declarer, sitting_out) and score != 0:
             problems.add(
                 f"{where}.scores.{seat}",
-                f"{capitalised(_seat_name(seat, names))} defended, and only the declarer's "
-                f"list entry changes in a game; got {signed(score)}.",
+                _(
+                    "{player} defended, and only the declarer's list entry changes in a game; "
+                    "got {score}.",
+                    player=capitalised(_seat_name(seat, names)),
+                    score=signed(score),
+                ),
             )
     # A won game is written as +value, a lost one as −2 × value: never zero.
     score = deal.scores[declarer]
     if won is True and score <= 0:
         problems.add(
             f"{where}.scores.{declarer}",
-            f"{who} won this game, so their list entry goes up by the game value; "
-            f"got {signed(score)}.",
+            _(
+                "{player} won this game, so their list entry goes up by the game value; "
+                "got {score}.",
+                player=who,
+                score=signed(score),
+            ),
         )
     if won is False and score >= 0:
         problems.add(
             f"{where}.scores.{declarer}",
-            f"{who} lost this game, so their list entry goes down by twice the game value; "
-            f"got {signed(score)}.",
+            _(
+                "{player} lost this game, so their list entry goes down by twice the game "
+                "value; got {score}.",
+                player=who,
+                score=signed(score),
+            ),
         )
 
 
@@ -382,31 +447,78 @@ def _standings(rows: Sequence[SeegerFabianRow]) -> tuple[tuple[int, int], ...]:
 
 
 def _defence_rule_step(players: int) -> Step:
-    others = f"the other {players - 1} players at this table of {players}"
+    values = {
+        "won": WON_BONUS,
+        "lost": LOST_PENALTY,
+        "defence": DEFENCE_BONUS[players],
+        "others": players - 1,
+        "players": players,
+    }
     if players == 4:
-        others += " (the dealer sitting out included)"
-    return Step(
-        f"Seeger-Fabian: list points, plus {WON_BONUS} for each game won as declarer, minus "
-        f"{LOST_PENALTY} for each game lost as declarer, plus {DEFENCE_BONUS[players]} to each "
-        f"of {others} for every game a declarer loses.",
-        "skat-seeger-fabian",
-    )
+        text = _(
+            "Seeger-Fabian: list points, plus {won} for each game won as declarer, minus "
+            "{lost} for each game lost as declarer, plus {defence} to each of the other "
+            "{others} players at this table of {players} (the dealer sitting out included) "
+            "for every game a declarer loses.",
+            **values,
+        )
+    else:
+        text = _(
+            "Seeger-Fabian: list points, plus {won} for each game won as declarer, minus "
+            "{lost} for each game lost as declarer, plus {defence} to each of the other "
+            "{others} players at this table of {players} for every game a declarer loses.",
+            **values,
+        )
+    return Step(text, "skat-seeger-fabian")
 
 
 def _row_step(row: SeegerFabianRow, players: int, names: Sequence[str] | None) -> Step:
-    parts = [f"{number(row.list_points)} list points"]
+    parts = [_("{points} list points", points=number(row.list_points))]
     if row.games_won:
-        parts.append(f"{signed(row.won_bonus)} for {plural(row.games_won, 'game')} won")
+        parts.append(
+            # Translators: {score} is a bonus like +100, {n} how many games it is for.
+            ngettext(
+                "{score} for {n} game won",
+                "{score} for {n} games won",
+                row.games_won,
+                score=signed(row.won_bonus),
+                n=row.games_won,
+            )
+        )
     if row.games_lost:
-        parts.append(f"{signed(row.lost_penalty)} for {plural(row.games_lost, 'game')} lost")
+        parts.append(
+            # Translators: {score} is a penalty like −100, {n} how many games it is for.
+            ngettext(
+                "{score} for {n} game lost",
+                "{score} for {n} games lost",
+                row.games_lost,
+                score=signed(row.lost_penalty),
+                n=row.games_lost,
+            )
+        )
     if row.defence_bonus:
         lost_by_others = row.defence_bonus // DEFENCE_BONUS[players]
         parts.append(
-            f"{signed(row.defence_bonus)} for {plural(lost_by_others, 'game')} "
-            "lost by another declarer"
+            # Translators: {score} is a bonus like +80, {n} how many games it is for.
+            ngettext(
+                "{score} for {n} game lost by another declarer",
+                "{score} for {n} games lost by another declarer",
+                lost_by_others,
+                score=signed(row.defence_bonus),
+                n=lost_by_others,
+            )
         )
-    who = capitalised(_seat_name(row.seat, names))
-    return Step(f"{who}: {', '.join(parts)}; total {number(row.total)}.", "skat-seeger-fabian")
+    return Step(
+        # Translators: {player} is a player's name or "Seat 2"; {parts} a list such as
+        # "96 list points, +100 for 2 games won"; {total} the player's total.
+        _(
+            "{player}: {parts}; total {total}.",
+            player=capitalised(_seat_name(row.seat, names)),
+            parts=join(", ", parts),
+            total=number(row.total),
+        ),
+        "skat-seeger-fabian",
+    )
 
 
 def _tie_steps(
@@ -416,26 +528,49 @@ def _tie_steps(
 ) -> list[Step]:
     rank_of = {seat: rank for rank, seat in standings}
     by_total: dict[int, list[int]] = {}
-    for _, seat in standings:
+    for _place, seat in standings:
         by_total.setdefault(rows[seat].total, []).append(seat)
     steps = []
     for total, seats in by_total.items():
         if len(seats) < 2:
             continue
-        who = [_seat_name(seat, names) for seat in seats]
-        places = ", ".join(
-            f"{_seat_name(seat, names)} ({rows[seat].games_won} won, "
-            f"{rows[seat].games_lost} lost) {_ordinal(rank_of[seat])}"
-            for seat in seats
+        who = capitalised(joined([_seat_name(seat, names) for seat in seats]))
+        places = join(
+            ", ",
+            [
+                # Translators: {player} is a name or "seat 2", {won} and {lost} counts of
+                # games, {place} e.g. "1st".
+                _(
+                    "{player} ({won} won, {lost} lost) {place}",
+                    player=_seat_name(seat, names),
+                    won=rows[seat].games_won,
+                    lost=rows[seat].games_lost,
+                    place=_ordinal(rank_of[seat]),
+                )
+                for seat in seats
+            ],
         )
-        both = "both" if len(seats) == 2 else "all"
-        steps.append(
-            Step(
-                f"{capitalised(joined(who))} {both} total {number(total)}; the tie goes to more games "
-                f"won, then fewer games lost: {places}.",
-                "skat-seeger-fabian",
+        if len(seats) == 2:
+            # Translators: {players} is e.g. "Ana and Ben"; {places} a list of
+            # "Ana (3 won, 1 lost) 1st".
+            text = _(
+                "{players} both total {total}; the tie goes to more games won, then fewer "
+                "games lost: {places}.",
+                players=who,
+                total=number(total),
+                places=places,
             )
-        )
+        else:
+            # Translators: {players} is e.g. "Ana, Ben and Cem"; {places} a list of
+            # "Ana (3 won, 1 lost) 1st".
+            text = _(
+                "{players} all total {total}; the tie goes to more games won, then fewer "
+                "games lost: {places}.",
+                players=who,
+                total=number(total),
+                places=places,
+            )
+        steps.append(Step(text, "skat-seeger-fabian"))
     return steps
 
 
@@ -452,19 +587,29 @@ def _read_options(
         return {}
     problems = ProblemCollector()
     if not isinstance(data, Mapping):
-        raise RuleError("Give the options as an object of names and values.", field_name)
+        raise RuleError(_("Give the options as an object of names and values."), field_name)
     known = [f.name for f in fields(cls)]
     values: dict[str, Any] = {}
     for name, value in data.items():
         if name not in known:
             problems.add(
                 f"{field_name}.{name}",
-                f'"{name}" is not an option here; the options are {joined(known)}.',
+                # Translators: {name} is what was sent; {options} the option names (codes).
+                _(
+                    '"{name}" is not an option here; the options are {options}.',
+                    name=name,
+                    options=joined(known),
+                ),
             )
             continue
         accepts, wording = check[name]
         if not accepts(value):
-            problems.add(f"{field_name}.{name}", f"{name} must be {wording}.")
+            problems.add(
+                f"{field_name}.{name}",
+                # Translators: {option} is an option's name (a code); {wording} what it accepts,
+                # e.g. "true or false".
+                _("{option} must be {wording}.", option=name, wording=wording),
+            )
             continue
         values[name] = value
     problems.raise_if_any()
@@ -499,8 +644,11 @@ class RamschOptions:
         check = {
             "tie": (
                 lambda v: v in RAMSCH_TIES,
-                'one of "all_tied_lose" (every tied player loses) or "last_trick_loses" '
-                "(the tied player who took the last trick loses)",
+                # Translators: what the tie option accepts; the quoted values are codes, keep them.
+                _(
+                    'one of "all_tied_lose" (every tied player loses) or "last_trick_loses" '
+                    "(the tied player who took the last trick loses)"
+                ),
             )
         }
         return cls(**_read_options(cls, data, field, check))
@@ -561,63 +709,132 @@ def _can_share(cards: tuple[int, ...], points: tuple[int, ...]) -> bool:
     return share(0, cards, points)
 
 
+def _player(player: int, names: Sequence[str] | None) -> str:
+    """One of the three Ramsch players inside a sentence: their name, or "player 2"."""
+    return names[player] if names else _("player {number}", number=player + 1)
+
+
+def _player_first(player: int, names: Sequence[str] | None) -> str:
+    """The same at the start of a sentence: the name as it was given, or "Player 2"."""
+    return names[player] if names else _("Player {number}", number=player + 1)
+
+
 def _check_ramsch(
-    points: Sequence[int], tricks: Sequence[int], last_trick: int, problems: ProblemCollector
+    points: Sequence[int],
+    tricks: Sequence[int],
+    last_trick: int,
+    names: Sequence[str] | None,
+    problems: ProblemCollector,
 ) -> None:
     counts_ok = True
-    for name, values, unit, total in (
-        ("points", points, "card points", TOTAL_CARD_POINTS),
-        ("tricks", tricks, "tricks", TOTAL_TRICKS),
+    for name, values, total in (
+        ("points", points, TOTAL_CARD_POINTS),
+        ("tricks", tricks, TOTAL_TRICKS),
     ):
-        if not _check_ramsch_counts(name, values, unit, total, problems):
+        if not _check_ramsch_counts(name, values, total, names, problems):
             counts_ok = False
     last_ok = 0 <= last_trick < RAMSCH_PLAYERS
     if not last_ok:
-        problems.add(
-            "last_trick",
-            f"The last trick was taken by player 1, 2 or 3 (0 to 2); got {last_trick}.",
-        )
+        if names:
+            # Translators: {players} is e.g. "Ana, Ben or Cem"; {got} the number sent.
+            text = _(
+                "The last trick was taken by {players} (0 to 2); got {got}.",
+                players=joined(names, last="or"),
+                got=last_trick,
+            )
+        else:
+            text = _(
+                "The last trick was taken by player 1, 2 or 3 (0 to 2); got {got}.",
+                got=last_trick,
+            )
+        problems.add("last_trick", text)
     if len(points) != RAMSCH_PLAYERS or len(tricks) != RAMSCH_PLAYERS:
         return
     if last_ok and tricks[last_trick] == 0:
         last_ok = False
         problems.add(
             "last_trick",
-            f"Player {last_trick + 1} took no trick, so cannot have taken the last one.",
+            # Translators: {player} is a player's name or "Player 2".
+            _(
+                "{player} took no trick, so cannot have taken the last one.",
+                player=_player_first(last_trick, names),
+            ),
         )
     # Card points come only with tricks (the skat goes to whoever took the last trick),
     # so a player without a trick has none.
     empty_handed = [i for i, t in enumerate(tricks) if t == 0 and points[i] > 0]
     for i in empty_handed:
         problems.add(
-            f"points.{i}", f"Player {i + 1} took no trick, so has no card points; got {points[i]}."
+            f"points.{i}",
+            # Translators: {player} is a player's name or "Player 2"; {points} card points.
+            _(
+                "{player} took no trick, so has no card points; got {points}.",
+                player=_player_first(i, names),
+                points=points[i],
+            ),
         )
     if counts_ok and last_ok and not empty_handed:
-        _check_ramsch_piles(points, tricks, last_trick, problems)
+        _check_ramsch_piles(points, tricks, last_trick, names, problems)
 
 
 def _check_ramsch_counts(
-    name: str, values: Sequence[int], unit: str, total: int, problems: ProblemCollector
+    name: str,
+    values: Sequence[int],
+    total: int,
+    names: Sequence[str] | None,
+    problems: ProblemCollector,
 ) -> bool:
+    card_points = name == "points"
     if len(values) != RAMSCH_PLAYERS:
-        problems.add(
-            name, f"Give the {unit} of the three players in the Ramsch; got {len(values)}."
-        )
+        if card_points:
+            text = _(
+                "Give the card points of the three players in the Ramsch; got {given}.",
+                given=len(values),
+            )
+        else:
+            text = _(
+                "Give the tricks of the three players in the Ramsch; got {given}.",
+                given=len(values),
+            )
+        problems.add(name, text)
         return False
     negative = [i for i, v in enumerate(values) if v < 0]
     for i in negative:
-        problems.add(f"{name}.{i}", f"Player {i + 1} cannot have {values[i]} {unit}.")
+        who = _player_first(i, names)
+        if card_points:
+            # Translators: {player} is a player's name or "Player 2"; {count} a negative number.
+            text = _("{player} cannot have {count} card points.", player=who, count=values[i])
+        else:
+            # Translators: {player} is a player's name or "Player 2"; {count} a negative number.
+            text = _("{player} cannot have {count} tricks.", player=who, count=values[i])
+        problems.add(f"{name}.{i}", text)
     if negative:
         return False
     if sum(values) != total:
-        hint = " (the skat counts for whoever took the last trick)" if name == "points" else ""
-        problems.add(name, f"The {unit} add up to {sum(values)}, but a deal has {total}{hint}.")
+        if card_points:
+            text = _(
+                "The card points add up to {counted}, but a deal has {total} (the skat counts "
+                "for whoever took the last trick).",
+                counted=sum(values),
+                total=total,
+            )
+        else:
+            text = _(
+                "The tricks add up to {counted}, but a deal has {total}.",
+                counted=sum(values),
+                total=total,
+            )
+        problems.add(name, text)
         return False
     return True
 
 
 def _check_ramsch_piles(
-    points: Sequence[int], tricks: Sequence[int], last_trick: int, problems: ProblemCollector
+    points: Sequence[int],
+    tricks: Sequence[int],
+    last_trick: int,
+    names: Sequence[str] | None,
+    problems: ProblemCollector,
 ) -> None:
     """Can the cards the players took really hold the card points they counted?"""
     cards = _pile_sizes(tricks, last_trick)
@@ -626,18 +843,24 @@ def _check_ramsch_piles(
     for i, (n, have) in enumerate(zip(cards, points, strict=True)):
         if have not in reachable[n]:
             piles_ok = False
-            problems.add(f"points.{i}", _pile_message(i, tricks[i], n, have, last_trick))
+            problems.add(f"points.{i}", _pile_message(i, tricks[i], n, have, last_trick, names))
     # Each pile may be possible alone while the three together are not (two players
     # who both need three of the four aces, say).
     if piles_ok and not _can_share(cards, tuple(points)):
         piles = [
-            f"player {i + 1} {have} in {n} cards"
+            # Translators: {player} is a name or "player 2", {points} card points, {cards}
+            # how many cards they are in.
+            _("{player} {points} in {cards} cards", player=_player(i, names), points=have, cards=n)
             for i, (n, have) in enumerate(zip(cards, points, strict=True))
         ]
         problems.add(
             "points",
-            "The 32 cards cannot be shared out to give these card points with these tricks "
-            f"({joined(piles)}); please count again.",
+            # Translators: {piles} is e.g. "player 1 40 in 11 cards, player 2 …".
+            _(
+                "The 32 cards cannot be shared out to give these card points with these "
+                "tricks ({piles}); please count again.",
+                piles=joined(piles),
+            ),
         )
 
 
@@ -648,15 +871,49 @@ def _pile_sizes(tricks: Sequence[int], last_trick: int) -> tuple[int, ...]:
     )
 
 
-def _pile_message(player: int, tricks: int, cards: int, have: int, last_trick: int) -> str:
+def _pile_message(
+    player: int, tricks: int, cards: int, have: int, last_trick: int, names: Sequence[str] | None
+) -> str:
     sums = _reachable_points()[cards]
-    held = plural(tricks, "trick") + (" and the skat" if player == last_trick else "")
-    start = f"Player {player + 1} took {held}, {cards} cards,"
+    if player == last_trick:
+        held = ngettext("{n} trick and the skat", "{n} tricks and the skat", tricks, n=tricks)
+    else:
+        held = ngettext("{n} trick", "{n} tricks", tricks, n=tricks)
+    who = _player_first(player, names)
     if have > max(sums):
-        return f"{start} which hold at most {max(sums)} card points; got {have}."
+        # Translators: {player} is a name or "Player 2"; {held} e.g. "3 tricks and the
+        # skat"; {cards} how many cards that is; {points} the card points counted.
+        return _(
+            "{player} took {held}, {cards} cards, which hold at most {most} card points; "
+            "got {points}.",
+            player=who,
+            held=held,
+            cards=cards,
+            most=max(sums),
+            points=have,
+        )
     if have < min(sums):
-        return f"{start} which hold at least {min(sums)} card points; got {have}."
-    return f"{start} and no {cards} Skat cards are worth exactly {plural(have, 'card point')}."
+        # Translators: {player} is a name or "Player 2"; {held} e.g. "3 tricks and the
+        # skat"; {cards} how many cards that is; {points} the card points counted.
+        return _(
+            "{player} took {held}, {cards} cards, which hold at least {least} card points; "
+            "got {points}.",
+            player=who,
+            held=held,
+            cards=cards,
+            least=min(sums),
+            points=have,
+        )
+    # Translators: {player} is a name or "Player 2"; {held} e.g. "3 tricks and the skat";
+    # {cards} how many cards that is; {points} e.g. "37 card points".
+    return _(
+        "{player} took {held}, {cards} cards, and no {cards} Skat cards are worth exactly "
+        "{points}.",
+        player=who,
+        held=held,
+        cards=cards,
+        points=ngettext("{n} card point", "{n} card points", have, n=have),
+    )
 
 
 def score_ramsch(
@@ -666,35 +923,55 @@ def score_ramsch(
     last_trick: int,
     options: RamschOptions | None = None,
     bock: bool = False,
+    names: Sequence[str] | None = None,
 ) -> RamschResult:
     """Score a Ramsch deal from the card points and tricks of the three active players.
 
     ``points`` already include the skat for the winner of the last trick, so they add
     up to 120; ``tricks`` add up to 10; ``last_trick`` is who took the last trick.
+    The explanation and the problems say "player 1/2/3", or the three active players'
+    ``names`` when they are given.
     """
     options = options or RamschOptions()
     problems = ProblemCollector()
-    _check_ramsch(points, tricks, last_trick, problems)
+    names = _check_names(names, RAMSCH_PLAYERS, problems)
+    _check_ramsch(points, tricks, last_trick, names, problems)
     problems.raise_if_any()
 
+    piles = join(
+        ", ",
+        [
+            # Translators: {player} is a name or "player 2"; {points} card points; {n} tricks.
+            ngettext(
+                "{player} {points} card points in {n} trick",
+                "{player} {points} card points in {n} tricks",
+                t,
+                player=_player(i, names),
+                points=p,
+                n=t,
+            )
+            for i, (p, t) in enumerate(zip(points, tricks, strict=True))
+        ],
+    )
     steps = [
         Step(
-            "Ramsch: "
-            + ", ".join(
-                f"player {i + 1} {p} card points in {plural(t, 'trick')}"
-                for i, (p, t) in enumerate(zip(points, tricks, strict=True))
-            )
-            + f"; player {last_trick + 1} took the last trick and with it the skat.",
+            # Translators: {piles} is e.g. "player 1 40 card points in 3 tricks, player 2 …";
+            # {player} a name or "player 2".
+            _(
+                "Ramsch: {piles}; {player} took the last trick and with it the skat.",
+                piles=piles,
+                player=_player(last_trick, names),
+            ),
             "skat-ramsch",
         )
     ]
     sweeper = next((i for i, t in enumerate(tricks) if t == TOTAL_TRICKS), None)
     if sweeper is not None:
-        return _durchmarsch(sweeper, 2 if bock else 1, steps)
+        return _durchmarsch(sweeper, 2 if bock else 1, steps, names)
 
     top = max(points)
     tied = tuple(i for i, p in enumerate(points) if p == top)
-    losers = _ramsch_losers(tied, last_trick, options, top, steps)
+    losers = _ramsch_losers(tied, last_trick, options, top, steps, names)
     jungfrau = tuple(i for i, t in enumerate(tricks) if t == 0)
     loss = top
     # Each player without a trick doubles the loss; there can be only one, since two
@@ -703,36 +980,56 @@ def score_ramsch(
         loss *= 2
         steps.append(
             Step(
-                f"Player {player + 1} took no trick (Jungfrau), which doubles the loss to {loss}.",
+                # Translators: {player} is a name or "Player 2".
+                _(
+                    "{player} took no trick (Jungfrau), which doubles the loss to {loss}.",
+                    player=_player_first(player, names),
+                    loss=loss,
+                ),
                 "skat-ramsch",
             )
         )
     if bock:
         loss *= 2
-        steps.append(Step(f"A Bock deal counts double: {loss}.", "skat-bock-rounds"))
-    scores = tuple(-loss if i in losers else 0 for i in range(RAMSCH_PLAYERS))
-    steps.append(
-        Step(
-            "Scores: "
-            + ", ".join(f"player {i + 1} {signed(s)}" for i, s in enumerate(scores))
-            + ".",
-            "skat-ramsch",
+        steps.append(
+            Step(
+                # Translators: {score} is the doubled loss (80) or gain (+240).
+                _("A Bock deal counts double: {score}.", score=loss),
+                "skat-bock-rounds",
+            )
         )
+    scores = tuple(-loss if i in losers else 0 for i in range(RAMSCH_PLAYERS))
+    shown = join(
+        ", ",
+        [
+            # Translators: a player's name (or "player 2") and what their score changed by.
+            _("{player} {score}", player=_player(i, names), score=signed(s))
+            for i, s in enumerate(scores)
+        ],
     )
+    steps.append(Step(_("Scores: {scores}.", scores=shown), "skat-ramsch"))
     return RamschResult(scores, losers, jungfrau, None, tuple(steps))
 
 
-def _durchmarsch(sweeper: int, factor: int, steps: list[Step]) -> RamschResult:
+def _durchmarsch(
+    sweeper: int, factor: int, steps: list[Step], names: Sequence[str] | None
+) -> RamschResult:
     gain = TOTAL_CARD_POINTS * factor
     steps.append(
         Step(
-            f"Player {sweeper + 1} took every trick (Durchmarsch) and scores "
-            f"+{TOTAL_CARD_POINTS}; nobody loses.",
+            # Translators: {player} is a name or "Player 2"; {score} e.g. +120.
+            _(
+                "{player} took every trick (Durchmarsch) and scores {score}; nobody loses.",
+                player=_player_first(sweeper, names),
+                score=signed(TOTAL_CARD_POINTS),
+            ),
             "skat-ramsch",
         )
     )
     if factor > 1:
-        steps.append(Step(f"A Bock deal counts double: +{gain}.", "skat-bock-rounds"))
+        steps.append(
+            Step(_("A Bock deal counts double: {score}.", score=signed(gain)), "skat-bock-rounds")
+        )
     scores = tuple(gain if i == sweeper else 0 for i in range(RAMSCH_PLAYERS))
     # The two empty-handed players are not Jungfrau here: nobody loses, so there is
     # no loss for them to double.
@@ -745,37 +1042,82 @@ def _ramsch_losers(
     options: RamschOptions,
     top: int,
     steps: list[Step],
+    names: Sequence[str] | None,
 ) -> tuple[int, ...]:
     if len(tied) == 1:
         steps.append(
             Step(
-                f"Player {tied[0] + 1} has the most card points, {top}, and loses that many.",
+                # Translators: {player} is a name or "Player 2"; {points} card points.
+                _(
+                    "{player} has the most card points, {points}, and loses that many.",
+                    player=_player_first(tied[0], names),
+                    points=top,
+                ),
                 "skat-ramsch",
             )
         )
         return tied
-    who = joined([f"player {i + 1}" for i in tied])
-    both = "both" if len(tied) == 2 else "all"
-    start = f"{capitalised(who)} {both} have the most card points, {top}"
+    who = joined([_player_first(tied[0], names), *(_player(i, names) for i in tied[1:])])
+    two = len(tied) == 2
     if options.tie == "all_tied_lose":
-        steps.append(Step(f"{start}, so each of them loses {top}.", "skat-ramsch"))
+        if two:
+            # Translators: {players} is e.g. "Ana and Ben"; {points} card points.
+            text = _(
+                "{players} both have the most card points, {points}, so each of them loses "
+                "{points}.",
+                players=who,
+                points=top,
+            )
+        else:
+            # Translators: {players} is e.g. "Ana, Ben and Cem"; {points} card points.
+            text = _(
+                "{players} all have the most card points, {points}, so each of them loses "
+                "{points}.",
+                players=who,
+                points=top,
+            )
+        steps.append(Step(text, "skat-ramsch"))
         return tied
     if last_trick in tied:
-        steps.append(
-            Step(
-                f"{start}; by this sheet's tie rule the one who took the last trick, "
-                f"player {last_trick + 1}, loses {top}.",
-                "skat-ramsch",
+        if two:
+            # Translators: {players} is e.g. "Ana and Ben"; {player} the one of them who
+            # took the last trick (a name or "player 2"); {points} card points.
+            text = _(
+                "{players} both have the most card points, {points}; by this sheet's tie rule "
+                "the one who took the last trick, {player}, loses {points}.",
+                players=who,
+                points=top,
+                player=_player(last_trick, names),
             )
-        )
+        else:
+            # Translators: {players} is e.g. "Ana, Ben and Cem"; {player} the one of them
+            # who took the last trick (a name or "player 2"); {points} card points.
+            text = _(
+                "{players} all have the most card points, {points}; by this sheet's tie rule "
+                "the one who took the last trick, {player}, loses {points}.",
+                players=who,
+                points=top,
+                player=_player(last_trick, names),
+            )
+        steps.append(Step(text, "skat-ramsch"))
         return (last_trick,)
-    steps.append(
-        Step(
-            f"{start}; none of them took the last trick, so the tie rule cannot pick one "
-            f"and each of them loses {top}.",
-            "skat-ramsch",
+    if two:
+        # Translators: {players} is e.g. "Ana and Ben"; {points} card points.
+        text = _(
+            "{players} both have the most card points, {points}; none of them took the last "
+            "trick, so the tie rule cannot pick one and each of them loses {points}.",
+            players=who,
+            points=top,
         )
-    )
+    else:
+        # Translators: {players} is e.g. "Ana, Ben and Cem"; {points} card points.
+        text = _(
+            "{players} all have the most card points, {points}; none of them took the last "
+            "trick, so the tie rule cannot pick one and each of them loses {points}.",
+            players=who,
+            points=top,
+        )
+    steps.append(Step(text, "skat-ramsch"))
     return tied
 
 
@@ -795,7 +1137,9 @@ class BockTriggers:
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any] | None, field: str = "options") -> BockTriggers:
-        check = {f.name: (_is_bool, "true or false") for f in fields(cls)}
+        # Translators: what an option accepts; true and false are JSON values, keep them.
+        accepted = _("true or false")
+        check = {f.name: (_is_bool, accepted) for f in fields(cls)}
         return cls(**_read_options(cls, data, field, check))
 
     def as_dict(self) -> dict[str, Any]:
@@ -826,43 +1170,79 @@ def bock_triggered(
     """
     problems = ProblemCollector()
     if game not in GAMES:
-        problems.add("game", f'"{game}" is not a Skat game; choose one of {joined(GAMES)}.')
+        problems.add(
+            "game",
+            # Translators: {game} is what was sent; {games} the game codes to choose from.
+            _(
+                '"{game}" is not a Skat game; choose one of {games}.',
+                game=game,
+                games=joined(GAMES),
+            ),
+        )
     if declarer_points is not None and not 0 <= declarer_points <= TOTAL_CARD_POINTS:
         problems.add(
             "declarer_points",
-            f"The declarer's card points are 0 to {TOTAL_CARD_POINTS}; got {declarer_points}.",
+            _(
+                "The declarer's card points are 0 to {total}; got {points}.",
+                total=TOTAL_CARD_POINTS,
+                points=declarer_points,
+            ),
         )
     elif declarer_points is not None and game != "null" and declarer_points <= 60 and won:
         # A suit or grand game needs 61 card points to be won; 60:60 is lost.
         problems.add(
             "won",
-            f"With {declarer_points} card points the declarer cannot win; "
-            "61 are needed (60:60 is lost).",
+            _(
+                "With {points} card points the declarer cannot win; 61 are needed (60:60 is lost).",
+                points=declarer_points,
+            ),
         )
     if not LOWEST_GAME_VALUE <= game_value <= HIGHEST_GAME_VALUE:
         problems.add(
             "game_value",
-            f"A game is worth {LOWEST_GAME_VALUE} to {HIGHEST_GAME_VALUE} (before a loss is "
-            f"doubled and before Kontra, Re or Bock); got {game_value}.",
+            _(
+                "A game is worth {lowest} to {highest} (before a loss is doubled and before "
+                "Kontra, Re or Bock); got {value}.",
+                lowest=LOWEST_GAME_VALUE,
+                highest=HIGHEST_GAME_VALUE,
+                value=game_value,
+            ),
         )
     problems.raise_if_any()
 
     hits: list[str] = []
     if triggers.sixty_all and game != "null" and declarer_points == 60:
-        hits.append("The game ended 60:60")
-    if triggers.lost_after_kontra and kontra and not won:
-        hits.append("The declarer lost after the defenders said Kontra")
-    if triggers.hundred_or_more and game_value >= BOCK_TRIGGER_LIMIT:
-        hits.append(f"The game was worth {game_value}, {BOCK_TRIGGER_LIMIT} or more")
-    if triggers.grand_hand_won and game == "grand" and hand and won:
-        hits.append("A Grand Hand was won")
-    return tuple(
-        Step(
-            f"{hit}, so a Bock round (one deal per seat, every game doubled) is added.",
-            "skat-bock-rounds",
+        hits.append(
+            _(
+                "The game ended 60:60, so a Bock round (one deal per seat, every game doubled) "
+                "is added."
+            )
         )
-        for hit in hits
-    )
+    if triggers.lost_after_kontra and kontra and not won:
+        hits.append(
+            _(
+                "The declarer lost after the defenders said Kontra, so a Bock round (one deal "
+                "per seat, every game doubled) is added."
+            )
+        )
+    if triggers.hundred_or_more and game_value >= BOCK_TRIGGER_LIMIT:
+        hits.append(
+            # Translators: {value} is the game's value, {limit} the value that starts a Bock round.
+            _(
+                "The game was worth {value}, {limit} or more, so a Bock round (one deal per "
+                "seat, every game doubled) is added.",
+                value=game_value,
+                limit=BOCK_TRIGGER_LIMIT,
+            )
+        )
+    if triggers.grand_hand_won and game == "grand" and hand and won:
+        hits.append(
+            _(
+                "A Grand Hand was won, so a Bock round (one deal per seat, every game doubled) "
+                "is added."
+            )
+        )
+    return tuple(Step(hit, "skat-bock-rounds") for hit in hits)
 
 
 @dataclass(frozen=True)
@@ -913,7 +1293,7 @@ def bock_deals_owed(*, players: int, owed: int, event: int | BockEvent) -> int:
     problems = ProblemCollector()
     _check_players(players, problems)
     if owed < 0:
-        problems.add("owed", f"The Bock deals owed are 0 or more; got {owed}.")
+        problems.add("owed", _("The Bock deals owed are 0 or more; got {owed}.", owed=owed))
     _check_bock_event(event, "event", problems)
     problems.raise_if_any()
     return _bock_deals_owed_after(owed, event, players)
@@ -923,9 +1303,16 @@ def _check_bock_event(event: int | BockEvent, where: str, problems: ProblemColle
     limit = BOCK_TRIGGERS
     hit = event.triggers_hit if isinstance(event, BockEvent) else event
     if not 0 <= hit <= limit:
-        problems.add(where, f"A deal adds 0 to {limit} Bock rounds (one per trigger); got {hit}.")
+        problems.add(
+            where,
+            _(
+                "A deal adds 0 to {limit} Bock rounds (one per trigger); got {rounds}.",
+                limit=limit,
+                rounds=hit,
+            ),
+        )
     elif isinstance(event, BockEvent) and event.thrown_in and hit:
-        problems.add(where, "A thrown-in deal has no game, so it cannot trigger a Bock round.")
+        problems.add(where, _("A thrown-in deal has no game, so it cannot trigger a Bock round."))
 
 
 def _bock_deals_owed_after(owed: int, event: int | BockEvent, players: int) -> int:

@@ -45,14 +45,13 @@ from __future__ import annotations
 
 import difflib
 import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from .errors import Problem, ProblemCollector, RuleError, Step
 from .sheet import DealResult, NextDeal, SheetState, check_player_names, replay_deals
-from .skat import WINNING_POINTS, GameResult, score_game
+from .skat import WINNING_POINTS, GameResult, contract_name, score_game
 from .skat_list import (
     RAMSCH_TIES,
     SERIES_DEALS,
@@ -71,10 +70,11 @@ from .skat_list import (
     seats_for_deal,
     seeger_fabian_of_tally,
 )
-from .words import joined, number, plural, signed
+from .text import _, join, ngettext, pgettext
+from .words import joined, number, signed
 
 RULE_SECTIONS: dict[str, str] = {
-    "skat-score-sheet": "Keeping the score sheet",
+    "skat-score-sheet": _("Keeping the score sheet"),
 }
 
 ALL_PASS_CHOICES = ("throw_in", "ramsch")
@@ -144,7 +144,10 @@ class SkatSheetOptions:
             return cls()
         if not isinstance(data, Mapping):
             raise RuleError(
-                'Give the sheet\'s options as an object of names and values, like {"kontra_re": true}.',
+                _(
+                    "Give the sheet's options as an object of names and values, like "
+                    '{"kontra_re": true}.'
+                ),
                 field,
             )
         problems = ProblemCollector()
@@ -154,12 +157,24 @@ class SkatSheetOptions:
             where = f"{field}.{name}"
             if name not in known:
                 close = difflib.get_close_matches(str(name), known, n=1, cutoff=0.6)
-                hint = f' Did you mean "{close[0]}"?' if close else ""
-                problems.add(
-                    where,
-                    f'"{name}" is not an option of a Skat sheet; the options are '
-                    f"{joined(known)}.{hint}",
-                )
+                if close:
+                    # Translators: {name} is what was sent; {options} the option names and
+                    # {suggestion} the closest one (codes, keep them as they are).
+                    text = _(
+                        '"{name}" is not an option of a Skat sheet; the options are {options}. '
+                        'Did you mean "{suggestion}"?',
+                        name=name,
+                        options=joined(known),
+                        suggestion=close[0],
+                    )
+                else:
+                    # Translators: {name} is what was sent; {options} the option names (codes).
+                    text = _(
+                        '"{name}" is not an option of a Skat sheet; the options are {options}.',
+                        name=name,
+                        options=joined(known),
+                    )
+                problems.add(where, text)
             elif value is not None:
                 read = _OPTION_READERS[name](value, where, problems)
                 if read is not None:
@@ -176,15 +191,19 @@ class SkatSheetOptions:
         if self.bock.lost_after_kontra and not self.kontra_re:
             problems.add(
                 f"{field}.bock.lost_after_kontra",
-                "A Bock round after a game lost against Kontra needs Kontra and Re on this "
-                "sheet: switch on kontra_re, or leave this trigger off.",
+                _(
+                    "A Bock round after a game lost against Kontra needs Kontra and Re on this "
+                    "sheet: switch on kontra_re, or leave this trigger off."
+                ),
             )
         # The tie rule only settles a Ramsch, which is never played on a throw-in sheet.
         if self.ramsch_tie != "all_tied_lose" and self.all_pass != "ramsch":
             problems.add(
                 f"{field}.ramsch_tie",
-                "A Ramsch tie rule only matters when a deal everyone passes is played as "
-                'Ramsch: set all_pass to "ramsch", or leave the tie rule out.',
+                _(
+                    "A Ramsch tie rule only matters when a deal everyone passes is played as "
+                    'Ramsch: set all_pass to "ramsch", or leave the tie rule out.'
+                ),
             )
 
     def deals_in_series(self, players: int) -> int:
@@ -205,7 +224,16 @@ def _read_switch(value: object, where: str, problems: ProblemCollector) -> bool 
     if isinstance(value, bool):
         return value
     name = where.rsplit(".", 1)[-1]
-    problems.add(where, f"{name} is switched on with true or off with false, not {_shown(value)}.")
+    problems.add(
+        where,
+        # Translators: {option} is an option's name and {value} what was sent (codes);
+        # true and false are JSON values, keep them.
+        _(
+            "{option} is switched on with true or off with false, not {value}.",
+            option=name,
+            value=_shown(value),
+        ),
+    )
     return None
 
 
@@ -213,8 +241,10 @@ def _read_bock(value: object, where: str, problems: ProblemCollector) -> BockTri
     if not isinstance(value, Mapping):
         problems.add(
             where,
-            "bock is an object of the events that start a Bock round, each true or false, "
-            'like {"hundred_or_more": true}.',
+            _(
+                "bock is an object of the events that start a Bock round, each true or false, "
+                'like {"hundred_or_more": true}.'
+            ),
         )
         return None
     try:
@@ -229,8 +259,12 @@ def _read_all_pass(value: object, where: str, problems: ProblemCollector) -> str
         return str(value)
     problems.add(
         where,
-        'all_pass is "throw_in" (a deal everyone passes is thrown in) or "ramsch" '
-        f"(it is played as Ramsch); got {_shown(value)}.",
+        # Translators: the quoted values are codes, keep them; {value} is what was sent.
+        _(
+            'all_pass is "throw_in" (a deal everyone passes is thrown in) or "ramsch" '
+            "(it is played as Ramsch); got {value}.",
+            value=_shown(value),
+        ),
     )
     return None
 
@@ -240,9 +274,13 @@ def _read_ramsch_tie(value: object, where: str, problems: ProblemCollector) -> s
         return str(value)
     problems.add(
         where,
-        'ramsch_tie is "all_tied_lose" (every player tied for most card points loses) or '
-        '"last_trick_loses" (of those tied, the one who took the last trick loses); '
-        f"got {_shown(value)}.",
+        # Translators: the quoted values are codes, keep them; {value} is what was sent.
+        _(
+            'ramsch_tie is "all_tied_lose" (every player tied for most card points loses) or '
+            '"last_trick_loses" (of those tied, the one who took the last trick loses); '
+            "got {value}.",
+            value=_shown(value),
+        ),
     )
     return None
 
@@ -253,9 +291,15 @@ def _read_series_deals(value: object, where: str, problems: ProblemCollector) ->
         return int(value)
     problems.add(
         where,
-        f"series_deals is a whole number of deals from {SHORTEST_SERIES} to {LONGEST_SERIES} "
-        "(a multiple of the number of players lets everyone deal equally often), or null "
-        f"for the usual series of 36 deals at three players and 48 at four; got {_shown(value)}.",
+        # Translators: {value} is what was sent; null is a JSON value, keep it.
+        _(
+            "series_deals is a whole number of deals from {shortest} to {longest} "
+            "(a multiple of the number of players lets everyone deal equally often), or null "
+            "for the usual series of 36 deals at three players and 48 at four; got {value}.",
+            shortest=SHORTEST_SERIES,
+            longest=LONGEST_SERIES,
+            value=_shown(value),
+        ),
     )
     return None
 
@@ -335,8 +379,12 @@ class SkatSheet:
         if len(players) in TABLE_SIZES and not 0 <= first_dealer < len(players):
             problems.add(
                 "first_dealer",
-                f"The first dealer is one of the {len(players)} seats (0 to {len(players) - 1}); "
-                f"got {first_dealer}.",
+                _(
+                    "The first dealer is one of the {players} seats (0 to {last}); got {seat}.",
+                    players=len(players),
+                    last=len(players) - 1,
+                    seat=first_dealer,
+                ),
             )
         # Options built directly, not read from JSON, get the same checks.
         try:
@@ -395,13 +443,20 @@ class SkatSheet:
         seats = self._seats(number)
         notes: list[str] = []
         if queued:
-            notes.append("Bock: this deal counts double.")
+            notes.append(_("Bock: this deal counts double."))
             if queued == 1:
-                notes.append("It is the last Bock deal queued.")
+                notes.append(_("It is the last Bock deal queued."))
             else:
-                notes.append(f"{queued} Bock deals are queued, this one included.")
+                notes.append(
+                    ngettext(
+                        "{n} Bock deal is queued, this one included.",
+                        "{n} Bock deals are queued, this one included.",
+                        queued,
+                        n=queued,
+                    )
+                )
         if number == self.series_deals:
-            notes.append("This is the last deal of the series.")
+            notes.append(_("This is the last deal of the series."))
         return NextDeal(
             number=number,
             dealer=seats.dealer,
@@ -421,28 +476,57 @@ class SkatSheet:
         best = standing.rows[first[0]].total
         names = joined([self.players[seat] for seat in first])
         if self.finished:
-            if len(first) == 1:
-                leader = f"{names} wins (Seeger-Fabian {number(best)})"
-            else:
-                leader = f"{names} share first place (Seeger-Fabian {number(best)})"
-            return f"Series over after {plural(played, 'deal')} · {leader}"
-        start = f"Deal {played + 1} of {self.series_deals}"
+            # Translators: {deals} is e.g. "36 deals"; {names} the winner, or e.g. "Ana and
+            # Ben" who share first place; {total} their Seeger-Fabian total.
+            return ngettext(
+                "Series over after {deals} · {names} wins (Seeger-Fabian {total})",
+                "Series over after {deals} · {names} share first place (Seeger-Fabian {total})",
+                len(first),
+                deals=ngettext("{n} deal", "{n} deals", played, n=played),
+                names=names,
+                total=number(best),
+            )
         if not played:
-            return f"{start} · no deal played yet"
+            # Translators: {number} is the next deal's number, {deals} how many the series has.
+            return _(
+                "Deal {number} of {deals} · no deal played yet",
+                number=played + 1,
+                deals=self.series_deals,
+            )
         if len(first) == len(self.players):
-            return f"{start} · everyone level (Seeger-Fabian {number(best)})"
-        verb = "leads" if len(first) == 1 else "lead"
-        return f"{start} · {names} {verb} (Seeger-Fabian {number(best)})"
+            # Translators: {number} is the next deal's number, {deals} how many the series
+            # has; {total} everyone's Seeger-Fabian total.
+            return _(
+                "Deal {number} of {deals} · everyone level (Seeger-Fabian {total})",
+                number=played + 1,
+                deals=self.series_deals,
+                total=number(best),
+            )
+        # Translators: {number} is the next deal's number, {deals} how many the series has;
+        # {names} who leads (e.g. "Ana and Ben"), {total} their Seeger-Fabian total.
+        return ngettext(
+            "Deal {number} of {deals} · {names} leads (Seeger-Fabian {total})",
+            "Deal {number} of {deals} · {names} lead (Seeger-Fabian {total})",
+            len(first),
+            number=played + 1,
+            deals=self.series_deals,
+            names=names,
+            total=number(best),
+        )
 
     # -- writing ------------------------------------------------------------------
     def add(self, deal: SkatDeal) -> DealResult:
         """Score the next deal and write it on the sheet; on any problem nothing changes."""
         if self.finished:
             raise RuleError(
-                f"The series is over: {plural(self.series_deals, 'deal')} "
-                f"{'was' if self.series_deals == 1 else 'were'} to be played and "
-                f"{'it has' if self.series_deals == 1 else 'all have'} been. "
-                "Start a new sheet to play another series.",
+                ngettext(
+                    "The series is over: {n} deal was to be played and it has been. "
+                    "Start a new sheet to play another series.",
+                    "The series is over: {n} deals were to be played and all have been. "
+                    "Start a new sheet to play another series.",
+                    self.series_deals,
+                    n=self.series_deals,
+                ),
             )
         number = len(self._deals) + 1
         seats = self._seats(number)
@@ -457,14 +541,14 @@ class SkatSheet:
         steps = [self._opening(number, seats)]
         if bock:
             steps.append(
-                Step("This is a Bock deal: every score counts double.", "skat-bock-rounds")
+                Step(_("This is a Bock deal: every score counts double."), "skat-bock-rounds")
             )
         steps.extend(scored.steps)
         count = len(self.players)
         owed = bock_deals_owed(players=count, owed=self._bock_owed, event=scored.event)
         if scored.event.triggers_hit:
             steps.append(
-                Step(f"Bock deals now queued: {owed}.", "skat-bock-rounds"),
+                Step(_("Bock deals now queued: {count}.", count=owed), "skat-bock-rounds"),
             )
         steps.extend(self._totals_steps(scored.scores, totals))
         result = DealResult(
@@ -472,7 +556,9 @@ class SkatSheet:
             dealer=seats.dealer,
             scores=scored.scores,
             totals=totals,
-            summary=scored.summary + (" (Bock)" if bock else ""),
+            # Translators: {summary} is a deal's one-line summary, e.g. "Ana: Grand Hand
+            # with 2, won, +96".
+            summary=_("{summary} (Bock)", summary=scored.summary) if bock else scored.summary,
             explanation=tuple(steps),
             details={
                 **scored.details,
@@ -502,21 +588,40 @@ class SkatSheet:
         dealer = self.players[seats.dealer]
         forehand = self.players[seats.forehand]
         if seats.sitting_out is None:
-            text = f"Deal {number}, dealt by {dealer}; {forehand} is forehand."
+            # Translators: {dealer} and {forehand} are players' names.
+            text = _(
+                "Deal {number}, dealt by {dealer}; {forehand} is forehand.",
+                number=number,
+                dealer=dealer,
+                forehand=forehand,
+            )
         else:
-            text = f"Deal {number}, dealt by {dealer}, who sits it out; {forehand} is forehand."
+            # Translators: {dealer} and {forehand} are players' names.
+            text = _(
+                "Deal {number}, dealt by {dealer}, who sits it out; {forehand} is forehand.",
+                number=number,
+                dealer=dealer,
+                forehand=forehand,
+            )
         return Step(text, "skat-seats")
 
     def _totals_steps(self, scores: Sequence[int], totals: Sequence[int]) -> list[Step]:
         moved = [
             Step(
-                f"{self.players[seat]}'s list: {signed(score)}, now {number(totals[seat])}.",
+                # Translators: {player} is a player's name; {score} a change like +96,
+                # {total} the list's new total.
+                _(
+                    "{player}'s list: {score}, now {total}.",
+                    player=self.players[seat],
+                    score=signed(score),
+                    total=number(totals[seat]),
+                ),
                 "skat-score-sheet",
             )
             for seat, score in enumerate(scores)
             if score
         ]
-        return moved or [Step("Nobody's list changes.", "skat-score-sheet")]
+        return moved or [Step(_("Nobody's list changes."), "skat-score-sheet")]
 
     # -- a played game ------------------------------------------------------------
     def _score_played(self, deal: SkatDeal, seats: DealSeats, bock: bool) -> _Scored:
@@ -526,8 +631,10 @@ class SkatSheet:
         if deal.ramsch is not None:
             problems.add(
                 "ramsch",
-                "A Ramsch is only entered for a deal everyone passed; this deal has a "
-                "declarer, so leave ramsch out.",
+                _(
+                    "A Ramsch is only entered for a deal everyone passed; this deal has a "
+                    "declarer, so leave ramsch out."
+                ),
             )
         result: GameResult | None = None
         if all(name in deal.game for name in REQUIRED_GAME_FIELDS):
@@ -559,7 +666,14 @@ class SkatSheet:
         ]
         steps = [
             Step(
-                f"{name} played {result.contract} against {joined(defenders)}.",
+                # Translators: {declarer} is a name, {contract} e.g. "Grand Hand, schneider
+                # announced", {defenders} e.g. "Ben and Cem".
+                _(
+                    "{declarer} played {contract} against {defenders}.",
+                    declarer=name,
+                    contract=result.contract,
+                    defenders=joined(defenders),
+                ),
                 "skat-game-types",
             ),
             *result.explanation,
@@ -569,7 +683,8 @@ class SkatSheet:
             scores=scores,
             listed=ListedDeal(scores, declarer, result.won, seats.sitting_out),
             event=BockEvent(len(triggers)),
-            summary=f"{name}: {_game_summary(result, game)}",
+            # Translators: {declarer} is a name, {game} e.g. "Grand Hand with 2, won, +96".
+            summary=_("{declarer}: {game}", declarer=name, game=_game_summary(result, game)),
             steps=tuple(steps),
             details={
                 "declarer": declarer,
@@ -591,23 +706,36 @@ class SkatSheet:
         if declarer is None:
             problems.add(
                 "declarer",
-                f"Say which seat played the game (0 to {count - 1}), or enter the deal as "
-                "passed if everyone passed.",
+                _(
+                    "Say which seat played the game (0 to {last}), or enter the deal as "
+                    "passed if everyone passed.",
+                    last=count - 1,
+                ),
             )
             return None
         if not 0 <= declarer < count:
             problems.add(
                 "declarer",
-                f"The declarer is one of the seats 0 to {count - 1} "
-                f"({_seat_list(self.players)}); got {declarer}.",
+                # Translators: {seats} lists the seat numbers and names, "0 Ana, 1 Ben, 2 Cem".
+                _(
+                    "The declarer is one of the seats 0 to {last} ({seats}); got {seat}.",
+                    last=count - 1,
+                    seats=_seat_list(self.players),
+                    seat=declarer,
+                ),
             )
             return None
         if declarer == seats.sitting_out:
             playing = [self.players[s] for s in (seats.forehand, seats.middlehand, seats.rearhand)]
             problems.add(
                 "declarer",
-                f"{self.players[declarer]} dealt this deal and sits it out at a table of four, "
-                f"so cannot be declarer; the players are {joined(playing)}.",
+                # Translators: {player} is a name; {players} e.g. "Ben, Cem and Dan".
+                _(
+                    "{player} dealt this deal and sits it out at a table of four, so cannot be "
+                    "declarer; the players are {players}.",
+                    player=self.players[declarer],
+                    players=joined(playing),
+                ),
             )
             return None
         return declarer
@@ -617,22 +745,37 @@ class SkatSheet:
             if name == "bock":
                 problems.add(
                     "bock",
-                    "The sheet itself knows which deals are Bock deals; leave bock out.",
+                    _("The sheet itself knows which deals are Bock deals; leave bock out."),
                 )
             elif name not in GAME_FIELDS:
-                problems.add(name, f'"{name}" is not part of a Skat game on the sheet.')
+                # Translators: {name} is a field name that was sent.
+                text = _('"{name}" is not part of a Skat game on the sheet.', name=name)
+                problems.add(name, text)
         for name in REQUIRED_GAME_FIELDS:
             if name not in game:
-                what = "which game was played" if name == "game" else "the winning bid"
-                problems.add(name, f"Say {what}.")
+                if name == "game":
+                    problems.add(name, _("Say which game was played."))
+                else:
+                    problems.add(name, _("Say the winning bid."))
         if not self.options.kontra_re:
-            for name, word in (("kontra", "Kontra"), ("re", "Re")):
+            for name, refused in (
+                (
+                    "kontra",
+                    _(
+                        "This sheet is kept without Kontra and Re, so nobody can say Kontra; "
+                        "leave kontra out."
+                    ),
+                ),
+                (
+                    "re",
+                    _(
+                        "This sheet is kept without Kontra and Re, so nobody can say Re; "
+                        "leave re out."
+                    ),
+                ),
+            ):
                 if game.get(name):
-                    problems.add(
-                        name,
-                        f"This sheet is kept without Kontra and Re, so nobody can say {word}; "
-                        f"leave {name} out.",
-                    )
+                    problems.add(name, refused)
 
     # -- everyone passed ----------------------------------------------------------
     def _score_passed(self, deal: SkatDeal, seats: DealSeats, bock: bool) -> _Scored:
@@ -640,25 +783,35 @@ class SkatSheet:
         if deal.declarer is not None:
             problems.add(
                 "declarer",
-                "Everyone passed, so nobody is declarer; leave declarer out, or enter the "
-                "game that was played instead of passed.",
+                _(
+                    "Everyone passed, so nobody is declarer; leave declarer out, or enter the "
+                    "game that was played instead of passed."
+                ),
             )
         for name in deal.game:
-            problems.add(name, f"Everyone passed, so no game was played; leave {name} out.")
+            problems.add(
+                name,
+                # Translators: {name} is a field name that was sent.
+                _("Everyone passed, so no game was played; leave {name} out.", name=name),
+            )
         if self.options.all_pass == "ramsch":
             return self._score_ramsch(deal.ramsch, seats, bock, problems)
         if deal.ramsch is not None:
             problems.add(
                 "ramsch",
-                "This sheet throws in a deal everyone passed; there is no Ramsch to enter, "
-                "so leave ramsch out.",
+                _(
+                    "This sheet throws in a deal everyone passed; there is no Ramsch to enter, "
+                    "so leave ramsch out."
+                ),
             )
         problems.raise_if_any()
-        steps = [Step("Everyone passed: the deal is thrown in and scores nothing.", "skat-bidding")]
+        steps = [
+            Step(_("Everyone passed: the deal is thrown in and scores nothing."), "skat-bidding")
+        ]
         if bock:
             steps.append(
                 Step(
-                    "A thrown-in deal still uses up its place in the Bock round.",
+                    _("A thrown-in deal still uses up its place in the Bock round."),
                     "skat-bock-rounds",
                 )
             )
@@ -667,7 +820,7 @@ class SkatSheet:
             scores=scores,
             listed=ListedDeal(scores, sitting_out=seats.sitting_out),
             event=BockEvent(0, thrown_in=True),
-            summary="Thrown in",
+            summary=_("Thrown in"),
             steps=tuple(steps),
             details=_passed_details(game=None, ramsch=None),
         )
@@ -682,8 +835,10 @@ class SkatSheet:
         if entry is None:
             problems.add(
                 "ramsch",
-                "This sheet plays Ramsch when everyone passes: give each seat's card points "
-                "and tricks, and the seat that took the last trick.",
+                _(
+                    "This sheet plays Ramsch when everyone passes: give each seat's card points "
+                    "and tricks, and the seat that took the last trick."
+                ),
             )
         else:
             self._check_ramsch_entry(entry, seats, problems)
@@ -698,6 +853,7 @@ class SkatSheet:
                 last_trick=active.index(entry.last_trick),
                 options=RamschOptions(tie=self.options.ramsch_tie),
                 bock=bock,
+                names=[named.name(player) for player in range(len(active))],
             )
         except RuleError as error:
             raise RuleError(named.problem(p) for p in error.problems) from None
@@ -706,8 +862,8 @@ class SkatSheet:
             scores[active[player]] = score
         as_seats = tuple(scores)
         steps = [
-            Step("Everyone passed, so the deal is played as Ramsch.", "skat-ramsch"),
-            *(Step(named.text(step.text), step.rule) for step in result.explanation),
+            Step(_("Everyone passed, so the deal is played as Ramsch."), "skat-ramsch"),
+            *result.explanation,
         ]
         return _Scored(
             scores=as_seats,
@@ -716,7 +872,7 @@ class SkatSheet:
             summary=_ramsch_summary(result, named),
             steps=tuple(steps),
             details=_passed_details(
-                game="Ramsch",
+                game=pgettext("Skat game", "Ramsch"),
                 ramsch={
                     "points": tuple(int(p or 0) for p in entry.points),
                     "tricks": tuple(int(t or 0) for t in entry.tricks),
@@ -735,47 +891,96 @@ class SkatSheet:
     ) -> None:
         count = len(self.players)
         out = seats.sitting_out
-        for name, values, unit in (
-            ("points", entry.points, "card points"),
-            ("tricks", entry.tricks, "tricks"),
-        ):
+        for name, values in (("points", entry.points), ("tricks", entry.tricks)):
             if len(values) != count:
-                sitter = ", the dealer's 0 included" if out is not None else ""
-                problems.add(
-                    f"ramsch.{name}",
-                    f"Give the {unit} of every seat ({count}{sitter}); got {len(values)}.",
-                )
+                problems.add(f"ramsch.{name}", _ramsch_count_problem(name, count, out, len(values)))
                 continue
             for seat, value in enumerate(values):
                 who = self.players[seat]
                 if seat == out and value not in (0, None):
-                    problems.add(
-                        f"ramsch.{name}.{seat}",
-                        f"{who} dealt and sat this deal out, so took no {unit}; give 0 or "
-                        f"leave it empty.",
-                    )
+                    problems.add(f"ramsch.{name}.{seat}", _ramsch_sat_out_problem(name, who))
                 elif seat != out and value is None:
-                    problems.add(f"ramsch.{name}.{seat}", f"Give {who}'s {unit} in the Ramsch.")
+                    problems.add(f"ramsch.{name}.{seat}", _ramsch_missing_problem(name, who))
         last = entry.last_trick
         if not 0 <= last < count:
             problems.add(
                 "ramsch.last_trick",
-                f"The last trick was taken by one of the seats 0 to {count - 1} "
-                f"({_seat_list(self.players)}); got {last}.",
+                # Translators: {seats} lists the seat numbers and names, "0 Ana, 1 Ben, 2 Cem".
+                _(
+                    "The last trick was taken by one of the seats 0 to {last} ({seats}); "
+                    "got {seat}.",
+                    last=count - 1,
+                    seats=_seat_list(self.players),
+                    seat=last,
+                ),
             )
         elif last == out:
             problems.add(
                 "ramsch.last_trick",
-                f"{self.players[last]} dealt and sat this deal out, so did not take the last trick.",
+                # Translators: {player} is a player's name.
+                _(
+                    "{player} dealt and sat this deal out, so did not take the last trick.",
+                    player=self.players[last],
+                ),
             )
+
+
+def _ramsch_count_problem(name: str, count: int, out: int | None, given: int) -> str:
+    """Too few or too many card points or tricks given for the table."""
+    values = {"seats": count, "given": given}
+    if name == "points" and out is not None:
+        # Translators: {seats} is how many seats the table has, {given} how many came.
+        return _(
+            "Give the card points of every seat ({seats}, the dealer's 0 included); got {given}.",
+            **values,
+        )
+    if name == "points":
+        # Translators: {seats} is how many seats the table has, {given} how many came.
+        return _("Give the card points of every seat ({seats}); got {given}.", **values)
+    if out is not None:
+        # Translators: {seats} is how many seats the table has, {given} how many came.
+        return _(
+            "Give the tricks of every seat ({seats}, the dealer's 0 included); got {given}.",
+            **values,
+        )
+    # Translators: {seats} is how many seats the table has, {given} how many came.
+    return _("Give the tricks of every seat ({seats}); got {given}.", **values)
+
+
+def _ramsch_sat_out_problem(name: str, who: str) -> str:
+    """The dealer sitting out was given card points or tricks."""
+    if name == "points":
+        # Translators: {player} is a player's name.
+        return _(
+            "{player} dealt and sat this deal out, so took no card points; give 0 or "
+            "leave it empty.",
+            player=who,
+        )
+    # Translators: {player} is a player's name.
+    return _(
+        "{player} dealt and sat this deal out, so took no tricks; give 0 or leave it empty.",
+        player=who,
+    )
+
+
+def _ramsch_missing_problem(name: str, who: str) -> str:
+    """A player in the Ramsch was given no card points or tricks."""
+    if name == "points":
+        # Translators: {player} is a player's name.
+        return _("Give {player}'s card points in the Ramsch.", player=who)
+    # Translators: {player} is a player's name.
+    return _("Give {player}'s tricks in the Ramsch.", player=who)
 
 
 def _check_players(players: Sequence[str], problems: ProblemCollector) -> None:
     if len(players) not in TABLE_SIZES:
         problems.add(
             "players",
-            "A Skat sheet is kept for 3 or 4 players (at four the dealer sits out each "
-            f"deal); got {len(players)}.",
+            _(
+                "A Skat sheet is kept for 3 or 4 players (at four the dealer sits out each "
+                "deal); got {players}.",
+                players=len(players),
+            ),
         )
     check_player_names(players, problems)
 
@@ -804,28 +1009,96 @@ def _game_summary(result: GameResult, game: Mapping[str, Any]) -> str:
     Schneider and schwarz are named whoever they fell on, as the table says them: "won
     schneider" (the opponents), "lost schwarz" (the declarer took no trick).
     """
-    contract = result.contract
-    if result.matadors is not None:
-        name, comma, rest = contract.partition(", ")
-        contract = f"{name} {result.matadors.label}{comma}{rest}"
-    said = [word for key, word in (("kontra", "Kontra"), ("re", "Re")) if game.get(key)]
-    extra = f" ({', '.join(said)})" if said else ""
-    return f"{contract}, {_verdict(result, game)}, {signed(result.score)}{extra}"
+    contract = result.contract if result.matadors is None else _with_matadors(result, game)
+    values = {
+        "contract": contract,
+        "verdict": _verdict(result, game),
+        "score": signed(result.score),
+    }
+    said = [call for key, call in _CALLS if game.get(key)]
+    if said:
+        # Translators: one deal on the sheet: {contract} e.g. "Grand Hand with 2", {verdict}
+        # e.g. "won schneider", {score} e.g. −108, {calls} "Kontra" or "Kontra, Re".
+        return _("{contract}, {verdict}, {score} ({calls})", calls=join(", ", said), **values)
+    # Translators: one deal on the sheet: {contract} e.g. "Grand Hand with 2", {verdict}
+    # e.g. "won schneider", {score} e.g. +120.
+    return _("{contract}, {verdict}, {score}", **values)
+
+
+_CALLS = (
+    ("kontra", pgettext("Skat call", "Kontra")),
+    ("re", pgettext("Skat call", "Re")),
+)
+
+
+def _with_matadors(result: GameResult, game: Mapping[str, Any]) -> str:
+    """The contract with its matadors after the game's name: "Clubs Hand with 2, schneider
+    announced" (the contract as ``score_game`` names it, from the same fields)."""
+    assert result.matadors is not None
+    ouvert = game.get("ouvert", False)
+    announced = game.get("announced", "none")
+    values = {
+        "contract": contract_name(game=game["game"], hand=game.get("hand", False), ouvert=ouvert),
+        "matadors": result.matadors.label,
+    }
+    # An open game is always schwarz announced, and its name says so already.
+    if not ouvert and announced == "schneider":
+        # Translators: {contract} is e.g. "Clubs Hand", {matadors} e.g. "with 2".
+        return _("{contract} {matadors}, schneider announced", **values)
+    if not ouvert and announced == "schwarz":
+        # Translators: {contract} is e.g. "Clubs Hand", {matadors} e.g. "with 2".
+        return _("{contract} {matadors}, schwarz announced", **values)
+    # Translators: {contract} is e.g. "Grand Hand" or "Clubs Ouvert", {matadors} e.g. "with 2".
+    return _("{contract} {matadors}", **values)
+
+
+# How a Skat game ended, in the sheet's one-line summary. Schneider and schwarz are
+# named whoever they fell on, as the table says them.
+_WON = {
+    # Translators: how a Skat game ended, in a deal's one-line summary.
+    None: pgettext("game result", "won"),
+    # Translators: the declarer won, and the defenders fell under 31 card points.
+    "schneider": pgettext("game result", "won schneider"),
+    # Translators: the declarer won, and the defenders took no trick.
+    "schwarz": pgettext("game result", "won schwarz"),
+}
+_LOST = {
+    # Translators: how a Skat game ended, in a deal's one-line summary.
+    None: pgettext("game result", "lost"),
+    # Translators: the declarer lost with 30 card points or fewer.
+    "schneider": pgettext("game result", "lost schneider"),
+    # Translators: the declarer lost without taking a trick.
+    "schwarz": pgettext("game result", "lost schwarz"),
+}
+_LOST_OVERBID = {
+    # Translators: the game was lost because its value fell short of the bid.
+    None: pgettext("game result", "lost (overbid)"),
+    # Translators: lost with 30 card points or fewer, and the value fell short of the bid.
+    "schneider": pgettext("game result", "lost schneider (overbid)"),
+    # Translators: lost without a trick, and the value fell short of the bid.
+    "schwarz": pgettext("game result", "lost schwarz (overbid)"),
+}
+_NOT_REACHED = {
+    # Translators: the declarer won the play but not the schneider they announced.
+    "schneider": pgettext("game result", "lost (not schneider)"),
+    # Translators: the declarer won the play but not the schwarz they announced.
+    "schwarz": pgettext("game result", "lost (not schwarz)"),
+}
 
 
 def _verdict(result: GameResult, game: Mapping[str, Any]) -> str:
-    level = " schwarz" if result.schwarz else " schneider" if result.schneider else ""
+    level = "schwarz" if result.schwarz else "schneider" if result.schneider else None
     if result.won:
-        return f"won{level}"
+        return _WON[level]
     if not _play_won(result, game):
         # The declarer lost the play: a schneider or schwarz fell on the declarer.
-        return f"lost{level} (overbid)" if result.overbid else f"lost{level}"
+        return _LOST_OVERBID[level] if result.overbid else _LOST[level]
     if result.overbid:
-        return "lost (overbid)"
+        return _LOST_OVERBID[None]
     # The play was won but the game lost: the announcement was not reached (an open
     # game counts as schwarz announced).
     announced = "schwarz" if game.get("ouvert") else game.get("announced")
-    return f"lost (not {announced})"
+    return _NOT_REACHED[str(announced)]
 
 
 def _play_won(result: GameResult, game: Mapping[str, Any]) -> bool:
@@ -839,13 +1112,11 @@ def _play_won(result: GameResult, game: Mapping[str, Any]) -> bool:
 
 
 class _RamschNames:
-    """Puts the players' names where the Ramsch referee says "player 1/2/3".
+    """The three active players of a Ramsch, by name and by seat.
 
-    The referee numbers the three active players; on the sheet they are people with
-    names, and at a table of four their seats skip the dealer.
+    The Ramsch referee numbers the three active players (and is given their names);
+    on the sheet at a table of four their seats skip the dealer.
     """
-
-    _PLAYER = re.compile(r"\b[Pp]layer ([123])\b")
 
     def __init__(self, players: Sequence[str], active: Sequence[int]) -> None:
         self.players = players
@@ -854,11 +1125,8 @@ class _RamschNames:
     def name(self, player: int) -> str:
         return self.players[self.active[player]]
 
-    def text(self, text: str) -> str:
-        return self._PLAYER.sub(lambda m: self.name(int(m.group(1)) - 1), text)
-
     def problem(self, problem: Problem) -> Problem:
-        return Problem(self._field(problem.field), self.text(problem.message))
+        return Problem(self._field(problem.field), problem.message)
 
     def _field(self, where: str | None) -> str:
         # The referee's fields are points.<i>, tricks.<i>, points, tricks, last_trick.
@@ -871,12 +1139,25 @@ class _RamschNames:
 def _ramsch_summary(result: RamschResult, named: _RamschNames) -> str:
     if result.durchmarsch is not None:
         gain = result.scores[result.durchmarsch]
-        return f"Ramsch: Durchmarsch by {named.name(result.durchmarsch)}, {signed(gain)}"
-    losers = ", ".join(
-        f"{named.name(player)} {signed(result.scores[player])}" for player in result.losers
+        # Translators: {player} is a name, {score} e.g. +120.
+        return _(
+            "Ramsch: Durchmarsch by {player}, {score}",
+            player=named.name(result.durchmarsch),
+            score=signed(gain),
+        )
+    losers = join(
+        ", ",
+        [
+            # Translators: a player's name and what their score changed by.
+            _("{player} {score}", player=named.name(player), score=signed(result.scores[player]))
+            for player in result.losers
+        ],
     )
-    jungfrau = " (Jungfrau)" if result.jungfrau else ""
-    return f"Ramsch: {losers}{jungfrau}"
+    if result.jungfrau:
+        # Translators: {losers} is e.g. "Ana −80"; Jungfrau: a player took no trick.
+        return _("Ramsch: {losers} (Jungfrau)", losers=losers)
+    # Translators: {losers} is e.g. "Ana −40, Ben −40".
+    return _("Ramsch: {losers}", losers=losers)
 
 
 def replay(
