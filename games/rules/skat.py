@@ -20,43 +20,46 @@ from typing import Literal
 
 from .cards import SKAT_DECK, SUIT_NAMES, Card, labels
 from .errors import ProblemCollector, RuleError, Step
-from .words import signed
+from .text import _, join, ngettext, pgettext
+from .words import capitalised, joined, signed
 
+# Titles of the rule book's sections.
 RULE_SECTIONS: dict[str, str] = {
-    "skat-cards": "Cards",
-    "skat-card-points": "Card points",
-    "skat-game-types": "Games",
-    "skat-trumps": "Trumps",
-    "skat-follow": "Following suit",
-    "skat-tricks": "Who takes the trick",
-    "skat-matadors": "Matadors",
-    "skat-game-value": "Game value",
-    "skat-levels": "Levels",
-    "skat-hand": "Hand games",
-    "skat-schneider": "Schneider",
-    "skat-schwarz": "Schwarz",
-    "skat-announcements": "Announcing schneider and schwarz",
-    "skat-ouvert": "Ouvert",
-    "skat-null": "Null",
-    "skat-winning": "Winning and losing",
-    "skat-list-score": "Score on the list",
-    "skat-overbid": "Overbidding",
-    "skat-bids": "Legal bids",
-    "skat-bidding": "Bidding",
-    "skat-kontra-re": "Kontra and Re",
-    "skat-bock": "Bock games",
+    "skat-cards": _("Cards"),
+    "skat-card-points": _("Card points"),
+    "skat-game-types": pgettext("Skat rule book section", "Games"),
+    "skat-trumps": _("Trumps"),
+    "skat-follow": _("Following suit"),
+    "skat-tricks": _("Who takes the trick"),
+    "skat-matadors": _("Matadors"),
+    "skat-game-value": _("Game value"),
+    "skat-levels": pgettext("Skat rule book section", "Levels"),
+    "skat-hand": _("Hand games"),
+    "skat-schneider": pgettext("Skat rule book section", "Schneider"),
+    "skat-schwarz": pgettext("Skat rule book section", "Schwarz"),
+    "skat-announcements": _("Announcing schneider and schwarz"),
+    "skat-ouvert": pgettext("Skat rule book section", "Ouvert"),
+    "skat-null": pgettext("Skat rule book section", "Null"),
+    "skat-winning": _("Winning and losing"),
+    "skat-list-score": _("Score on the list"),
+    "skat-overbid": _("Overbidding"),
+    "skat-bids": _("Legal bids"),
+    "skat-bidding": _("Bidding"),
+    "skat-kontra-re": _("Kontra and Re"),
+    "skat-bock": _("Bock games"),
 }
 
 GAMES = ("diamonds", "hearts", "spades", "clubs", "grand", "null")
 SUIT_GAMES = ("diamonds", "hearts", "spades", "clubs")
 GAME_SUITS = {"diamonds": "D", "hearts": "H", "spades": "S", "clubs": "C"}
-GAME_NAMES = {
-    "diamonds": "Diamonds",
-    "hearts": "Hearts",
-    "spades": "Spades",
-    "clubs": "Clubs",
-    "grand": "Grand",
-    "null": "Null",
+# The games as players name them, shown in sentences and contracts.
+GAME_NAMES: dict[str, str] = {
+    "diamonds": pgettext("Skat game", "Diamonds"),
+    "hearts": pgettext("Skat game", "Hearts"),
+    "spades": pgettext("Skat game", "Spades"),
+    "clubs": pgettext("Skat game", "Clubs"),
+    "grand": pgettext("Skat game", "Grand"),
+    "null": pgettext("Skat game", "Null"),
 }
 BASE_VALUES = {"diamonds": 9, "hearts": 10, "spades": 11, "clubs": 12, "grand": 24}
 # Null has a fixed value for each of its four forms, keyed by the contract's name.
@@ -85,16 +88,22 @@ HIGHEST_BID = 264
 JACKS = tuple(Card("J", suit) for suit in ("C", "S", "H", "D"))
 SUIT_GAME_RANKS = ("A", "10", "K", "Q", "9", "8", "7")
 NULL_RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7")
-SUIT_SINGULARS = {"C": "club", "S": "spade", "H": "heart", "D": "diamond"}
+# One card of a suit, as in "the hand holds no club".
+SUIT_SINGULARS: dict[str, str] = {
+    "C": pgettext("one card of the suit", "club"),
+    "S": pgettext("one card of the suit", "spade"),
+    "H": pgettext("one card of the suit", "heart"),
+    "D": pgettext("one card of the suit", "diamond"),
+}
 
-# The levels besides matadors, in the order a referee counts them.
-GAME_LEVEL = "game"
-HAND_LEVEL = "hand"
-SCHNEIDER_LEVEL = "schneider"
-SCHNEIDER_ANNOUNCED_LEVEL = "schneider announced"
-SCHWARZ_LEVEL = "schwarz"
-SCHWARZ_ANNOUNCED_LEVEL = "schwarz announced"
-OUVERT_LEVEL = "ouvert"
+# The levels besides matadors, in the order a referee counts them (shown as "game (1)").
+GAME_LEVEL = pgettext("Skat level", "game")
+HAND_LEVEL = pgettext("Skat level", "hand")
+SCHNEIDER_LEVEL = pgettext("Skat level", "schneider")
+SCHNEIDER_ANNOUNCED_LEVEL = pgettext("Skat level", "schneider announced")
+SCHWARZ_LEVEL = pgettext("Skat level", "schwarz")
+SCHWARZ_ANNOUNCED_LEVEL = pgettext("Skat level", "schwarz announced")
+OUVERT_LEVEL = pgettext("Skat level", "ouvert")
 LEVELS_BESIDES_MATADORS = 7
 
 
@@ -103,7 +112,11 @@ LEVELS_BESIDES_MATADORS = 7
 
 
 def unknown_game_message(game: object) -> str:
-    return f'"{game}" is not a Skat game; choose diamonds, hearts, spades, clubs, grand or null.'
+    # Translators: {game} is what was sent, as typed; the six words are the API's game codes.
+    return _(
+        '"{game}" is not a Skat game; choose diamonds, hearts, spades, clubs, grand or null.',
+        game=str(game),
+    )
 
 
 def _require_game(game: str) -> None:
@@ -117,7 +130,11 @@ def _require_skat_card(card: Card) -> None:
 
 
 def _not_skat_card_message(card: Card) -> str:
-    return f"{card.label} is not a Skat card; Skat uses 7, 8, 9, 10, J, Q, K and A of each suit."
+    # Translators: {card} is a card such as "6♥".
+    return _(
+        "{card} is not a Skat card; Skat uses 7, 8, 9, 10, J, Q, K and A of each suit.",
+        card=card.label,
+    )
 
 
 def card_points(card: Card) -> int:
@@ -154,7 +171,7 @@ def plays_as_suit(card: Card, game: str) -> str:
 
 def _suit_words(suit: str, *, plural: bool = True) -> str:
     if suit == TRUMP:
-        return "trumps" if plural else "trump"
+        return pgettext("the cards", "trumps") if plural else pgettext("one card", "trump")
     return SUIT_NAMES[suit] if plural else SUIT_SINGULARS[suit]
 
 
@@ -171,6 +188,12 @@ class Matadors:
 
     @property
     def label(self) -> str:
+        if self.direction == "with":
+            # Translators: matadors, "with 2": the declarer holds the top 2 trumps.
+            return _("with {count}", count=self.count)
+        if self.direction == "against":
+            # Translators: matadors, "against 2": the declarer misses the top 2 trumps.
+            return _("against {count}", count=self.count)
         return f"{self.direction} {self.count}"
 
     def as_dict(self) -> dict[str, int]:
@@ -179,14 +202,35 @@ class Matadors:
     @classmethod
     def from_mapping(cls, data: object, field: str = "matadors") -> Matadors:
         """Read ``{"with": N}`` or ``{"against": N}``; the count's range depends on the game."""
-        shape = 'Give matadors as {"with": N} or {"against": N}'
+        # The JSON shapes are code, the same in every language.
+        shape = {"with_n": '{"with": N}', "against_n": '{"against": N}'}
         if not isinstance(data, dict) or len(data) != 1:
-            raise RuleError(f"{shape}, with exactly one of the two.", field)
+            raise RuleError(
+                # Translators: {with_n} and {against_n} are JSON: {"with": N} and {"against": N}.
+                _(
+                    "Give matadors as {with_n} or {against_n}, with exactly one of the two.",
+                    **shape,
+                ),
+                field,
+            )
         ((direction, count),) = data.items()
         if direction not in ("with", "against"):
-            raise RuleError(f'{shape}; "{direction}" is neither.', field)
+            raise RuleError(
+                # Translators: {with_n} and {against_n} are JSON: {"with": N} and {"against": N};
+                # {direction} is the key that was sent instead.
+                _(
+                    'Give matadors as {with_n} or {against_n}; "{direction}" is neither.',
+                    direction=str(direction),
+                    **shape,
+                ),
+                field,
+            )
         if isinstance(count, bool) or not isinstance(count, int):
-            raise RuleError(f"{shape}, N being a whole number.", field)
+            raise RuleError(
+                # Translators: {with_n} and {against_n} are JSON: {"with": N} and {"against": N}.
+                _("Give matadors as {with_n} or {against_n}, N being a whole number.", **shape),
+                field,
+            )
         return cls(direction, count)
 
 
@@ -200,8 +244,11 @@ def _check_twelve_cards(cards: Sequence[Card], field: str, problems: ProblemColl
     if len(cards) != 12:
         problems.add(
             field,
-            f"Give the declarer's 12 cards: the 10 dealt cards and the 2 skat cards "
-            f"(got {len(cards)}).",
+            _(
+                "Give the declarer's 12 cards: the 10 dealt cards and the 2 skat cards "
+                "(got {count}).",
+                count=len(cards),
+            ),
         )
     check_skat_cards(cards, field, problems)
     return len(problems.problems) == before
@@ -226,11 +273,21 @@ def _matadors_from_cards(game: str, cards: Iterable[Card]) -> tuple[Matadors, St
             run += 1
         result = Matadors("with", run)
         if run == len(order):
-            text = f"The declarer's 12 cards (skat included) hold every trump of {name}: {result.label}."
+            # Translators: {game} is e.g. "Grand"; {matadors} is e.g. "with 4".
+            text = _(
+                "The declarer's 12 cards (skat included) hold every trump of {game}: {matadors}.",
+                game=name,
+                matadors=result.label,
+            )
         else:
-            text = (
-                f"The declarer's 12 cards (skat included) hold {labels(order[:run])} from the top "
-                f"and then miss {order[run].label}: {result.label}."
+            # Translators: {cards} is a list of cards such as "J♣ J♠"; {missing} is one card;
+            # {matadors} is e.g. "with 2".
+            text = _(
+                "The declarer's 12 cards (skat included) hold {cards} from the top "
+                "and then miss {missing}: {matadors}.",
+                cards=labels(order[:run]),
+                missing=order[run].label,
+                matadors=result.label,
             )
     else:
         missing = 0
@@ -238,13 +295,21 @@ def _matadors_from_cards(game: str, cards: Iterable[Card]) -> tuple[Matadors, St
             missing += 1
         result = Matadors("against", missing)
         if missing == len(order):
-            text = (
-                f"The declarer's 12 cards (skat included) hold no trump of {name}: {result.label}."
+            # Translators: {game} is e.g. "Grand"; {matadors} is e.g. "against 4".
+            text = _(
+                "The declarer's 12 cards (skat included) hold no trump of {game}: {matadors}.",
+                game=name,
+                matadors=result.label,
             )
         else:
-            text = (
-                f"The declarer's 12 cards (skat included) miss {labels(order[:missing])}; "
-                f"the highest trump held is {order[missing].label}: {result.label}."
+            # Translators: {cards} is a list of cards such as "J♣ J♠"; {highest} is one card;
+            # {matadors} is e.g. "against 2".
+            text = _(
+                "The declarer's 12 cards (skat included) miss {cards}; "
+                "the highest trump held is {highest}: {matadors}.",
+                cards=labels(order[:missing]),
+                highest=order[missing].label,
+                matadors=result.label,
             )
     return result, Step(text, "skat-matadors")
 
@@ -255,7 +320,7 @@ def count_matadors(*, game: str, cards: Sequence[Card]) -> Matadors:
     if game not in GAMES:
         problems.add("game", unknown_game_message(game))
     elif game == "null":
-        problems.add("game", "Null is played without trumps, so it has no matadors.")
+        problems.add("game", _("Null is played without trumps, so it has no matadors."))
     _check_twelve_cards(cards, "declarer_cards", problems)
     problems.raise_if_any()
     return _matadors_from_cards(game, cards)[0]
@@ -272,18 +337,43 @@ def contract_name(
     _require_game(game)
     name = GAME_NAMES[game]
     if game == "null":
-        return name + (" Ouvert" if ouvert else "") + (" Hand" if hand else "")
+        if ouvert:
+            return _("Null Ouvert Hand") if hand else _("Null Ouvert")
+        return _("Null Hand") if hand else name
     if ouvert:
         # An open suit or grand game is always a hand game with schwarz announced.
-        return f"{name} Ouvert"
-    name += " Hand" if hand else ""
-    if announced in ("schneider", "schwarz"):
-        name += f", {announced} announced"
+        # Translators: {game} is a suit or "Grand".
+        return _("{game} Ouvert", game=name)
+    if announced == "schneider":
+        if hand:
+            # Translators: {game} is a suit or "Grand".
+            return _("{game} Hand, schneider announced", game=name)
+        # Translators: {game} is a suit or "Grand".
+        return _("{game}, schneider announced", game=name)
+    if announced == "schwarz":
+        if hand:
+            # Translators: {game} is a suit or "Grand".
+            return _("{game} Hand, schwarz announced", game=name)
+        # Translators: {game} is a suit or "Grand".
+        return _("{game}, schwarz announced", game=name)
+    if hand:
+        # Translators: {game} is a suit or "Grand".
+        return _("{game} Hand", game=name)
     return name
 
 
+def _null_key(hand: bool, ouvert: bool) -> str:
+    """The key of :data:`NULL_VALUES` (English, never shown): "Null Ouvert Hand"."""
+    return "Null" + (" Ouvert" if ouvert else "") + (" Hand" if hand else "")
+
+
+def null_value(*, hand: bool, ouvert: bool) -> int:
+    """The fixed value of Null: 23, Hand 35, Ouvert 46, Ouvert Hand 59."""
+    return NULL_VALUES[_null_key(hand, ouvert)]
+
+
 def _null_value(hand: bool, ouvert: bool) -> int:
-    return NULL_VALUES[contract_name(game="null", hand=hand, ouvert=ouvert)]
+    return null_value(hand=hand, ouvert=ouvert)
 
 
 def _most_multiplier(game: str) -> int:
@@ -302,19 +392,26 @@ def _every_game_value() -> tuple[int, ...]:
 BIDS: tuple[int, ...] = _every_game_value()
 
 
-def _nearest_bids(bid: int) -> str:
-    at = bisect.bisect_left(BIDS, bid)
-    return f"{BIDS[at - 1]} and {BIDS[at]}"
-
-
 def _bid_problem(bid: int) -> str | None:
     if bid in BIDS:
         return None
     if bid < BIDS[0]:
-        return f"The lowest bid is {BIDS[0]}; {bid} is not a bid."
+        return _("The lowest bid is {lowest}; {bid} is not a bid.", lowest=BIDS[0], bid=bid)
     if bid > HIGHEST_BID:
-        return f"No game is worth more than {HIGHEST_BID} (Grand Ouvert with 4), so {bid} cannot be bid."
-    return f"{bid} is not a legal bid, because no game is worth exactly that; the nearest bids are {_nearest_bids(bid)}."
+        return _(
+            "No game is worth more than {highest} (Grand Ouvert with 4), so {bid} cannot be bid.",
+            highest=HIGHEST_BID,
+            bid=bid,
+        )
+    at = bisect.bisect_left(BIDS, bid)
+    # Translators: {below} and {above} are the legal bids on either side of {bid}.
+    return _(
+        "{bid} is not a legal bid, because no game is worth exactly that; "
+        "the nearest bids are {below} and {above}.",
+        bid=bid,
+        below=BIDS[at - 1],
+        above=BIDS[at],
+    )
 
 
 @dataclass(frozen=True)
@@ -330,9 +427,14 @@ def bid_ladder() -> tuple[BidRung, ...]:
     worth: dict[int, list[str]] = {value: [] for value in BIDS}
     for game, base in BASE_VALUES.items():
         for multiplier in range(2, _most_multiplier(game) + 1):
-            worth[base * multiplier].append(f"{GAME_NAMES[game]} ×{multiplier}")
-    for name, value in NULL_VALUES.items():
-        worth[value].append(name)
+            worth[base * multiplier].append(
+                # Translators: a game and its number of levels, "Grand ×5" (worth 5 × 24 = 120).
+                _("{game} ×{multiplier}", game=GAME_NAMES[game], multiplier=multiplier)
+            )
+    for hand, ouvert in ((False, False), (True, False), (False, True), (True, True)):
+        worth[null_value(hand=hand, ouvert=ouvert)].append(
+            contract_name(game="null", hand=hand, ouvert=ouvert)
+        )
     return tuple(BidRung(value, tuple(games)) for value, games in worth.items())
 
 
@@ -401,10 +503,6 @@ def _possible_points(tricks: int) -> tuple[int, int]:
     return sum(_SORTED_CARD_POINTS[:held]), sum(_SORTED_CARD_POINTS[-held:])
 
 
-def _tricks_word(n: int) -> str:
-    return f"{n} trick" if n == 1 else f"{n} tricks"
-
-
 def check_declaration(
     *,
     game: str,
@@ -417,27 +515,46 @@ def check_declaration(
 ) -> None:
     if announced not in ANNOUNCEMENTS:
         problems.add(
-            "announced", f'"{announced}" is not an announcement; say none, schneider or schwarz.'
+            "announced",
+            # Translators: {announced} is what was sent, as typed; none, schneider and
+            # schwarz are the API's values.
+            _(
+                '"{announced}" is not an announcement; say none, schneider or schwarz.',
+                announced=str(announced),
+            ),
         )
     elif announced != "none" and game == "null":
         problems.add(
             "announced",
-            f"Null has no {announced} to announce: the declarer simply must take no trick.",
+            _("Null has no schneider to announce: the declarer simply must take no trick.")
+            if announced == "schneider"
+            else _("Null has no schwarz to announce: the declarer simply must take no trick."),
         )
     elif announced != "none" and game in BASE_VALUES and not hand:
         problems.add(
             "announced",
-            f"{announced.capitalize()} can only be announced in a hand game; "
-            f"after picking up the skat it can still be played, just not announced.",
+            _(
+                "Schneider can only be announced in a hand game; "
+                "after picking up the skat it can still be played, just not announced."
+            )
+            if announced == "schneider"
+            else _(
+                "Schwarz can only be announced in a hand game; "
+                "after picking up the skat it can still be played, just not announced."
+            ),
         )
     if ouvert and game in BASE_VALUES and not hand:
         problems.add(
             "ouvert",
-            f"{GAME_NAMES[game]} Ouvert can only be played as a hand game; "
-            "either play it hand or, after picking up the skat, play it closed.",
+            # Translators: {game} is a suit or "Grand".
+            _(
+                "{game} Ouvert can only be played as a hand game; "
+                "either play it hand or, after picking up the skat, play it closed.",
+                game=GAME_NAMES[game],
+            ),
         )
     if re and not kontra:
-        problems.add("re", "Re answers a Kontra; without Kontra there is no Re.")
+        problems.add("re", _("Re answers a Kontra; without Kontra there is no Re."))
 
 
 def _read_matadors(
@@ -455,7 +572,8 @@ def _read_matadors(
     if game == "null":
         if matadors is not None:
             problems.add(
-                "matadors", "Null is played without trumps, so it has no matadors; leave them out."
+                "matadors",
+                _("Null is played without trumps, so it has no matadors; leave them out."),
             )
         return None, ()
     given = _check_given_matadors(game, matadors, problems)
@@ -463,12 +581,17 @@ def _read_matadors(
         if matadors is None:
             problems.add(
                 "matadors",
-                f"{GAME_NAMES[game]} needs the matadors: give them as with/against N, "
-                "or give the declarer's 12 cards (skat included) to count them.",
+                # Translators: {game} is a suit or "Grand".
+                _(
+                    "{game} needs the matadors: give them as with/against N, "
+                    "or give the declarer's 12 cards (skat included) to count them.",
+                    game=GAME_NAMES[game],
+                ),
             )
         if given is None:
             return None, ()
-        return given, (Step(f"Matadors: {given.label}.", "skat-matadors"),)
+        # Translators: {matadors} is e.g. "with 2" or "against 1".
+        return given, (Step(_("Matadors: {matadors}.", matadors=given.label), "skat-matadors"),)
     if not cards_ok:
         return None, ()
     counted, step = _matadors_from_cards(game, declarer_cards)
@@ -476,8 +599,15 @@ def _read_matadors(
         if given is not None:
             problems.add(
                 "matadors",
-                f"You gave {given.label}, but the declarer's cards make it {counted.label} "
-                f"in {GAME_NAMES[game]}; correct one of them or leave the matadors out.",
+                # Translators: {given} and {counted} are matadors, e.g. "with 2" and "against 1";
+                # {game} is a suit or "Grand".
+                _(
+                    "You gave {given}, but the declarer's cards make it {counted} "
+                    "in {game}; correct one of them or leave the matadors out.",
+                    given=given.label,
+                    counted=counted.label,
+                    game=GAME_NAMES[game],
+                ),
             )
         return None, ()
     return counted, (step,)
@@ -490,13 +620,19 @@ def _check_given_matadors(
         return None
     most = _most_matadors(game)
     if matadors.direction not in ("with", "against"):
-        problems.add("matadors", 'Matadors are "with" or "against" a number.')
+        problems.add("matadors", _('Matadors are "with" or "against" a number.'))
         return None
     if not 1 <= matadors.count <= most:
         problems.add(
             "matadors",
-            f"{GAME_NAMES[game]} has {most} trumps, so matadors run from 1 to {most}; "
-            f"{matadors.label} is not possible.",
+            # Translators: {game} is a suit or "Grand"; {matadors} is e.g. "with 12".
+            _(
+                "{game} has {most} trumps, so matadors run from 1 to {most}; "
+                "{matadors} is not possible.",
+                game=GAME_NAMES[game],
+                most=most,
+                matadors=matadors.label,
+            ),
         )
         return None
     return matadors
@@ -513,15 +649,19 @@ def _read_skat(
         return True
     before = len(problems.problems)
     if len(skat) != 2:
-        problems.add("skat", f"The skat is 2 cards; got {len(skat)}.")
+        problems.add("skat", _("The skat is 2 cards; got {count}.", count=len(skat)))
     check_skat_cards(skat, "skat", problems)
     if declarer_cards is not None:
         for i, c in enumerate(skat):
             if c not in declarer_cards:
                 problems.add(
                     f"skat.{i}",
-                    f"{c.label} is in the skat but not among the declarer's 12 cards; "
-                    "the skat the declarer keeps or lays down comes from those cards.",
+                    # Translators: {card} is a card such as "J♣".
+                    _(
+                        "{card} is in the skat but not among the declarer's 12 cards; "
+                        "the skat the declarer keeps or lays down comes from those cards.",
+                        card=c.label,
+                    ),
                 )
     return len(problems.problems) == before
 
@@ -533,13 +673,14 @@ def _result_ways(
     declarer_trick_cards: Sequence[Card] | None,
     outcome: str | None,
 ) -> list[str]:
+    # Each way is shown in "Give the result one way only; you gave … and …".
     ways = []
     if declarer_points is not None or declarer_tricks is not None:
-        ways.append("points and tricks")
+        ways.append(_("points and tricks"))
     if declarer_trick_cards is not None:
-        ways.append("the declarer's trick cards")
+        ways.append(_("the declarer's trick cards"))
     if outcome is not None:
-        ways.append("an outcome")
+        ways.append(_("an outcome"))
     return ways
 
 
@@ -563,15 +704,43 @@ def _read_play(
     )
     skat_ok = _read_skat(skat=skat, declarer_cards=declarer_cards, problems=problems)
     if not ways:
-        needed = "the declarer's tricks" if game == "null" else "the declarer's points and tricks"
         problems.add(
             None,
-            f"Say how the game went: {needed}, or the cards of the declarer's tricks with the skat, "
-            "or the outcome.",
+            _(
+                "Say how the game went: the declarer's tricks, or the cards of the declarer's "
+                "tricks with the skat, or the outcome."
+            )
+            if game == "null"
+            else _(
+                "Say how the game went: the declarer's points and tricks, or the cards of the "
+                "declarer's tricks with the skat, or the outcome."
+            ),
         )
         return None
-    if len(ways) > 1:
-        problems.add(None, f"Give the result one way only; you gave {' and '.join(ways)}.")
+    if len(ways) == 2:
+        problems.add(
+            None,
+            # Translators: {first} and {second} are two of "points and tricks", "the declarer's
+            # trick cards" and "an outcome".
+            _(
+                "Give the result one way only; you gave {first} and {second}.",
+                first=ways[0],
+                second=ways[1],
+            ),
+        )
+        return None
+    if len(ways) > 2:
+        problems.add(
+            None,
+            # Translators: {first}, {second} and {third} are "points and tricks", "the declarer's
+            # trick cards" and "an outcome".
+            _(
+                "Give the result one way only; you gave {first} and {second} and {third}.",
+                first=ways[0],
+                second=ways[1],
+                third=ways[2],
+            ),
+        )
         return None
     if outcome is not None:
         return _play_from_outcome(game, outcome, problems)
@@ -593,13 +762,14 @@ def _read_play(
     )
 
 
+# Shown in "The play as entered: …".
 _OUTCOME_WORDS = {
-    "won": "won (61 to 89 card points)",
-    "won_schneider": "won schneider (90 card points or more)",
-    "won_schwarz": "won schwarz (every trick)",
-    "lost": "lost (31 to 60 card points)",
-    "lost_schneider": "lost schneider (30 card points or fewer)",
-    "lost_schwarz": "lost schwarz (no trick at all)",
+    "won": _("won (61 to 89 card points)"),
+    "won_schneider": _("won schneider (90 card points or more)"),
+    "won_schwarz": _("won schwarz (every trick)"),
+    "lost": _("lost (31 to 60 card points)"),
+    "lost_schneider": _("lost schneider (30 card points or fewer)"),
+    "lost_schwarz": _("lost schwarz (no trick at all)"),
 }
 
 
@@ -608,23 +778,36 @@ def _play_from_outcome(game: str, outcome: str, problems: ProblemCollector) -> _
         if outcome not in NULL_OUTCOMES:
             problems.add(
                 "outcome",
-                f'Null is simply won or lost (no schneider or schwarz); "{outcome}" does not fit.',
+                # Translators: {outcome} is what was sent, as typed.
+                _(
+                    'Null is simply won or lost (no schneider or schwarz); "{outcome}" does not fit.',
+                    outcome=str(outcome),
+                ),
             )
             return None
         won = outcome == "won"
-        text = "The declarer took no trick." if won else "The declarer took a trick."
+        text = _("The declarer took no trick.") if won else _("The declarer took a trick.")
         return _Play(won, False, False, None, 0 if won else None, (Step(text, "skat-null"),))
     if outcome not in OUTCOMES:
         problems.add(
             "outcome",
-            f'"{outcome}" is not an outcome; use won, won_schneider, won_schwarz, lost, '
-            "lost_schneider or lost_schwarz.",
+            # Translators: {outcome} is what was sent, as typed; the six words after "use" are
+            # the API's values.
+            _(
+                '"{outcome}" is not an outcome; use won, won_schneider, won_schwarz, lost, '
+                "lost_schneider or lost_schwarz.",
+                outcome=str(outcome),
+            ),
         )
         return None
     won = outcome.startswith("won")
     schwarz = outcome.endswith("schwarz")
     schneider = schwarz or outcome.endswith("schneider")
-    step = Step(f"The play as entered: {_OUTCOME_WORDS[outcome]}.", "skat-winning")
+    step = Step(
+        # Translators: {outcome} is e.g. "won schneider (90 card points or more)".
+        _("The play as entered: {outcome}.", outcome=_OUTCOME_WORDS[outcome]),
+        "skat-winning",
+    )
     return _Play(won, schneider, schwarz, None, None, (step,))
 
 
@@ -638,28 +821,46 @@ def _check_points_and_tricks(
     if points is not None and not 0 <= points <= ALL_POINTS:
         problems.add(
             "declarer_points",
-            f"Card points run from 0 to 120 (skat included); {points} is not possible.",
+            _(
+                "Card points run from 0 to 120 (skat included); {points} is not possible.",
+                points=points,
+            ),
         )
         points = None
     if tricks is not None and not 0 <= tricks <= ALL_TRICKS:
         problems.add(
-            "declarer_tricks", f"A declarer takes 0 to 10 tricks; {tricks} is not possible."
+            "declarer_tricks",
+            _("A declarer takes 0 to 10 tricks; {tricks} is not possible.", tricks=tricks),
         )
         tricks = None
     if points is not None and tricks is not None:
         fewest, most = _possible_points(tricks)
         if not fewest <= points <= most:
             if tricks == 0:
-                text = (
-                    f"With no trick the declarer has only the 2 skat cards, at most {most} points; "
-                    f"{points} is not possible."
+                text = _(
+                    "With no trick the declarer has only the 2 skat cards, at most {most} points; "
+                    "{points} is not possible.",
+                    most=most,
+                    points=points,
                 )
             elif tricks == ALL_TRICKS:
-                text = f"Taking all 10 tricks gives the declarer all 120 card points, not {points}."
+                text = _(
+                    "Taking all 10 tricks gives the declarer all 120 card points, not {points}.",
+                    points=points,
+                )
             else:
-                text = (
-                    f"With {_tricks_word(tricks)} and the skat the declarer holds {3 * tricks + 2} cards, "
-                    f"worth {fewest} to {most} card points; {points} is not possible."
+                # Translators: {cards} is the number of cards in {n} tricks plus the skat.
+                text = ngettext(
+                    "With {n} trick and the skat the declarer holds {cards} cards, "
+                    "worth {fewest} to {most} card points; {points} is not possible.",
+                    "With {n} tricks and the skat the declarer holds {cards} cards, "
+                    "worth {fewest} to {most} card points; {points} is not possible.",
+                    tricks,
+                    n=tricks,
+                    cards=3 * tricks + 2,
+                    fewest=fewest,
+                    most=most,
+                    points=points,
                 )
             problems.add("declarer_points", text)
             points = None
@@ -668,9 +869,22 @@ def _check_points_and_tricks(
         if points < in_skat or (tricks == 0 and points != in_skat):
             problems.add(
                 "declarer_points",
-                f"The skat ({labels(skat)}) alone holds {in_skat} points for the declarer, "
-                f"so {points} does not fit"
-                + (" a declarer without a trick." if tricks == 0 else "."),
+                # Translators: {skat} is the two skat cards, such as "J♣ 10♥".
+                _(
+                    "The skat ({skat}) alone holds {in_skat} points for the declarer, "
+                    "so {points} does not fit a declarer without a trick.",
+                    skat=labels(skat),
+                    in_skat=in_skat,
+                    points=points,
+                )
+                if tricks == 0
+                else _(
+                    "The skat ({skat}) alone holds {in_skat} points for the declarer, "
+                    "so {points} does not fit.",
+                    skat=labels(skat),
+                    in_skat=in_skat,
+                    points=points,
+                ),
             )
     return len(problems.problems) == before
 
@@ -686,17 +900,17 @@ def _play_from_count(
     if tricks is None:
         problems.add(
             "declarer_tricks",
-            "Give the number of tricks the declarer took"
-            + (
-                " (0 wins a Null game)."
-                if game == "null"
-                else " with the card points; schwarz depends on it."
+            _("Give the number of tricks the declarer took (0 wins a Null game).")
+            if game == "null"
+            else _(
+                "Give the number of tricks the declarer took with the card points; "
+                "schwarz depends on it."
             ),
         )
     if points is None and game != "null":
         problems.add(
             "declarer_points",
-            "Give the declarer's card points (skat included) with the tricks.",
+            _("Give the declarer's card points (skat included) with the tricks."),
         )
     if not _check_points_and_tricks(points, tricks, skat, problems) or tricks is None:
         return None
@@ -705,7 +919,13 @@ def _play_from_count(
     if points is None:
         return None
     step = Step(
-        f"The declarer took {_tricks_word(tricks)} with {points} card points, skat included.",
+        ngettext(
+            "The declarer took {n} trick with {points} card points, skat included.",
+            "The declarer took {n} tricks with {points} card points, skat included.",
+            tricks,
+            n=tricks,
+            points=points,
+        ),
         "skat-card-points",
     )
     return _suit_play(points, tricks, (step,))
@@ -725,19 +945,26 @@ def _play_from_trick_cards(
     if len(trick_cards) % 3 or len(trick_cards) > 30:
         problems.add(
             field,
-            f"A trick is 3 cards and there are 10 tricks, so give 0, 3, 6 … 30 cards; got {len(trick_cards)}.",
+            _(
+                "A trick is 3 cards and there are 10 tricks, so give 0, 3, 6 … 30 cards; "
+                "got {count}.",
+                count=len(trick_cards),
+            ),
         )
     check_skat_cards(trick_cards, field, problems)
     if skat is None:
         if game != "null":
             problems.add(
-                "skat", "Give the 2 skat cards with the trick cards; they count for the declarer."
+                "skat",
+                _("Give the 2 skat cards with the trick cards; they count for the declarer."),
             )
     else:
         for i, c in enumerate(skat):
             if c in trick_cards:
                 problems.add(
-                    f"skat.{i}", f"{c.label} is in the skat and also in the declarer's tricks."
+                    f"skat.{i}",
+                    # Translators: {card} is a card such as "J♣".
+                    _("{card} is in the skat and also in the declarer's tricks.", card=c.label),
                 )
     if len(problems.problems) != before or not skat_ok:
         return None
@@ -749,13 +976,28 @@ def _play_from_trick_cards(
     in_tricks = count_points(trick_cards)
     if skat is None:
         points = None
-        text = f"The declarer's cards make {_tricks_word(tricks)} holding {in_tricks} card points."
+        text = ngettext(
+            "The declarer's cards make {n} trick holding {points} card points.",
+            "The declarer's cards make {n} tricks holding {points} card points.",
+            tricks,
+            n=tricks,
+            points=in_tricks,
+        )
     else:
         points = in_tricks + count_points(skat)
-        text = (
-            f"The declarer's {_tricks_word(tricks)} {'holds' if tricks == 1 else 'hold'} "
-            f"{in_tricks} card points and the skat "
-            f"({labels(skat)}) adds {count_points(skat)}: {points} in all."
+        # Translators: {skat} is the two skat cards, such as "J♣ 10♥"; {skat_points} is
+        # what they are worth; {points} is the sum of {in_tricks} and {skat_points}.
+        text = ngettext(
+            "The declarer's {n} trick holds {in_tricks} card points and the skat "
+            "({skat}) adds {skat_points}: {points} in all.",
+            "The declarer's {n} tricks hold {in_tricks} card points and the skat "
+            "({skat}) adds {skat_points}: {points} in all.",
+            tricks,
+            n=tricks,
+            in_tricks=in_tricks,
+            skat=labels(skat),
+            skat_points=count_points(skat),
+            points=points,
         )
     steps = (Step(text, "skat-card-points"),)
     if game == "null":
@@ -776,19 +1018,41 @@ def _check_own_cards(
     played = set(declarer_cards) - set(skat)
     own = [c for c in trick_cards if c in played]
     if len(own) != tricks:
-        shown = f" ({labels(own)})" if own else ""
-        problems.add(
-            "declarer_trick_cards",
-            f"Each trick the declarer took holds exactly one of the declarer's own cards, so "
-            f"{_tricks_word(tricks)} need {tricks} of them; these cards hold {len(own)}{shown}.",
-        )
+        if own:
+            # Translators: {n} is the number of tricks; {own} is how many of the declarer's own
+            # cards are among them, {cards} those cards, such as "J♣ 10♥".
+            message = ngettext(
+                "Each trick the declarer took holds exactly one of the declarer's own cards, so "
+                "{n} trick need {n} of them; these cards hold {own} ({cards}).",
+                "Each trick the declarer took holds exactly one of the declarer's own cards, so "
+                "{n} tricks need {n} of them; these cards hold {own} ({cards}).",
+                tricks,
+                n=tricks,
+                own=len(own),
+                cards=labels(own),
+            )
+        else:
+            # Translators: {n} is the number of tricks; {own} is how many of the declarer's own
+            # cards are among them (none).
+            message = ngettext(
+                "Each trick the declarer took holds exactly one of the declarer's own cards, so "
+                "{n} trick need {n} of them; these cards hold {own}.",
+                "Each trick the declarer took holds exactly one of the declarer's own cards, so "
+                "{n} tricks need {n} of them; these cards hold {own}.",
+                tricks,
+                n=tricks,
+                own=len(own),
+            )
+        problems.add("declarer_trick_cards", message)
 
 
 def _null_play(points: int | None, tricks: int, steps: tuple[Step, ...]) -> _Play:
     if tricks == 0:
-        text = "The declarer took no trick."
+        text = _("The declarer took no trick.")
     else:
-        text = f"The declarer took {_tricks_word(tricks)}."
+        text = ngettext(
+            "The declarer took {n} trick.", "The declarer took {n} tricks.", tricks, n=tricks
+        )
     return _Play(tricks == 0, False, False, points, tricks, (*steps, Step(text, "skat-null")))
 
 
@@ -798,51 +1062,75 @@ def _suit_play(
     said = list(steps)
     won = points >= WINNING_POINTS
     if won:
-        said.append(Step(f"{points} is 61 or more: the declarer wins the play.", "skat-winning"))
+        said.append(
+            Step(
+                _("{points} is 61 or more: the declarer wins the play.", points=points),
+                "skat-winning",
+            )
+        )
     elif points == ALL_POINTS // 2:
         said.append(
-            Step("60:60 is not enough; the declarer needs 61, so the play is lost.", "skat-winning")
+            Step(
+                _("60:60 is not enough; the declarer needs 61, so the play is lost."),
+                "skat-winning",
+            )
         )
     else:
-        said.append(Step(f"{points} is below 61: the play is lost.", "skat-winning"))
+        said.append(
+            Step(_("{points} is below 61: the play is lost.", points=points), "skat-winning")
+        )
     schneider = points >= ALL_POINTS - SCHNEIDER_POINTS or points <= SCHNEIDER_POINTS
     if points >= ALL_POINTS - SCHNEIDER_POINTS:
         said.append(
             Step(
-                f"The opponents have {ALL_POINTS - points}, 30 or fewer: they are schneider.",
+                _(
+                    "The opponents have {points}, 30 or fewer: they are schneider.",
+                    points=ALL_POINTS - points,
+                ),
                 "skat-schneider",
             )
         )
     elif schneider:
         said.append(
             Step(
-                f"The declarer has {points}, 30 or fewer: the declarer is schneider, and the level counts "
-                "in the lost game too.",
+                _(
+                    "The declarer has {points}, 30 or fewer: the declarer is schneider, "
+                    "and the level counts in the lost game too.",
+                    points=points,
+                ),
                 "skat-schneider",
             )
         )
     schwarz = tricks in (0, ALL_TRICKS)
     if tricks == ALL_TRICKS:
-        said.append(Step("The declarer took every trick: schwarz.", "skat-schwarz"))
+        said.append(Step(_("The declarer took every trick: schwarz."), "skat-schwarz"))
     elif tricks == 0:
         said.append(
             Step(
-                "The declarer took no trick: schwarz against the declarer, and it counts.",
+                _("The declarer took no trick: schwarz against the declarer, and it counts."),
                 "skat-schwarz",
             )
         )
     elif points == ALL_POINTS:
         said.append(
             Step(
-                f"The opponents took {_tricks_word(ALL_TRICKS - tricks)} without a single card point, "
-                "but a trick is a trick: not schwarz.",
+                ngettext(
+                    "The opponents took {n} trick without a single card point, "
+                    "but a trick is a trick: not schwarz.",
+                    "The opponents took {n} tricks without a single card point, "
+                    "but a trick is a trick: not schwarz.",
+                    ALL_TRICKS - tricks,
+                    n=ALL_TRICKS - tricks,
+                ),
                 "skat-schwarz",
             )
         )
     elif pointless_tricks:
         said.append(
             Step(
-                "The declarer's tricks hold no card points, but a trick is a trick: not schwarz.",
+                _(
+                    "The declarer's tricks hold no card points, but a trick is a trick: not schwarz."
+                ),
                 "skat-schwarz",
             )
         )
@@ -883,23 +1171,32 @@ def _alternatives(
                 name = contract_name(game=other, hand=hand, ouvert=ouvert, announced=announced)
                 # The declared game comes first: the smallest change to what was said.
                 suit_options.insert(
-                    0 if other == game else len(suit_options), f"{name} (up to {most})"
+                    0 if other == game else len(suit_options),
+                    # Translators: {contract} is e.g. "Clubs Hand, schwarz announced"; {value} is
+                    # the most it can be worth.
+                    _("{contract} (up to {value})", contract=name, value=most),
                 )
                 break
     if declarer_cards is None:
         suit_options.append(
-            "another suit or grand game" if game != "null" else "a suit or grand game"
+            _("another suit or grand game") if game != "null" else _("a suit or grand game")
         )
     null_options = [
-        f"{name} ({NULL_VALUES[name]})"
-        for name in (contract_name(game="null", hand=hand, ouvert=o) for o in (False, True))
-        if NULL_VALUES[name] >= bid
+        # Translators: {contract} is e.g. "Null Ouvert"; {value} is what it is worth.
+        _(
+            "{contract} ({value})",
+            contract=contract_name(game="null", hand=hand, ouvert=o),
+            value=null_value(hand=hand, ouvert=o),
+        )
+        for o in (False, True)
+        if null_value(hand=hand, ouvert=o) >= bid
     ]
     options = null_options + suit_options if game == "null" else suit_options + null_options
     if not options:
-        return "no game with these cards reaches it, so the bid cannot be played as declared"
-    text = options[0] if len(options) == 1 else ", ".join(options[:-1]) + " or " + options[-1]
-    return f"declare {text}"
+        return _("no game with these cards reaches it, so the bid cannot be played as declared")
+    # Translators: {options} is one or more games to declare instead, such as
+    # "Clubs Hand (up to 96) or Null Ouvert (46)"; this ends the sentence "You bid … ; …".
+    return _("declare {options}", options=joined(options, last="or"))
 
 
 def _check_reachable(
@@ -921,7 +1218,18 @@ def _check_reachable(
             others = _alternatives(
                 bid=bid, game=game, hand=hand, matadors=None, declarer_cards=declarer_cards
             )
-            problems.add("bid", f"You bid {bid} but {name} is worth {value}; {others}.")
+            problems.add(
+                "bid",
+                # Translators: {contract} is e.g. "Null Hand"; {alternatives} is e.g.
+                # "declare Grand Hand (up to 120)".
+                _(
+                    "You bid {bid} but {contract} is worth {value}; {alternatives}.",
+                    bid=bid,
+                    contract=name,
+                    value=value,
+                    alternatives=others,
+                ),
+            )
         return
     if matadors is None:
         return
@@ -939,8 +1247,19 @@ def _check_reachable(
         )
         problems.add(
             "bid",
-            f"You bid {bid} but {name} {matadors.label} is worth at most {most} "
-            f"({multiplier} × {BASE_VALUES[game]}, even with schneider and schwarz); {others}.",
+            # Translators: {contract} is e.g. "Clubs"; {matadors} e.g. "with 1";
+            # {alternatives} is e.g. "declare Grand (up to 120)".
+            _(
+                "You bid {bid} but {contract} {matadors} is worth at most {most} "
+                "({multiplier} × {base}, even with schneider and schwarz); {alternatives}.",
+                bid=bid,
+                contract=name,
+                matadors=matadors.label,
+                most=most,
+                multiplier=multiplier,
+                base=BASE_VALUES[game],
+                alternatives=others,
+            ),
         )
 
 
@@ -1024,7 +1343,11 @@ def score_game(
     problems.raise_if_any()
     assert play is not None
     contract = contract_name(game=game, hand=hand, ouvert=ouvert, announced=announced)
-    opening = Step(f"Contract: {contract}, after a bid of {bid}.", "skat-game-types")
+    opening = Step(
+        # Translators: {contract} is e.g. "Grand Hand, schneider announced".
+        _("Contract: {contract}, after a bid of {bid}.", contract=contract, bid=bid),
+        "skat-game-types",
+    )
     if game == "null":
         return _score_null(
             contract=contract,
@@ -1060,26 +1383,44 @@ def _list_score(
     steps = []
     if won:
         score = game_value
-        steps.append(Step(f"Won: the declarer scores {signed(score)}.", "skat-list-score"))
+        steps.append(
+            # Translators: {score} is signed, e.g. "+48".
+            Step(_("Won: the declarer scores {score}.", score=signed(score)), "skat-list-score")
+        )
     else:
         score = -2 * game_value
         steps.append(
             Step(
-                f"Lost: a lost game counts double, −2 × {game_value} = {signed(score)}.",
+                # Translators: {score} is signed, e.g. "−96"; {value} is the game's value.
+                _(
+                    "Lost: a lost game counts double, −2 × {value} = {score}.",
+                    value=game_value,
+                    score=signed(score),
+                ),
                 "skat-list-score",
             )
         )
     if re:
         score *= 4
         steps.append(
-            Step(f"Kontra and Re: the score counts four times, {signed(score)}.", "skat-kontra-re")
+            Step(
+                _("Kontra and Re: the score counts four times, {score}.", score=signed(score)),
+                "skat-kontra-re",
+            )
         )
     elif kontra:
         score *= 2
-        steps.append(Step(f"Kontra: the score counts double, {signed(score)}.", "skat-kontra-re"))
+        steps.append(
+            Step(
+                _("Kontra: the score counts double, {score}.", score=signed(score)),
+                "skat-kontra-re",
+            )
+        )
     if bock:
         score *= 2
-        steps.append(Step(f"A Bock game counts double: {signed(score)}.", "skat-bock"))
+        steps.append(
+            Step(_("A Bock game counts double: {score}.", score=signed(score)), "skat-bock")
+        )
     return score, steps
 
 
@@ -1098,18 +1439,23 @@ def _score_null(
     steps = [
         opening,
         Step(
-            f"{contract} has a fixed value of {value}; Null has no matadors and no levels.",
+            # Translators: {contract} is e.g. "Null Ouvert Hand".
+            _(
+                "{contract} has a fixed value of {value}; Null has no matadors and no levels.",
+                contract=contract,
+                value=value,
+            ),
             "skat-null",
         ),
         *play.steps,
     ]
     if play.won:
         steps.append(
-            Step("A Null game is won when the declarer takes no trick at all.", "skat-null")
+            Step(_("A Null game is won when the declarer takes no trick at all."), "skat-null")
         )
     else:
         steps.append(
-            Step("A Null game is lost as soon as the declarer takes a trick.", "skat-null")
+            Step(_("A Null game is lost as soon as the declarer takes a trick."), "skat-null")
         )
     score, score_steps = _list_score(
         won=play.won, game_value=value, kontra=kontra, re=re, bock=bock
@@ -1137,28 +1483,34 @@ def _announcement_steps(announced: str, ouvert: bool, play: _Play) -> tuple[bool
     said = _effective_announcement(announced, ouvert)
     steps = []
     if ouvert:
-        tail = {
-            "none": ", though nothing was announced",
-            "schneider": ", though only schneider was announced",
-        }.get(announced, "")
-        steps.append(
-            Step(
+        if announced == "none":
+            text = _(
                 "An open game always counts as schwarz announced, and so schneider announced "
-                f"too{tail}: the declarer must take every trick.",
-                "skat-ouvert",
+                "too, though nothing was announced: the declarer must take every trick."
             )
-        )
+        elif announced == "schneider":
+            text = _(
+                "An open game always counts as schwarz announced, and so schneider announced "
+                "too, though only schneider was announced: the declarer must take every trick."
+            )
+        else:
+            text = _(
+                "An open game always counts as schwarz announced, and so schneider announced "
+                "too: the declarer must take every trick."
+            )
+        steps.append(Step(text, "skat-ouvert"))
     if said == "schneider":
         if play.won and play.schneider:
             steps.append(
                 Step(
-                    "Schneider was announced and the opponents are schneider.", "skat-announcements"
+                    _("Schneider was announced and the opponents are schneider."),
+                    "skat-announcements",
                 )
             )
             return True, steps
         steps.append(
             Step(
-                "Schneider was announced but the opponents are not schneider: the game is lost.",
+                _("Schneider was announced but the opponents are not schneider: the game is lost."),
                 "skat-announcements",
             )
         )
@@ -1167,13 +1519,14 @@ def _announcement_steps(announced: str, ouvert: bool, play: _Play) -> tuple[bool
         if play.won and play.schwarz:
             steps.append(
                 Step(
-                    "Schwarz was announced and the declarer took every trick.", "skat-announcements"
+                    _("Schwarz was announced and the declarer took every trick."),
+                    "skat-announcements",
                 )
             )
             return True, steps
         steps.append(
             Step(
-                "Schwarz was announced but the opponents took a trick: the game is lost.",
+                _("Schwarz was announced but the opponents took a trick: the game is lost."),
                 "skat-announcements",
             )
         )
@@ -1200,6 +1553,17 @@ def _levels(
     return tuple((label, count) for label, count, counts in counted if counts)
 
 
+def levels_added(levels: Iterable[tuple[str, int]]) -> str:
+    """ "with 2 (2) + game (1) + hand (1)": the levels as the referee adds them up."""
+    parts = [
+        # Translators: one level and how many it counts, "game (1)" or "with 2 (2)"; they are
+        # shown joined with " + ".
+        _("{level} ({count})", level=label, count=count)
+        for label, count in levels
+    ]
+    return join(" + ", parts)
+
+
 def _score_suit(
     *,
     game: str,
@@ -1219,14 +1583,31 @@ def _score_suit(
     announcement_made, announcement_steps = _announcement_steps(announced, ouvert, play)
     steps.extend(announcement_steps)
     levels = _levels(matadors, hand=hand, ouvert=ouvert, announced=announced, play=play)
-    multiplier = sum(count for _, count in levels)
+    multiplier = sum(count for _level, count in levels)
     base = BASE_VALUES[game]
-    added = " + ".join(f"{label} ({count})" for label, count in levels)
-    steps.append(Step(f"Levels: {added} = {multiplier}.", "skat-levels"))
+    steps.append(
+        Step(
+            # Translators: {levels} is e.g. "with 2 (2) + game (1) + hand (1)";
+            # {multiplier} is their sum.
+            _(
+                "Levels: {levels} = {multiplier}.",
+                levels=levels_added(levels),
+                multiplier=multiplier,
+            ),
+            "skat-levels",
+        )
+    )
     value = base * multiplier
     steps.append(
         Step(
-            f"{GAME_NAMES[game]} counts {base} a level: {multiplier} × {base} = {value}.",
+            # Translators: {game} is a suit or "Grand"; {base} is its base value.
+            _(
+                "{game} counts {base} a level: {multiplier} × {base} = {value}.",
+                game=GAME_NAMES[game],
+                base=base,
+                multiplier=multiplier,
+                value=value,
+            ),
             "skat-game-value",
         )
     )
@@ -1236,20 +1617,33 @@ def _score_suit(
         raised = math.ceil(bid / base) * base
         steps.append(
             Step(
-                f"{value} is below the bid of {bid}: the declarer has overbid and loses.",
+                _(
+                    "{value} is below the bid of {bid}: the declarer has overbid and loses.",
+                    value=value,
+                    bid=bid,
+                ),
                 "skat-overbid",
             )
         )
         steps.append(
             Step(
-                f"The lost game is valued at the smallest multiple of {base} that reaches {bid}: "
-                f"{raised // base} × {base} = {raised}.",
+                # Translators: {base} is the game's base value; {raised} = {multiplier} × {base}.
+                _(
+                    "The lost game is valued at the smallest multiple of {base} that reaches "
+                    "{bid}: {multiplier} × {base} = {raised}.",
+                    base=base,
+                    bid=bid,
+                    multiplier=raised // base,
+                    raised=raised,
+                ),
                 "skat-overbid",
             )
         )
         value = raised
     else:
-        steps.append(Step(f"{value} covers the bid of {bid}.", "skat-overbid"))
+        steps.append(
+            Step(_("{value} covers the bid of {bid}.", value=value, bid=bid), "skat-overbid")
+        )
     score, score_steps = _list_score(won=won, game_value=value, kontra=kontra, re=re, bock=bock)
     return GameResult(
         won=won,
@@ -1289,15 +1683,22 @@ class FollowResult:
     explanation: tuple[Step, ...]
 
 
-def _led_words(card: Card, game: str) -> str:
+def _led_sentence(card: Card, game: str) -> str:
     suit = plays_as_suit(card, game)
     if suit == TRUMP and card.rank == "J":
-        return (
-            f"{card.label} was led; in {GAME_NAMES[game]} every jack is a trump, so trumps were led"
+        # Translators: {card} is a jack such as "J♥"; {game} is a suit or "Grand".
+        return _(
+            "{card} was led; in {game} every jack is a trump, so trumps were led.",
+            card=card.label,
+            game=GAME_NAMES[game],
         )
     if suit == TRUMP:
-        return f"{card.label} was led: trumps were led"
-    return f"{card.label} was led: the suit to follow is {_suit_words(suit)}"
+        # Translators: {card} is a card such as "A♣".
+        return _("{card} was led: trumps were led.", card=card.label)
+    # Translators: {card} is a card such as "A♣"; {suit} is a suit, "clubs".
+    return _(
+        "{card} was led: the suit to follow is {suit}.", card=card.label, suit=_suit_words(suit)
+    )
 
 
 def _strength(card: Card, game: str, led_suit: str) -> tuple[int, int]:
@@ -1312,15 +1713,21 @@ def _strength(card: Card, game: str, led_suit: str) -> tuple[int, int]:
 
 
 def _cannot_win(off: list[Card], led_suit: str) -> str:
-    one = len(off) == 1
     if led_suit == TRUMP:
-        return (
-            f"{labels(off)} {'is not a trump' if one else 'are not trumps'}, "
-            f"so {'it' if one else 'they'} cannot take the trick."
+        # Translators: {cards} is one or two cards such as "7♦ 8♦".
+        return ngettext(
+            "{cards} is not a trump, so it cannot take the trick.",
+            "{cards} are not trumps, so they cannot take the trick.",
+            len(off),
+            cards=labels(off),
         )
-    return (
-        f"{labels(off)} neither {'follows' if one else 'follow'} {_suit_words(led_suit)} "
-        f"nor {'is a trump' if one else 'are trumps'}, so {'it' if one else 'they'} cannot take the trick."
+    # Translators: {cards} is one or two cards such as "7♦ 8♦"; {suit} is the suit led, "clubs".
+    return ngettext(
+        "{cards} neither follows {suit} nor is a trump, so it cannot take the trick.",
+        "{cards} neither follow {suit} nor are trumps, so they cannot take the trick.",
+        len(off),
+        cards=labels(off),
+        suit=_suit_words(led_suit),
     )
 
 
@@ -1330,27 +1737,49 @@ def trick_winner(*, game: str, cards: Sequence[Card]) -> TrickResult:
     if game not in GAMES:
         problems.add("game", unknown_game_message(game))
     if len(cards) != 3:
-        problems.add("cards", f"A Skat trick is 3 cards, one from each player; got {len(cards)}.")
+        problems.add(
+            "cards",
+            _("A Skat trick is 3 cards, one from each player; got {count}.", count=len(cards)),
+        )
     check_skat_cards(cards, "cards", problems)
     problems.raise_if_any()
     led_suit = plays_as_suit(cards[0], game)
     strengths = [_strength(c, game, led_suit) for c in cards]
     winner = max(range(3), key=lambda i: strengths[i])
-    steps = [Step(f"{_led_words(cards[0], game)}.", "skat-follow")]
+    steps = [Step(_led_sentence(cards[0], game), "skat-follow")]
     if game == "null":
         steps.append(
-            Step("Null has no trumps, and the jack ranks between queen and ten.", "skat-trumps")
+            Step(_("Null has no trumps, and the jack ranks between queen and ten."), "skat-trumps")
         )
     off = [c for c in cards if plays_as_suit(c, game) not in (led_suit, TRUMP)]
     if off:
         steps.append(Step(_cannot_win(off, led_suit), "skat-tricks"))
+    best = cards[winner].label
     if led_suit == TRUMP:
-        text = f"The highest trump, {cards[winner].label}, takes the trick"
+        # Translators: {card} is a card such as "J♣"; {position} is 1, 2 or 3 (in play order).
+        text = _(
+            "The highest trump, {card}, takes the trick (card {position}).",
+            card=best,
+            position=winner + 1,
+        )
     elif strengths[winner][0] == 2:
-        text = f"Trumps beat every other card; the highest trump, {cards[winner].label}, takes the trick"
+        # Translators: {card} is a card such as "J♣"; {position} is 1, 2 or 3 (in play order).
+        text = _(
+            "Trumps beat every other card; the highest trump, {card}, takes the trick "
+            "(card {position}).",
+            card=best,
+            position=winner + 1,
+        )
     else:
-        text = f"The highest of the {_suit_words(led_suit)} led, {cards[winner].label}, takes the trick"
-    steps.append(Step(f"{text} (card {winner + 1}).", "skat-tricks"))
+        # Translators: {suit} is the suit led, "clubs"; {card} is a card such as "A♣";
+        # {position} is 1, 2 or 3 (in play order).
+        text = _(
+            "The highest of the {suit} led, {card}, takes the trick (card {position}).",
+            suit=_suit_words(led_suit),
+            card=best,
+            position=winner + 1,
+        )
+    steps.append(Step(text, "skat-tricks"))
     return TrickResult(winner, tuple(steps))
 
 
@@ -1364,58 +1793,91 @@ def follow_check(*, game: str, led: Card, hand: Sequence[Card], played: Card) ->
     if played not in SKAT_DECK:
         problems.add("played", _not_skat_card_message(played))
     if not 1 <= len(hand) <= 10:
-        problems.add("hand", f"A Skat hand holds 1 to 10 cards; got {len(hand)}.")
+        problems.add("hand", _("A Skat hand holds 1 to 10 cards; got {count}.", count=len(hand)))
     check_skat_cards(hand, "hand", problems)
     if led in hand:
         problems.add(
-            "led", f"{led.label} was led by another player, so it cannot also be in this hand."
+            "led",
+            # Translators: {card} is a card such as "A♣".
+            _(
+                "{card} was led by another player, so it cannot also be in this hand.",
+                card=led.label,
+            ),
         )
     if played not in hand:
-        held = f" ({labels(hand)})" if hand else ": the hand is empty"
-        problems.add("played", f"{played.label} is not in the hand{held}.")
+        problems.add(
+            "played",
+            # Translators: {card} is a card such as "A♣"; {hand} is the cards of the hand.
+            _("{card} is not in the hand ({hand}).", card=played.label, hand=labels(hand))
+            if hand
+            else _("{card} is not in the hand: the hand is empty.", card=played.label),
+        )
     problems.raise_if_any()
     suit = plays_as_suit(led, game)
     followers = [c for c in hand if plays_as_suit(c, game) == suit]
-    steps = [Step(f"{_led_words(led, game)}.", "skat-follow")]
+    steps = [Step(_led_sentence(led, game), "skat-follow")]
     if game == "null" and any(c.rank == "J" for c in (led, played, *followers)):
-        steps.append(Step("Null has no trumps: a jack belongs to its printed suit.", "skat-null"))
+        steps.append(
+            Step(_("Null has no trumps: a jack belongs to its printed suit."), "skat-null")
+        )
     jacks_of_suit = [c for c in hand if c.rank == "J" and c.suit == suit and game != "null"]
     if jacks_of_suit:
         steps.append(
             Step(
-                f"{labels(jacks_of_suit)} does not count as a {_suit_words(suit, plural=False)}: "
-                f"in {GAME_NAMES[game]} every jack is a trump.",
+                # Translators: {card} is a jack such as "J♥"; {suit} is one card of a suit,
+                # "heart"; {game} is a suit or "Grand".
+                _(
+                    "{card} does not count as a {suit}: in {game} every jack is a trump.",
+                    card=labels(jacks_of_suit),
+                    suit=_suit_words(suit, plural=False),
+                    game=GAME_NAMES[game],
+                ),
                 "skat-trumps",
             )
         )
     if not followers:
         steps.append(
             Step(
-                f"The hand holds no {_suit_words(suit, plural=False)}, so any card may be played: "
-                f"{played.label} is allowed.",
+                # Translators: {suit} is one card of a suit, "heart", or "trump";
+                # {card} is a card such as "A♣".
+                _(
+                    "The hand holds no {suit}, so any card may be played: {card} is allowed.",
+                    suit=_suit_words(suit, plural=False),
+                    card=played.label,
+                ),
                 "skat-follow",
             )
         )
         return FollowResult(True, tuple(steps))
     steps.append(
         Step(
-            f"The hand holds {labels(followers)}, so "
-            f"{'one of them' if len(followers) > 1 else 'it'} must be played.",
+            # Translators: {cards} is the cards of the hand that follow suit, such as "A♣ 7♣".
+            ngettext(
+                "The hand holds {cards}, so it must be played.",
+                "The hand holds {cards}, so one of them must be played.",
+                len(followers),
+                cards=labels(followers),
+            ),
             "skat-follow",
         )
     )
     legal = played in followers
     if legal:
-        steps.append(Step(f"{played.label} follows: allowed.", "skat-follow"))
+        # Translators: {card} is a card such as "A♣".
+        steps.append(Step(_("{card} follows: allowed.", card=played.label), "skat-follow"))
     else:
         steps.append(Step(_does_not_follow(played, game, suit), "skat-follow"))
     return FollowResult(legal, tuple(steps))
 
 
 def _does_not_follow(played: Card, game: str, led_suit: str) -> str:
-    belongs = _suit_words(plays_as_suit(played, game), plural=False)
-    return (
-        f"{played.label} is a {belongs}, not a {_suit_words(led_suit, plural=False)}: not allowed."
+    # Translators: {card} is a card such as "A♥"; {belongs} and {led} are one card of a suit,
+    # "heart", or "trump".
+    return _(
+        "{card} is a {belongs}, not a {led}: not allowed.",
+        card=played.label,
+        belongs=_suit_words(plays_as_suit(played, game), plural=False),
+        led=_suit_words(led_suit, plural=False),
     )
 
 
@@ -1431,6 +1893,24 @@ class BiddingResult:
     bid: int | None
     passed_out: bool
     explanation: tuple[Step, ...]
+
+
+# The seats as players name them: shown in the bidding's sentences.
+SEAT_NAMES: dict[str, str] = {
+    "forehand": pgettext("Skat seat", "forehand"),
+    "middlehand": pgettext("Skat seat", "middlehand"),
+    "rearhand": pgettext("Skat seat", "rearhand"),
+}
+
+
+def _seat(position: str | None) -> str:
+    """A seat in the middle of a sentence: "forehand"."""
+    return SEAT_NAMES.get(str(position), str(position))
+
+
+def _seat_capitalised(position: str | None) -> str:
+    """A seat at the start of a sentence: "Forehand"."""
+    return capitalised(_seat(position))
 
 
 class _Auction:
@@ -1454,21 +1934,56 @@ class _Auction:
         )
 
     def what_is_expected(self) -> str:
+        """Whose turn it is and what they may say, said after "it is"."""
         if self.stage == "bid":
-            more = f"more than {self.bid}" if self.bid else "18 or more"
-            return f"{self.bidder} to bid {more} to {self.holder}, or pass"
+            if self.bid:
+                # Translators: follows "it is" in "it is middlehand to bid more than 18 to
+                # forehand, or pass"; {bidder} and {holder} are seats.
+                return _(
+                    "{bidder} to bid more than {bid} to {holder}, or pass",
+                    bidder=_seat(self.bidder),
+                    bid=self.bid,
+                    holder=_seat(self.holder),
+                )
+            # Translators: follows "it is" in "it is middlehand to bid 18 or more to forehand,
+            # or pass"; {bidder} and {holder} are seats.
+            return _(
+                "{bidder} to bid 18 or more to {holder}, or pass",
+                bidder=_seat(self.bidder),
+                holder=_seat(self.holder),
+            )
         if self.stage == "answer":
-            return f"{self.holder} to answer {self.bidder}'s {self.bid} with yes or pass"
-        return "forehand to bid 18 or more, or pass"
+            # Translators: follows "it is" in "it is forehand to answer middlehand's 18 with
+            # yes or pass"; {holder} and {bidder} are seats; "yes" and "pass" are the calls.
+            return _(
+                "{holder} to answer {bidder}'s {bid} with yes or pass",
+                holder=_seat(self.holder),
+                bidder=_seat(self.bidder),
+                bid=self.bid,
+            )
+        # Translators: follows "it is" in "it is forehand to bid 18 or more, or pass".
+        return _("forehand to bid 18 or more, or pass")
 
     def hear(self, position: str, call: int | str) -> str | None:
         """Take one call; the message if it breaks the bidding rules."""
         if self.stage == "over":
-            return "The bidding was already over; no more calls belong here."
+            return _("The bidding was already over; no more calls belong here.")
         if position != self.speaker:
             if position in self.passed:
-                return f"{position.capitalize()} already passed, and a pass is final; it is {self.what_is_expected()}."
-            return f"It is {self.what_is_expected()}; {position} spoke out of turn."
+                # Translators: {seat} is e.g. "Middlehand"; {expected} is e.g. "forehand to
+                # answer middlehand's 18 with yes or pass".
+                return _(
+                    "{seat} already passed, and a pass is final; it is {expected}.",
+                    seat=_seat_capitalised(position),
+                    expected=self.what_is_expected(),
+                )
+            # Translators: {expected} is e.g. "middlehand to bid 18 or more to forehand, or
+            # pass"; {seat} is a seat such as "rearhand".
+            return _(
+                "It is {expected}; {seat} spoke out of turn.",
+                expected=self.what_is_expected(),
+                seat=_seat(position),
+            )
         if self.stage == "answer":
             return self._answer(call)
         return self._bid(call)
@@ -1476,87 +1991,155 @@ class _Auction:
     def _bid(self, call: int | str) -> str | None:
         speaker = self.speaker
         if call == HOLD:
-            return f"{str(speaker).capitalize()} is the one bidding here: name a bid or pass; yes is the answer to a bid."
+            # Translators: {seat} is e.g. "Middlehand"; "yes" and "pass" are the calls.
+            return _(
+                "{seat} is the one bidding here: name a bid or pass; yes is the answer to a bid.",
+                seat=_seat_capitalised(speaker),
+            )
         if call == PASS:
             self.passed.append(str(speaker))
             if self.stage == "forehand alone":
                 self.steps.append(
                     Step(
-                        "Forehand passes too: all three passed, the deal is thrown in.",
+                        _("Forehand passes too: all three passed, the deal is thrown in."),
                         "skat-bidding",
                     )
                 )
                 self.stage = "over"
                 return None
-            self.steps.append(Step(f"{self.bidder.capitalize()} passes.", "skat-bidding"))
+            self.steps.append(
+                # Translators: {seat} is e.g. "Middlehand".
+                Step(_("{seat} passes.", seat=_seat_capitalised(self.bidder)), "skat-bidding")
+            )
             self._end_duel(self.holder)
             return None
         assert isinstance(call, int)
         if self.bid is not None and call <= self.bid:
-            return f"{self.bidder.capitalize()} bid {call}, but the bid already stands at {self.bid}; bid more or pass."
+            # Translators: {seat} is e.g. "Middlehand"; {call} is the bid said, {bid} the one
+            # standing.
+            return _(
+                "{seat} bid {call}, but the bid already stands at {bid}; bid more or pass.",
+                seat=_seat_capitalised(self.bidder),
+                call=call,
+                bid=self.bid,
+            )
         self.bid = call
         if self.stage == "forehand alone":
-            self.steps.append(Step(f"Forehand bids {call} and is declarer.", "skat-bidding"))
+            self.steps.append(
+                Step(_("Forehand bids {bid} and is declarer.", bid=call), "skat-bidding")
+            )
             self.declarer = "forehand"
             self.stage = "over"
             return None
         self.steps.append(
-            Step(f"{self.bidder.capitalize()} bids {call} to {self.holder}.", "skat-bidding")
+            Step(
+                # Translators: {seat} is e.g. "Middlehand"; {holder} is e.g. "forehand".
+                _(
+                    "{seat} bids {bid} to {holder}.",
+                    seat=_seat_capitalised(self.bidder),
+                    bid=call,
+                    holder=_seat(self.holder),
+                ),
+                "skat-bidding",
+            )
         )
         self.stage = "answer"
         return None
 
     def _answer(self, call: int | str) -> str | None:
         if call == HOLD:
-            self.steps.append(Step(f"{self.holder.capitalize()} holds {self.bid}.", "skat-bidding"))
+            self.steps.append(
+                Step(
+                    # Translators: {seat} is e.g. "Forehand": that player accepts the bid {bid}.
+                    _("{seat} holds {bid}.", seat=_seat_capitalised(self.holder), bid=self.bid),
+                    "skat-bidding",
+                )
+            )
             self.stage = "bid"
             return None
         if call == PASS:
             self.passed.append(self.holder)
-            self.steps.append(Step(f"{self.holder.capitalize()} passes.", "skat-bidding"))
+            self.steps.append(
+                # Translators: {seat} is e.g. "Forehand".
+                Step(_("{seat} passes.", seat=_seat_capitalised(self.holder)), "skat-bidding")
+            )
             self._end_duel(self.bidder)
             return None
-        return (
-            f"{self.holder.capitalize()} answers {self.bidder}'s {self.bid} with yes or pass; "
-            f"only {self.bidder} names numbers here."
+        # Translators: {seat} is e.g. "Forehand"; {bidder} is e.g. "middlehand"; "yes" and
+        # "pass" are the calls.
+        return _(
+            "{seat} answers {bidder}'s {bid} with yes or pass; only {bidder} names numbers here.",
+            seat=_seat_capitalised(self.holder),
+            bidder=_seat(self.bidder),
+            bid=self.bid,
         )
 
     def _end_duel(self, survivor: str) -> None:
         if self.duel == 1:
             self.duel = 2
             self.bidder, self.holder, self.stage = "rearhand", survivor, "bid"
-            at = f" at {self.bid}" if self.bid else ""
-            self.steps.append(
-                Step(
-                    f"{survivor.capitalize()} stays in{at}; rearhand bids to {survivor} next.",
-                    "skat-bidding",
+            if self.bid:
+                # Translators: {seat} and {survivor} are the same seat, e.g. "Forehand" at the
+                # start of the sentence and "forehand" inside it.
+                text = _(
+                    "{seat} stays in at {bid}; rearhand bids to {survivor} next.",
+                    seat=_seat_capitalised(survivor),
+                    bid=self.bid,
+                    survivor=_seat(survivor),
                 )
-            )
+            else:
+                # Translators: {seat} and {survivor} are the same seat, e.g. "Forehand" at the
+                # start of the sentence and "forehand" inside it.
+                text = _(
+                    "{seat} stays in; rearhand bids to {survivor} next.",
+                    seat=_seat_capitalised(survivor),
+                    survivor=_seat(survivor),
+                )
+            self.steps.append(Step(text, "skat-bidding"))
         elif self.bid is None:
             self.stage = "forehand alone"
             self.steps.append(
                 Step(
-                    "Middlehand and rearhand passed without a bid: forehand may play at 18 or more, or pass.",
+                    _(
+                        "Middlehand and rearhand passed without a bid: "
+                        "forehand may play at 18 or more, or pass."
+                    ),
                     "skat-bidding",
                 )
             )
         else:
             self.declarer, self.stage = survivor, "over"
             self.steps.append(
-                Step(f"{survivor.capitalize()} is declarer at {self.bid}.", "skat-bidding")
+                Step(
+                    # Translators: {seat} is e.g. "Forehand".
+                    _(
+                        "{seat} is declarer at {bid}.",
+                        seat=_seat_capitalised(survivor),
+                        bid=self.bid,
+                    ),
+                    "skat-bidding",
+                )
             )
 
 
 def _call_problem(pair: object) -> str | None:
     if not isinstance(pair, (tuple, list)) or len(pair) != 2:
-        return 'Each call is a pair: a position and what was said, like ["middlehand", 18].'
+        # Translators: ["middlehand", 18] is JSON, the same in every language.
+        return _('Each call is a pair: a position and what was said, like ["middlehand", 18].')
     position, call = pair
     if position not in POSITIONS:
-        return f'"{position}" is not a seat; use forehand, middlehand or rearhand.'
+        # Translators: {position} is what was sent, as typed; forehand, middlehand and rearhand
+        # are the API's values.
+        return _(
+            '"{position}" is not a seat; use forehand, middlehand or rearhand.',
+            position=str(position),
+        )
     if isinstance(call, bool) or not isinstance(call, (int, str)):
-        return 'A call is a bid (a number), "yes" or "pass".'
+        # Translators: "yes" and "pass" are the API's values.
+        return _('A call is a bid (a number), "yes" or "pass".')
     if isinstance(call, str) and call not in (HOLD, PASS):
-        return f'"{call}" is not a call; say a bid (a number), "yes" or "pass".'
+        # Translators: {call} is what was sent, as typed; "yes" and "pass" are the API's values.
+        return _('"{call}" is not a call; say a bid (a number), "yes" or "pass".', call=call)
     if isinstance(call, int):
         return _bid_problem(call)
     return None
@@ -1579,7 +2162,14 @@ def check_bidding(*, calls: Sequence[tuple[str, int | str]]) -> BiddingResult:
                 problems.add(f"calls.{i}", broken)
                 in_order = False
     if in_order and auction.stage != "over":
-        problems.add("calls", f"The bidding is not finished: it is {auction.what_is_expected()}.")
+        problems.add(
+            "calls",
+            # Translators: {expected} is e.g. "forehand to answer middlehand's 18 with yes or pass".
+            _(
+                "The bidding is not finished: it is {expected}.",
+                expected=auction.what_is_expected(),
+            ),
+        )
     problems.raise_if_any()
     return BiddingResult(
         declarer=auction.declarer,

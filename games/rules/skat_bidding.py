@@ -23,6 +23,8 @@ from itertools import combinations
 from . import skat
 from .cards import SKAT_DECK, Card, labels
 from .errors import ProblemCollector, Step
+from .text import _, ngettext
+from .words import joined
 
 # Every anchor this module cites; all of them are sections the Skat rule book already
 # has for the game value and bidding rules, so the titles come from there.
@@ -113,18 +115,30 @@ def bid_limit(
     problems.raise_if_any()
     contract = skat.contract_name(game=game, hand=hand, ouvert=ouvert, announced=announced)
     if game == "null":
-        return _null_limit(contract)
+        return _null_limit(contract, skat.null_value(hand=hand, ouvert=ouvert))
     return _suit_limit(game, contract, cards, hand=hand, ouvert=ouvert, announced=announced)
 
 
 def _check_ten_cards(cards: Sequence[Card], problems: ProblemCollector) -> None:
     if len(cards) != HAND_SIZE:
-        message = (
-            f"Give the {HAND_SIZE} cards you were dealt, the hand you bid with; "
-            f"you gave {len(cards)}."
-        )
         if len(cards) == HAND_SIZE + SKAT_SIZE:
-            message += " Leave the skat out: nobody knows it while bidding."
+            # Translators: {hand_size} is 10, the cards dealt to each player; {count} how
+            # many were given (12, the skat included).
+            message = _(
+                "Give the {hand_size} cards you were dealt, the hand you bid with; "
+                "you gave {count}. Leave the skat out: nobody knows it while bidding.",
+                hand_size=HAND_SIZE,
+                count=len(cards),
+            )
+        else:
+            # Translators: {hand_size} is 10, the cards dealt to each player; {count} how
+            # many were given.
+            message = _(
+                "Give the {hand_size} cards you were dealt, the hand you bid with; "
+                "you gave {count}.",
+                hand_size=HAND_SIZE,
+                count=len(cards),
+            )
         problems.add("cards", message)
     skat.check_skat_cards(cards, "cards", problems)
 
@@ -133,15 +147,19 @@ def _check_ten_cards(cards: Sequence[Card], problems: ProblemCollector) -> None:
 # Null
 
 
-def _null_limit(contract: str) -> BidLimit:
-    value = skat.NULL_VALUES[contract]
+def _null_limit(contract: str, value: int) -> BidLimit:
     steps = (
         Step(
-            f"{contract} has a fixed value of {value}: no matadors and no levels, so neither "
-            "your cards nor the skat change it.",
+            # Translators: {contract} is e.g. "Null Ouvert Hand".
+            _(
+                "{contract} has a fixed value of {value}: no matadors and no levels, so neither "
+                "your cards nor the skat change it.",
+                contract=contract,
+                value=value,
+            ),
             "skat-null",
         ),
-        Step(f"You can safely bid up to {value}.", "skat-bids"),
+        Step(_("You can safely bid up to {value}.", value=value), "skat-bids"),
     )
     return BidLimit(
         contract=contract,
@@ -214,12 +232,20 @@ def _suit_limit(
     # The highest bid the worst case reaches: every value a suit or grand game can have
     # is itself a legal bid, so that is the worst value.
     safe_bid = skat.BIDS[bisect.bisect_right(skat.BIDS, safe_value) - 1]
+    plain = not hand and not ouvert and announced == "none"
     steps = [
-        Step(_base_text(contract, game, base), "skat-game-value"),
+        Step(_base_text(contract, game, base, plain=plain), "skat-game-value"),
         Step(
-            f"Matadors count your {HAND_SIZE} cards and the {SKAT_SIZE} skat cards, even in a "
-            f"hand game; while you bid, the skat can be any {SKAT_SIZE} of the {UNSEEN} cards "
-            f"you cannot see: {POSSIBLE_SKATS} possible skats.",
+            # Translators: {hand_size} is 10, {skat_size} 2, {unseen} 22 and {possible} 231.
+            _(
+                "Matadors count your {hand_size} cards and the {skat_size} skat cards, even in a "
+                "hand game; while you bid, the skat can be any {skat_size} of the {unseen} cards "
+                "you cannot see: {possible} possible skats.",
+                hand_size=HAND_SIZE,
+                skat_size=SKAT_SIZE,
+                unseen=UNSEEN,
+                possible=POSSIBLE_SKATS,
+            ),
             "skat-matadors",
         ),
         Step(_own_trumps(game, order, held), "skat-matadors"),
@@ -227,8 +253,14 @@ def _suit_limit(
         *_announcement_steps(ouvert, announced),
         Step(_levels_text(result, worst, several=len(cases) > 1), "skat-levels"),
         Step(
-            f"{worst[0].multiplier} × {base} = {safe_value}: the least this declaration is "
-            "worth with these cards.",
+            # Translators: {multiplier} is the number of levels, {base} the game's base value.
+            _(
+                "{multiplier} × {base} = {value}: the least this declaration is "
+                "worth with these cards.",
+                multiplier=worst[0].multiplier,
+                base=base,
+                value=safe_value,
+            ),
             "skat-game-value",
         ),
         Step(_safe_text(safe_bid), "skat-bids"),
@@ -248,10 +280,15 @@ def _suit_limit(
     )
 
 
-def _base_text(contract: str, game: str, base: int) -> str:
+def _base_text(contract: str, game: str, base: int, *, plain: bool) -> str:
+    """``plain``: the contract is the game's bare name (no hand, ouvert or announcement)."""
     name = skat.GAME_NAMES[game]
-    said = f"{name} counts {base} a level."
-    return said if contract == name else f"{contract}: {said}"
+    if plain:
+        # Translators: {game} is a suit or "Grand"; {base} its base value.
+        return _("{game} counts {base} a level.", game=name, base=base)
+    # Translators: {contract} is e.g. "Clubs Hand, schneider announced"; {game} is the suit or
+    # "Grand" alone; {base} its base value.
+    return _("{contract}: {game} counts {base} a level.", contract=contract, game=name, base=base)
 
 
 def _case(
@@ -280,34 +317,65 @@ def _case(
     )
 
 
+# Each condition starts a sentence: "If the skat holds J♣ but no J♠: with 2, worth …".
 def _condition(
     in_skat: tuple[Card, ...], not_in_skat: tuple[Card, ...], order: tuple[Card, ...]
 ) -> str:
     if len(in_skat) == SKAT_SIZE:
-        return f"If the skat is {in_skat[0].label} and {in_skat[1].label}"
-    if not in_skat:
-        return (
-            f"If the skat holds {_none_of(not_in_skat, order)}"
-            if not_in_skat
-            else "Whatever the skat holds"
+        # Translators: {first} and {second} are the two skat cards, such as "J♣" and "J♠".
+        return _(
+            "If the skat is {first} and {second}",
+            first=in_skat[0].label,
+            second=in_skat[1].label,
         )
-    held = f"If the skat holds {in_skat[0].label}"
+    if not in_skat:
+        return _without(not_in_skat, order) if not_in_skat else _("Whatever the skat holds")
+    held = in_skat[0].label
     if not not_in_skat:
-        return held
+        # Translators: {card} is a trump such as "J♣".
+        return _("If the skat holds {card}", card=held)
     if len(not_in_skat) > 2 and not_in_skat == order[: len(not_in_skat)]:
-        return f"{held} but no higher trump"
-    return f"{held} but {_none_of(not_in_skat, order)}"
+        # Translators: {card} is a trump such as "J♥".
+        return _("If the skat holds {card} but no higher trump", card=held)
+    return _without(not_in_skat, order, held)
 
 
-def _none_of(trumps: tuple[Card, ...], order: tuple[Card, ...]) -> str:
+def _without(trumps: tuple[Card, ...], order: tuple[Card, ...], held: str | None = None) -> str:
+    """The skat lacks ``trumps`` (and holds ``held`` when given)."""
     if len(trumps) == 1:
-        return f"no {trumps[0].label}"
+        if held is None:
+            # Translators: {missing} is a trump such as "J♣".
+            return _("If the skat holds no {missing}", missing=trumps[0].label)
+        # Translators: {card} and {missing} are trumps such as "J♠" and "J♣".
+        return _("If the skat holds {card} but no {missing}", card=held, missing=trumps[0].label)
     if len(trumps) == 2:
-        return f"neither {trumps[0].label} nor {trumps[1].label}"
+        if held is None:
+            # Translators: {first} and {second} are trumps such as "J♣" and "J♠".
+            return _(
+                "If the skat holds neither {first} nor {second}",
+                first=trumps[0].label,
+                second=trumps[1].label,
+            )
+        # Translators: {card}, {first} and {second} are trumps such as "J♥", "J♣" and "J♠".
+        return _(
+            "If the skat holds {card} but neither {first} nor {second}",
+            card=held,
+            first=trumps[0].label,
+            second=trumps[1].label,
+        )
     # Longer lists only come from "against" counts: every trump above a card, from the top.
     if trumps == order:
-        return "no trump at all"
-    return f"no trump above {order[len(trumps)].label}"
+        if held is None:
+            return _("If the skat holds no trump at all")
+        # Translators: {card} is a trump such as "J♣".
+        return _("If the skat holds {card} but no trump at all", card=held)
+    below = order[len(trumps)].label
+    if held is None:
+        # Translators: {card} is a trump such as "J♦"; the skat holds none of the trumps above it.
+        return _("If the skat holds no trump above {card}", card=below)
+    # Translators: {card} and {below} are trumps such as "A♣" and "J♦"; the skat holds {card}
+    # and none of the other trumps above {below}.
+    return _("If the skat holds {card} but no trump above {below}", card=held, below=below)
 
 
 def _own_trumps(game: str, order: tuple[Card, ...], held: set[Card]) -> str:
@@ -318,26 +386,58 @@ def _own_trumps(game: str, order: tuple[Card, ...], held: set[Card]) -> str:
         while run < len(order) and order[run] in held:
             run += 1
         if run == len(order):
-            return f"Your {HAND_SIZE} cards hold every trump of {name}."
-        return (
-            f"Your {HAND_SIZE} cards hold {labels(order[:run])} from the top and miss "
-            f"{order[run].label}."
+            # Translators: {hand_size} is 10; {game} is a suit or "Grand".
+            return _(
+                "Your {hand_size} cards hold every trump of {game}.", hand_size=HAND_SIZE, game=name
+            )
+        # Translators: {hand_size} is 10; {cards} is the top trumps held, such as "J♣ J♠";
+        # {missing} the next trump.
+        return _(
+            "Your {hand_size} cards hold {cards} from the top and miss {missing}.",
+            hand_size=HAND_SIZE,
+            cards=labels(order[:run]),
+            missing=order[run].label,
         )
     highest = next((t for t in order if t in held), None)
     if highest is None:
-        return f"Your {HAND_SIZE} cards hold no trump of {name}."
-    return f"Your {HAND_SIZE} cards miss {order[0].label}; your highest trump is {highest.label}."
+        # Translators: {hand_size} is 10; {game} is a suit or "Grand".
+        return _("Your {hand_size} cards hold no trump of {game}.", hand_size=HAND_SIZE, game=name)
+    # Translators: {hand_size} is 10; {top} is the highest trump, J♣; {highest} a card.
+    return _(
+        "Your {hand_size} cards miss {top}; your highest trump is {highest}.",
+        hand_size=HAND_SIZE,
+        top=order[0].label,
+        highest=highest.label,
+    )
 
 
 def _case_text(case: SkatCase, base: int) -> str:
-    share = (
-        f"all {POSSIBLE_SKATS} possible skats"
-        if case.skats == POSSIBLE_SKATS
-        else f"{case.skats} of the {POSSIBLE_SKATS} possible skats"
-    )
-    return (
-        f"{case.condition}: {case.matadors.label}, worth {case.multiplier} × {base} = "
-        f"{case.value} ({share})."
+    if case.skats == POSSIBLE_SKATS:
+        # Translators: {condition} is e.g. "Whatever the skat holds"; {matadors} e.g. "with 2";
+        # {multiplier} the levels, {base} the game's base value, {possible} 231.
+        return _(
+            "{condition}: {matadors}, worth {multiplier} × {base} = {value} "
+            "(all {possible} possible skats).",
+            condition=case.condition,
+            matadors=case.matadors.label,
+            multiplier=case.multiplier,
+            base=base,
+            value=case.value,
+            possible=POSSIBLE_SKATS,
+        )
+    # Translators: {condition} is e.g. "If the skat holds J♣ but no J♠"; {matadors} e.g.
+    # "with 2"; {multiplier} the levels, {base} the game's base value; {skats} of the
+    # {possible} (231) possible skats give this case.
+    return _(
+        "{condition}: {matadors}, worth {multiplier} × {base} = {value} "
+        "({skats} of the {possible} possible skats).",
+        condition=case.condition,
+        matadors=case.matadors.label,
+        multiplier=case.multiplier,
+        base=base,
+        value=case.value,
+        skats=case.skats,
+        possible=POSSIBLE_SKATS,
     )
 
 
@@ -345,24 +445,30 @@ def _announcement_steps(ouvert: bool, announced: str) -> list[Step]:
     if ouvert:
         return [
             Step(
-                "An open game counts as schwarz announced: schneider, schwarz, both "
-                "announcements and ouvert all count, since the game is lost without them.",
+                _(
+                    "An open game counts as schwarz announced: schneider, schwarz, both "
+                    "announcements and ouvert all count, since the game is lost without them."
+                ),
                 "skat-ouvert",
             )
         ]
     if announced == "schneider":
         return [
             Step(
-                "Schneider is announced: schneider and its announcement count for certain, "
-                "since the game is lost without them.",
+                _(
+                    "Schneider is announced: schneider and its announcement count for certain, "
+                    "since the game is lost without them."
+                ),
                 "skat-announcements",
             )
         ]
     if announced == "schwarz":
         return [
             Step(
-                "Schwarz is announced: schneider, schwarz and both announcements count for "
-                "certain, since the game is lost without them.",
+                _(
+                    "Schwarz is announced: schneider, schwarz and both announcements count for "
+                    "certain, since the game is lost without them."
+                ),
                 "skat-announcements",
             )
         ]
@@ -370,44 +476,88 @@ def _announcement_steps(ouvert: bool, announced: str) -> list[Step]:
 
 
 def _levels_text(result: skat.GameResult, worst: list[SkatCase], *, several: bool) -> str:
-    added = " + ".join(f"{label} ({count})" for label, count in result.levels)
-    total = f"{added} = {worst[0].multiplier} levels"
+    added = skat.levels_added(result.levels)
+    n = worst[0].multiplier
     if len(worst) > 1:
-        either = " and ".join(case.matadors.label for case in worst)
-        return f"The worst cases, {either}, count the same: {total}."
+        # Translators: {cases} is two matador counts, "with 1 and against 1"; {levels} is
+        # e.g. "with 1 (1) + game (1)", {n} their sum.
+        return ngettext(
+            "The worst cases, {cases}, count the same: {levels} = {n} level.",
+            "The worst cases, {cases}, count the same: {levels} = {n} levels.",
+            n,
+            cases=joined([case.matadors.label for case in worst]),
+            levels=added,
+            n=n,
+        )
     if several:
-        return f"The worst case is {worst[0].matadors.label}: {total}."
-    return f"Levels: {total}."
+        # Translators: {matadors} is e.g. "against 1"; {levels} is e.g. "against 1 (1) +
+        # game (1)", {n} their sum.
+        return ngettext(
+            "The worst case is {matadors}: {levels} = {n} level.",
+            "The worst case is {matadors}: {levels} = {n} levels.",
+            n,
+            matadors=worst[0].matadors.label,
+            levels=added,
+            n=n,
+        )
+    # Translators: {levels} is e.g. "with 2 (2) + game (1) + hand (1)", {n} their sum.
+    return ngettext(
+        "Levels: {levels} = {n} level.", "Levels: {levels} = {n} levels.", n, levels=added, n=n
+    )
 
 
 def _safe_text(safe_bid: int) -> str:
-    return f"You can safely bid up to {safe_bid}: whatever the skat holds, the game reaches it."
+    return _(
+        "You can safely bid up to {bid}: whatever the skat holds, the game reaches it.",
+        bid=safe_bid,
+    )
 
 
 def _above_text(safe_bid: int, best: int, ouvert: bool, announced: str) -> str:
     if safe_bid == skat.HIGHEST_BID:
-        return f"No game is worth more and no bid is higher than {skat.HIGHEST_BID}."
+        return _(
+            "No game is worth more and no bid is higher than {highest}.", highest=skat.HIGHEST_BID
+        )
     if ouvert or announced == "schwarz":
         if best > safe_bid:
-            return (
-                f"A helpful skat makes it worth up to {best}; every other level already counts, "
-                f"so above {safe_bid} only that skat saves the game from being overbid and lost."
+            # Translators: {best} is the value with the best skat, {bid} the safe bid.
+            return _(
+                "A helpful skat makes it worth up to {best}; every other level already counts, "
+                "so above {bid} only that skat saves the game from being overbid and lost.",
+                best=best,
+                bid=safe_bid,
             )
-        return (
+        return _(
             "Every level already counts and the skat cannot add matadors: "
-            f"a bid above {safe_bid} would be overbid."
+            "a bid above {bid} would be overbid.",
+            bid=safe_bid,
         )
-    luck = (
-        "schwarz, which nobody can promise before the play"
-        if announced == "schneider"
-        else "schneider or schwarz, which nobody can promise before the play"
-    )
+    if announced == "schneider":
+        if best > safe_bid:
+            # Translators: {best} is the value with the best skat, {bid} the safe bid.
+            return _(
+                "A helpful skat makes it worth up to {best}; above {bid} you need that skat "
+                "or schwarz, which nobody can promise before the play, or the game is overbid "
+                "and lost.",
+                best=best,
+                bid=safe_bid,
+            )
+        return _(
+            "The skat cannot add matadors: above {bid} you need schwarz, which nobody can "
+            "promise before the play, or the game is overbid and lost.",
+            bid=safe_bid,
+        )
     if best > safe_bid:
-        return (
-            f"A helpful skat makes it worth up to {best}; above {safe_bid} you need that skat "
-            f"or {luck}, or the game is overbid and lost."
+        # Translators: {best} is the value with the best skat, {bid} the safe bid.
+        return _(
+            "A helpful skat makes it worth up to {best}; above {bid} you need that skat "
+            "or schneider or schwarz, which nobody can promise before the play, or the game "
+            "is overbid and lost.",
+            best=best,
+            bid=safe_bid,
         )
-    return (
-        f"The skat cannot add matadors: above {safe_bid} you need {luck}, "
-        "or the game is overbid and lost."
+    return _(
+        "The skat cannot add matadors: above {bid} you need schneider or schwarz, which nobody "
+        "can promise before the play, or the game is overbid and lost.",
+        bid=safe_bid,
     )
