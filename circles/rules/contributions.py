@@ -54,6 +54,7 @@ from games.rules.errors import RuleError
 from games.rules.pitch import HIGHEST_BID, LOWEST_BID, MOON
 from games.rules.sheet import DealResult, SheetState
 from games.rules.skat_list import SeegerFabianResult
+from games.rules.text import _, ngettext
 
 GAMES = ("skat", "pitch", "manipulation")
 
@@ -97,11 +98,13 @@ def seat_stats(
     """
     per_game = _game(game)
     if len(entries) != len(state.deals):
-        raise RuleError(
-            f"Give one entry per deal of the sheet: it has {len(state.deals)} deals, "
-            f"got {len(entries)} entries.",
-            "entries",
+        # Translators: {deals} is e.g. "12 deals", {entries} e.g. "11 entries".
+        message = _(
+            "Give one entry per deal of the sheet: it has {deals}, got {entries}.",
+            deals=ngettext("{n} deal", "{n} deals", len(state.deals), n=len(state.deals)),
+            entries=ngettext("{n} entry", "{n} entries", len(entries), n=len(entries)),
         )
+        raise RuleError(message, "entries")
     return tuple(
         _stats(per_game, _folded(per_game, state.deals, seat, state), state, seat)
         for seat in range(len(state.players))
@@ -120,10 +123,11 @@ def seat_stats_after(
     """
     per_game = _game(game)
     if not follows(game, before, state, deal):
-        raise RuleError(
-            f"The stats given are not those of the sheet just before deal {deal.number}.",
-            "before",
+        message = _(
+            "The stats given are not those of the sheet just before deal {number}.",
+            number=deal.number,
         )
+        raise RuleError(message, "before")
     folded = [_start(per_game, stats) for stats in before]
     return tuple(
         _stats(per_game, _folded(per_game, (deal,), seat, state, folded[seat]), state, seat)
@@ -158,7 +162,10 @@ def follows(
 
 def _game(game: str) -> _Game:
     if game not in _BY_GAME:
-        raise RuleError(f'The game is one of {", ".join(GAMES)}; got "{game}".', "game")
+        # Translators: {games} are the API's game names (skat, pitch, manipulation) and
+        # {game} is what was given: keep them as they are.
+        message = _('The game is one of {games}; got "{game}".', games=", ".join(GAMES), game=game)
+        raise RuleError(message, "game")
     return _BY_GAME[game]
 
 

@@ -83,6 +83,7 @@ from typing import Any, Literal, TypeVar
 
 from games.rules.errors import ProblemCollector, RuleError
 from games.rules.skat_list import HIGHEST_GAME_VALUE, SERIES_DEALS, WON_BONUS
+from games.rules.text import Text, _
 from games.rules.words import joined
 
 # The most Seeger-Fabian one deal can bring: a won Grand Ouvert with 4 (the highest game
@@ -142,42 +143,64 @@ def _shown(value: object) -> str:
         return repr(value)
 
 
-def _read_choice(choices: Sequence[str], meaning: str) -> Callable[[object, str], str | None]:
-    def read(value: object, name: str) -> str | None:
-        if value in choices:
-            return None
-        return f"{name} is {meaning}; got {_shown(value)}."
+def _read_rank_by(value: object, name: str) -> Text | None:
+    if value in RANK_BY:
+        return None
+    # Translators: {name} is the rule's name (rank_by); "total" and "average" are its
+    # values: keep all three. {got} is what was given, as written in JSON.
+    return _(
+        '{name} is "total" (the Seeger-Fabian points of the counted series added up) or '
+        '"average" (those points per counted series); got {got}.',
+        name=name,
+        got=_shown(value),
+    )
 
-    return read
+
+def _read_missed(value: object, name: str) -> Text | None:
+    if value in MISSED:
+        return None
+    # Translators: {name} is the rule's name (missed); "ignore" and "zero" are its
+    # values: keep all three. {got} is what was given, as written in JSON.
+    return _(
+        '{name} is "ignore" (an evening a player missed does not count) or "zero" (it '
+        "counts as a series of 0); got {got}.",
+        name=name,
+        got=_shown(value),
+    )
 
 
-def _read_switch(value: object, name: str) -> str | None:
+def _read_switch(value: object, name: str) -> Text | None:
     if isinstance(value, bool):
         return None
-    return f"{name} is switched on with true or off with false, not {_shown(value)}."
+    # Translators: {name} is the rule's name (scale); true and false are JSON: keep them.
+    # {got} is what was given, as written in JSON.
+    return _(
+        "{name} is switched on with true or off with false, not {got}.",
+        name=name,
+        got=_shown(value),
+    )
 
 
-def _read_series(value: object, name: str) -> str | None:
+def _read_series(value: object, name: str) -> Text | None:
     # A bool is an int in Python, but "true series" means nothing to a player.
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MOST_SERIES:
         return None
-    return f"{name} is a whole number of series from 0 to {MOST_SERIES}; got {_shown(value)}."
+    # Translators: {name} is the rule's name (min_series, drop_worst): keep it. {got} is
+    # what was given, as written in JSON.
+    return _(
+        "{name} is a whole number of series from 0 to {most}; got {got}.",
+        name=name,
+        most=MOST_SERIES,
+        got=_shown(value),
+    )
 
 
 _RULE_CHECKS: Mapping[str, Callable[[object, str], str | None]] = {
-    "rank_by": _read_choice(
-        RANK_BY,
-        '"total" (the Seeger-Fabian points of the counted series added up) or "average" '
-        "(those points per counted series)",
-    ),
+    "rank_by": _read_rank_by,
     "scale": _read_switch,
     "min_series": _read_series,
     "drop_worst": _read_series,
-    "missed": _read_choice(
-        MISSED,
-        '"ignore" (an evening a player missed does not count) or "zero" (it counts as '
-        "a series of 0)",
-    ),
+    "missed": _read_missed,
 }
 
 
@@ -215,11 +238,14 @@ class ClubRules:
         if data is None:
             return cls()
         if not isinstance(data, Mapping):
-            raise RuleError(
-                'Give the club rules as an object of names and values, like {"rank_by": '
-                f'"average"}}; got {_shown(data)}.',
-                field,
+            # Translators: {example} is JSON, {"rank_by": "average"}: keep it as it is.
+            # {got} is what was given, as written in JSON.
+            message = _(
+                "Give the club rules as an object of names and values, like {example}; got {got}.",
+                example='{"rank_by": "average"}',
+                got=_shown(data),
             )
+            raise RuleError(message, field)
         known = [f.name for f in fields(cls)]
         problems = ProblemCollector()
         values: dict[str, Any] = {}
@@ -227,11 +253,25 @@ class ClubRules:
             where = f"{field}.{name}"
             if name not in known:
                 close = difflib.get_close_matches(str(name), known, n=1, cutoff=0.6)
-                hint = f' Did you mean "{close[0]}"?' if close else ""
-                problems.add(
-                    where,
-                    f'"{name}" is not a club rule; the rules are {joined(known)}.{hint}',
-                )
+                if close:
+                    # Translators: {name} is what was typed, {rules} the rules' names
+                    # ("rank_by, scale and missed"), {close} the one that was probably meant.
+                    message = _(
+                        '"{name}" is not a club rule; the rules are {rules}. Did you mean '
+                        '"{close}"?',
+                        name=name,
+                        rules=joined(known),
+                        close=close[0],
+                    )
+                else:
+                    # Translators: {name} is what was typed, {rules} the rules' names
+                    # ("rank_by, scale and missed").
+                    message = _(
+                        '"{name}" is not a club rule; the rules are {rules}.',
+                        name=name,
+                        rules=joined(known),
+                    )
+                problems.add(where, message)
             elif value is not None:
                 message = _RULE_CHECKS[name](value, name)
                 if message:
@@ -507,7 +547,7 @@ def _lowest_sum(ordered: Sequence[int], zeros: int, count: int) -> int:
     """The sum of the ``count`` lowest of ``ordered`` (ascending) and ``zeros`` zeros."""
     dropped = 0
     index = 0
-    for _ in range(count):
+    for _dropping in range(count):
         if index < len(ordered) and (zeros == 0 or ordered[index] < 0):
             dropped += ordered[index]
             index += 1

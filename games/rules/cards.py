@@ -12,28 +12,48 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 from .errors import Problem, RuleError
+from .text import Text, _, join, ngettext, pgettext
+from .words import capitalised
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 SUITS = ("C", "S", "H", "D")
 SUIT_SYMBOLS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
-SUIT_NAMES = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
+# Shown to players; each is still equal to its English word ("clubs") as a value.
+SUIT_NAMES = {
+    "C": pgettext("suit", "clubs"),
+    "S": pgettext("suit", "spades"),
+    "H": pgettext("suit", "hearts"),
+    "D": pgettext("suit", "diamonds"),
+}
 RANK_NAMES = {
-    "A": "ace",
-    "K": "king",
-    "Q": "queen",
-    "J": "jack",
-    "10": "ten",
-    "9": "nine",
-    "8": "eight",
-    "7": "seven",
-    "6": "six",
-    "5": "five",
-    "4": "four",
-    "3": "three",
-    "2": "two",
+    "A": pgettext("card rank", "ace"),
+    "K": pgettext("card rank", "king"),
+    "Q": pgettext("card rank", "queen"),
+    "J": pgettext("card rank", "jack"),
+    "10": pgettext("card rank", "ten"),
+    "9": pgettext("card rank", "nine"),
+    "8": pgettext("card rank", "eight"),
+    "7": pgettext("card rank", "seven"),
+    "6": pgettext("card rank", "six"),
+    "5": pgettext("card rank", "five"),
+    "4": pgettext("card rank", "four"),
+    "3": pgettext("card rank", "three"),
+    "2": pgettext("card rank", "two"),
+}
+# The letters of the short labels (J♣); German writes B♣ (Bube), D (Dame), K, A.
+# The number ranks are the same everywhere.
+RANK_LETTERS = {
+    # Translators: the ace in a short card label such as "A♠".
+    "A": pgettext("card rank", "A"),
+    # Translators: the king in a short card label such as "K♥".
+    "K": pgettext("card rank", "K"),
+    # Translators: the queen in a short card label such as "Q♦".
+    "Q": pgettext("card rank", "Q"),
+    # Translators: the jack in a short card label such as "J♣".
+    "J": pgettext("card rank", "J"),
 }
 RED_SUITS = frozenset({"H", "D"})
 JOKER_HIGH = "JOKER-HIGH"
@@ -52,9 +72,34 @@ _SYMBOL_TO_SUIT = {
 _CARD_RE = re.compile(r"^(10|[2-9]|[AKQJT])([CSHD])$")
 _JOKER_RE = re.compile(r"^JOKER[-_ ]?(HIGH|LOW)$")
 
-CARD_HELP = (
+# Translators: the codes JC and 10H are what a player types, in every language: keep them.
+CARD_HELP = _(
     "Write rank then suit, for example JC for the jack of clubs or 10H for the ten of hearts."
 )
+HIGH_JOKER = _("high joker")
+LOW_JOKER = _("low joker")
+
+
+@cache
+def _label(rank: str, suit: str | None) -> Text:
+    if suit is None:
+        return HIGH_JOKER if rank == JOKER_HIGH else LOW_JOKER
+    # Translators: a short card label: {rank} is a rank letter or number, {suit} a suit
+    # symbol (J♣, 10♥).
+    return pgettext(
+        "card label: rank then suit symbol",
+        "{rank}{suit}",
+        rank=RANK_LETTERS.get(rank, rank),
+        suit=SUIT_SYMBOLS[suit],
+    )
+
+
+@cache
+def _name(rank: str, suit: str | None) -> Text:
+    if suit is None:
+        return HIGH_JOKER if rank == JOKER_HIGH else LOW_JOKER
+    # Translators: a card's full name, e.g. "jack of clubs" (German "Kreuz-Bube").
+    return pgettext("card name", "{rank} of {suit}", rank=RANK_NAMES[rank], suit=SUIT_NAMES[suit])
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -73,18 +118,14 @@ class Card:
         return self.suit is None
 
     @property
-    def label(self) -> str:
+    def label(self) -> Text:
         """Short form for explanations: ``J♣``, ``10♥``, ``high joker``."""
-        if self.suit is None:
-            return "high joker" if self.rank == JOKER_HIGH else "low joker"
-        return f"{self.rank}{SUIT_SYMBOLS[self.suit]}"
+        return _label(self.rank, self.suit)
 
     @property
-    def name(self) -> str:
+    def name(self) -> Text:
         """Long form: ``jack of clubs``."""
-        if self.suit is None:
-            return "high joker" if self.rank == JOKER_HIGH else "low joker"
-        return f"{RANK_NAMES[self.rank]} of {SUIT_NAMES[self.suit]}"
+        return _name(self.rank, self.suit)
 
     @property
     def is_red(self) -> bool:
@@ -102,9 +143,9 @@ def card(code: str) -> Card:
 def parse_card(value: object, field: str | None = None) -> Card:
     """Read one card code as a player might type it; ``RuleError`` if it is not a card."""
     if not isinstance(value, str):
-        raise RuleError(
-            [Problem(field, f'Each card must be written as text, like "JC"; got {_shown(value)}.')]
-        )
+        # Translators: {got} says what was given instead, e.g. "a number" or "nothing".
+        message = _('Each card must be written as text, like "JC"; got {got}.', got=_shown(value))
+        raise RuleError([Problem(field, message)])
     text = value.strip().upper()
     for symbol, suit in _SYMBOL_TO_SUIT.items():
         text = text.replace(symbol, suit)
@@ -115,28 +156,36 @@ def parse_card(value: object, field: str | None = None) -> Card:
     match = _CARD_RE.match(text)
     if not match:
         shown = value if len(value) <= 20 else value[:20] + "…"
-        raise RuleError([Problem(field, f'"{shown}" is not a card. {CARD_HELP}')])
+        # Translators: {text} is what the player typed.
+        not_a_card = _('"{text}" is not a card.', text=shown)
+        raise RuleError([Problem(field, join(" ", (not_a_card, CARD_HELP)))])
     rank = "10" if match.group(1) == "T" else match.group(1)
     return Card(rank, match.group(2))
 
 
 def _shown(value: object) -> str:
+    """What a value that is not a card code is, for a message ("got a number")."""
     if value is None:
-        return "nothing"
+        return _("nothing")
     if isinstance(value, bool):
+        # JSON's own words, the same in every language.
         return "true" if value else "false"
     if isinstance(value, (int, float)):
-        return "a number"
+        return _("a number")
     if isinstance(value, list):
-        return "a list"
+        return _("a list")
     if isinstance(value, dict):
-        return "an object"
-    return "something else"
+        return _("an object")
+    return _("something else")
 
 
 @dataclass(frozen=True)
 class Deck:
-    """A deck: which cards exist and how many copies of each."""
+    """A deck: which cards exist and how many copies of each.
+
+    ``name`` ("a Skat deck") and ``missing_hint`` (a sentence after "… is not in
+    {name}.", or ``""``) are shown to players.
+    """
 
     name: str
     kinds: tuple[Card, ...]
@@ -167,14 +216,12 @@ class Deck:
         bound, e.g. to 1 for a single hand in a one-deck game).
         """
         if not isinstance(values, list):
-            raise RuleError(
-                [
-                    Problem(
-                        field,
-                        f'Give the cards as a list of codes like ["JC", "10H"]; got {_shown(values)}.',
-                    )
-                ]
+            # Translators: {got} says what was given instead, e.g. "a number" or "nothing".
+            message = _(
+                'Give the cards as a list of codes like ["JC", "10H"]; got {got}.',
+                got=_shown(values),
             )
+            raise RuleError([Problem(field, message)])
         problems: list[Problem] = []
         cards: list[Card] = []
         for i, value in enumerate(values):
@@ -184,18 +231,18 @@ class Deck:
                 problems.extend(error.problems)
                 continue
             if parsed not in self:
-                problems.append(
-                    Problem(
-                        f"{field}.{i}",
-                        _sentence(f"{parsed.label} is not in {self.name}.{self.missing_hint}"),
-                    )
-                )
+                problems.append(Problem(f"{field}.{i}", self._missing(parsed)))
                 continue
             cards.append(parsed)
         problems.extend(self.duplicate_problems(cards, field, copies=copies))
         if problems:
             raise RuleError(problems)
         return cards
+
+    def _missing(self, c: Card) -> Text:
+        # Translators: {card} is a card label (J♣, "high joker"), {deck} e.g. "a Skat deck".
+        message = capitalised(_("{card} is not in {deck}.", card=c.label, deck=self.name))
+        return join(" ", (message, self.missing_hint)) if self.missing_hint else message
 
     def duplicate_problems(
         self, cards: Iterable[Card], field: str | None, *, copies: int | None = None
@@ -205,12 +252,31 @@ class Deck:
         for c, n in sorted(Counter(cards).items()):
             if n > limit:
                 if limit == 1:
-                    message = (
-                        f"{c.label} is there {n} times, but {self.name} has only one {c.name}."
+                    # Translators: {card} is a card label (J♣), {deck} e.g. "a Skat deck",
+                    # {name} the card's full name ("jack of clubs").
+                    message = ngettext(
+                        "{card} is there {n} time, but {deck} has only one {name}.",
+                        "{card} is there {n} times, but {deck} has only one {name}.",
+                        n,
+                        card=c.label,
+                        n=n,
+                        deck=self.name,
+                        name=c.name,
                     )
                 else:
-                    message = f"{c.label} is there {n} times, but there are only {limit} of each card in {self.name}."
-                problems.append(Problem(field, _sentence(message)))
+                    # Translators: {card} is a card label (J♣), {deck} e.g. "two 52-card decks".
+                    message = ngettext(
+                        "{card} is there {n} time, but there are only {limit} of each card "
+                        "in {deck}.",
+                        "{card} is there {n} times, but there are only {limit} of each card "
+                        "in {deck}.",
+                        n,
+                        card=c.label,
+                        n=n,
+                        limit=limit,
+                        deck=self.name,
+                    )
+                problems.append(Problem(field, capitalised(message)))
         return problems
 
 
@@ -220,27 +286,22 @@ def _suit_cards(ranks: Sequence[str]) -> tuple[Card, ...]:
 
 SKAT_RANKS = ("A", "10", "K", "Q", "J", "9", "8", "7")
 SKAT_DECK = Deck(
-    "a Skat deck",
+    _("a Skat deck"),
     _suit_cards(SKAT_RANKS),
-    missing_hint=" Skat is played with 32 cards: 7, 8, 9, 10, J, Q, K and A of each suit.",
+    missing_hint=_("Skat is played with 32 cards: 7, 8, 9, 10, J, Q, K and A of each suit."),
 )
 PITCH_DECK = Deck(
-    "a Pitch deck",
+    _("a Pitch deck"),
     (*_suit_cards(RANKS), Card(JOKER_HIGH), Card(JOKER_LOW)),
 )
 MANIPULATION_DECK = Deck(
-    "two 52-card decks",
+    _("two 52-card decks"),
     _suit_cards(RANKS),
     copies=2,
-    missing_hint=" Manipulation is played without jokers.",
+    missing_hint=_("Manipulation is played without jokers."),
 )
 
 
-def _sentence(text: str) -> str:
-    """Messages start with a capital, also when they start with "high joker"."""
-    return text[:1].upper() + text[1:]
-
-
-def labels(cards: Iterable[Card]) -> str:
+def labels(cards: Iterable[Card]) -> Text:
     """``J♣ 10♥ 7♦`` for an explanation."""
-    return " ".join(c.label for c in cards)
+    return join(" ", (c.label for c in cards))

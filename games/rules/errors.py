@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .text import join
+
 
 @dataclass(frozen=True, slots=True)
 class Problem:
@@ -27,7 +29,8 @@ class RuleError(ValueError):
         elif isinstance(problems, Problem):
             problems = [problems]
         self.problems: tuple[Problem, ...] = tuple(problems)
-        super().__init__("; ".join(p.message for p in self.problems))
+        # Shown in the reader's language when the exception is printed.
+        super().__init__(join("; ", (p.message for p in self.problems)))
 
     def prefixed(self, prefix: str) -> RuleError:
         """The same problems, with their fields moved under ``prefix``."""
@@ -48,7 +51,8 @@ class Step:
     rule: str | None = None
 
     def __str__(self) -> str:
-        return self.text
+        # str() of a Text is the reader's language.
+        return str(self.text)
 
 
 class ProblemCollector:

@@ -21,19 +21,20 @@ from typing import Literal
 
 from .cards import MANIPULATION_DECK, RANKS, SUITS, Card, labels
 from .errors import Problem, ProblemCollector, RuleError, Step
-from .words import plural
+from .text import Text, _, join, ngettext, pgettext
+from .words import capitalised, joined
 
 RULE_SECTIONS: dict[str, str] = {
-    "manipulation-cards": "Cards",
-    "manipulation-melds": "Melds",
-    "manipulation-sequences": "Sequences",
-    "manipulation-groups": "Groups",
-    "manipulation-ace": "The ace",
-    "manipulation-turn": "A turn",
-    "manipulation-drawing": "Drawing from the stock",
-    "manipulation-stock-out": "When the stock runs out",
-    "manipulation-penalties": "Penalty points",
-    "manipulation-game-end": "End of the game",
+    "manipulation-cards": _("Cards"),
+    "manipulation-melds": _("Melds"),
+    "manipulation-sequences": _("Sequences"),
+    "manipulation-groups": _("Groups"),
+    "manipulation-ace": _("The ace"),
+    "manipulation-turn": _("A turn"),
+    "manipulation-drawing": _("Drawing from the stock"),
+    "manipulation-stock-out": _("When the stock runs out"),
+    "manipulation-penalties": _("Penalty points"),
+    "manipulation-game-end": _("End of the game"),
 }
 
 TARGETS = (200, 300)
@@ -52,16 +53,31 @@ _RANK_AT_VALUE = {value: rank for rank, value in RANK_VALUE.items()} | {ACE_LOW_
 # The ranks between the two places an ace can take, low to high: 2 up to K.
 _MIDDLE_RANKS = tuple(sorted((r for r in RANKS if r != "A"), key=RANK_VALUE.__getitem__))
 
-_COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
-_TIMES_WORDS = {1: "once", 2: "twice"}
+# Small counts of cards are written as words ("two J♣"); larger ones as numbers.
+_COUNT_WORDS = {
+    1: pgettext("a count of cards", "one"),
+    2: pgettext("a count of cards", "two"),
+    3: pgettext("a count of cards", "three"),
+    4: pgettext("a count of cards", "four"),
+    5: pgettext("a count of cards", "five"),
+    6: pgettext("a count of cards", "six"),
+}
+_TIMES_WORDS = {1: _("once"), 2: _("twice")}
+# The kinds of meld as shown (the values "sequence" and "group" are MeldCheck.kind).
+_KIND_WORDS = {
+    "sequence": pgettext("meld kind", "sequence"),
+    "group": pgettext("meld kind", "group"),
+}
 
 
-def _count_word(n: int) -> str:
-    return _COUNT_WORDS.get(n, str(n))
+def _count_word(n: int) -> Text | int:
+    return _COUNT_WORDS.get(n, n)
 
 
-def _times_word(n: int) -> str:
-    return _TIMES_WORDS.get(n, f"{n} times")
+def _times_word(n: int) -> Text:
+    if n in _TIMES_WORDS:
+        return _TIMES_WORDS[n]
+    return ngettext("{n} time", "{n} times", n, n=n)
 
 
 def _card_order(c: Card) -> tuple[int, int]:
@@ -91,35 +107,55 @@ class ManipulationOptions:
         if data is None:
             return cls()
         if not isinstance(data, Mapping):
-            raise RuleError(
-                [Problem(field, 'Give the options as an object, like {"target": 300}.')]
-            )
+            # Translators: {example} is JSON, {"target": 300}: keep it as it is.
+            message = _("Give the options as an object, like {example}.", example='{"target": 300}')
+            raise RuleError([Problem(field, message)])
         problems = ProblemCollector()
         for name in data:
             if name not in ("target", "ace", "stock_out"):
                 problems.add(
                     f"{field}.{name}",
-                    f'Manipulation has no option "{name}"; the options are target, ace and stock_out.',
+                    # Translators: {name} is what was typed; target, ace and stock_out are
+                    # the option names of the API: keep them.
+                    _(
+                        'Manipulation has no option "{name}"; the options are target, ace and '
+                        "stock_out.",
+                        name=name,
+                    ),
                 )
         target = data.get("target", cls.target)
         if not isinstance(target, int) or isinstance(target, bool) or target not in TARGETS:
             problems.add(
                 f"{field}.target",
-                f"The game is played to 200 or 300 penalty points; {_as_typed(target)} is not one of them.",
+                # Translators: {value} is what was given, as written in JSON.
+                _(
+                    "The game is played to 200 or 300 penalty points; {value} is not one of them.",
+                    value=_as_typed(target),
+                ),
             )
         ace = data.get("ace", cls.ace)
         if ace not in ACE_RULES:
             problems.add(
                 f"{field}.ace",
-                f'The ace is either "high" (Q-K-A only) or "low_or_high" (A-2-3 too); '
-                f"{_as_typed(ace)} is neither.",
+                # Translators: "high" and "low_or_high" are the API's values: keep them.
+                # {value} is what was given, as written in JSON.
+                _(
+                    'The ace is either "high" (Q-K-A only) or "low_or_high" (A-2-3 too); '
+                    "{value} is neither.",
+                    value=_as_typed(ace),
+                ),
             )
         stock_out = data.get("stock_out", cls.stock_out)
         if stock_out not in STOCK_OUT_RULES:
             problems.add(
                 f"{field}.stock_out",
-                'When the stock runs out the table either plays on ("play_on") or ends the '
-                f'round ("end_round"); {_as_typed(stock_out)} is neither.',
+                # Translators: "play_on" and "end_round" are the API's values: keep them.
+                # {value} is what was given, as written in JSON.
+                _(
+                    "When the stock runs out the table either plays on "
+                    '("play_on") or ends the round ("end_round"); {value} is neither.',
+                    value=_as_typed(stock_out),
+                ),
             )
         problems.raise_if_any()
         return cls(target=int(target), ace=str(ace), stock_out=str(stock_out))
@@ -149,9 +185,9 @@ def _deck_problems(cards: Sequence[Card], field: str | None) -> list[Problem]:
     for index, c in enumerate(cards):
         if c not in MANIPULATION_DECK:
             where = f"{field}.{index}" if field else None
-            problems.append(
-                Problem(where, f"{c.label} is not a Manipulation card: the game uses no jokers.")
-            )
+            # Translators: {card} is "high joker" or "low joker".
+            message = _("{card} is not a Manipulation card: the game uses no jokers.", card=c.label)
+            problems.append(Problem(where, message))
     return problems
 
 
@@ -190,7 +226,7 @@ class MeldCheck:
 
     valid: bool
     kind: MeldKind | None
-    reason: str | None
+    reason: str | None  # a clause; the page starts it with a capital and adds the full stop
 
 
 @dataclass(frozen=True)
@@ -210,7 +246,9 @@ def _invalid(
     """``reason`` is the whole sentence for the meld alone; by default the cards, then
     ``detail``."""
     if reason is None:
-        reason = f"{shown}: {detail}" if shown else detail
+        # Translators: why a meld is not valid: {cards} are its card labels (J♣ Q♣ A♣),
+        # {problem} a clause such as "the K♣ is missing between Q♣ and A♣".
+        reason = _("{cards}: {problem}", cards=shown, problem=detail) if shown else detail
     return _Judgement(MeldCheck(False, None, reason), rule, detail)
 
 
@@ -222,60 +260,96 @@ def check_meld(cards: Sequence[Card], *, options: ManipulationOptions) -> MeldCh
 
 def _judge_meld(cards: Sequence[Card], options: ManipulationOptions) -> _Judgement:
     if not cards:
-        return _invalid("a meld needs at least 3 cards; this one is empty", "manipulation-melds")
+        return _invalid(_("a meld needs at least 3 cards; this one is empty"), "manipulation-melds")
     if len(cards) == 1:
-        return _invalid("a meld needs at least 3 cards; this one has only 1", "manipulation-melds")
+        return _invalid(_too_small_meld(len(cards)), "manipulation-melds")
     if len({c.rank for c in cards}) == 1:
         return _judge_group(cards)
     if len({c.suit for c in cards}) == 1:
         return _judge_sequence(cards, options)
     if len(cards) < SMALLEST_MELD:
-        return _invalid("a meld needs at least 3 cards; this one has only 2", "manipulation-melds")
-    what = "a sequence (one suit, ranks in a row) nor a group (one rank, different suits)"
+        return _invalid(_too_small_meld(len(cards)), "manipulation-melds")
     return _invalid(
-        f"these cards are neither {what}",
+        _(
+            "these cards are neither a sequence (one suit, ranks in a row) nor a group "
+            "(one rank, different suits)"
+        ),
         "manipulation-melds",
-        reason=f"{labels(_sorted_cards(cards))} is neither {what}",
+        # Translators: {cards} are card labels (7♠ 7♥ 8♥).
+        reason=_(
+            "{cards} is neither a sequence (one suit, ranks in a row) nor a group "
+            "(one rank, different suits)",
+            cards=labels(_sorted_cards(cards)),
+        ),
     )
+
+
+def _too_small_meld(count: int) -> Text:
+    # Translators: {count} is 1 or 2.
+    return _("a meld needs at least 3 cards; this one has only {count}", count=count)
 
 
 def _judge_group(cards: Sequence[Card]) -> _Judgement:
     if len(cards) < SMALLEST_MELD:
         return _invalid(
-            "a group needs at least 3 cards; this one has only 2", "manipulation-groups"
+            # Translators: {count} is 2.
+            _("a group needs at least 3 cards; this one has only {count}", count=len(cards)),
+            "manipulation-groups",
         )
     if len(cards) > LARGEST_GROUP:
         return _invalid(
-            f"a group holds at most 4 cards, one of each suit; this one has {len(cards)}",
+            _(
+                "a group holds at most 4 cards, one of each suit; this one has {count}",
+                count=len(cards),
+            ),
             "manipulation-groups",
         )
     repeated = _sorted_cards(c for c, n in Counter(cards).items() if n > 1)
     if repeated:
         return _invalid(
-            f"a group needs different suits: {_there_twice(repeated)}", "manipulation-groups"
+            # Translators: {cards} are card labels joined by "and" (Q♠, or Q♠ and K♠).
+            ngettext(
+                "a group needs different suits: {cards} is there twice",
+                "a group needs different suits: {cards} are there twice",
+                len(repeated),
+                cards=_twice(repeated),
+            ),
+            "manipulation-groups",
         )
     return _Judgement(MeldCheck(True, "group", None), "manipulation-groups")
 
 
-def _there_twice(cards: list[Card]) -> str:
-    shown = " and ".join(c.label for c in cards)
-    return f"{shown} {'is' if len(cards) == 1 else 'are'} there twice"
+def _twice(cards: list[Card]) -> Text:
+    """The labels of cards given twice: ``8♥ and 9♥`` (every one joined by "and")."""
+    # Translators: joins card labels in a list: "8♥ and 9♥ and 10♥" (note the spaces).
+    return join(pgettext("between card labels", " and "), (c.label for c in cards))
 
 
 def _judge_sequence(cards: Sequence[Card], options: ManipulationOptions) -> _Judgement:
     if len(cards) < SMALLEST_MELD:
         return _invalid(
-            "a sequence needs at least 3 cards; this one has only 2", "manipulation-sequences"
+            # Translators: {count} is 2.
+            _("a sequence needs at least 3 cards; this one has only {count}", count=len(cards)),
+            "manipulation-sequences",
         )
     if len(cards) > LONGEST_SEQUENCE:
         return _invalid(
-            f"a sequence holds at most 13 cards, one of each rank; this one has {len(cards)}",
+            _(
+                "a sequence holds at most 13 cards, one of each rank; this one has {count}",
+                count=len(cards),
+            ),
             "manipulation-sequences",
         )
     repeated = _sorted_cards(c for c, n in Counter(cards).items() if n > 1)
     if repeated:
         return _invalid(
-            f"{_there_twice(repeated)}, but a sequence holds each rank only once",
+            # Translators: {cards} are card labels joined by "and" (8♥, or 8♥ and 9♥).
+            ngettext(
+                "{cards} is there twice, but a sequence holds each rank only once",
+                "{cards} are there twice, but a sequence holds each rank only once",
+                len(repeated),
+                cards=_twice(repeated),
+            ),
             "manipulation-sequences",
         )
     suit = cards[0].suit
@@ -289,14 +363,20 @@ def _judge_sequence(cards: Sequence[Card], options: ManipulationOptions) -> _Jud
     if has_ace and RANK_VALUE["K"] in high and RANK_VALUE["2"] in high and _round_the_corner(high):
         shown = labels(_cyclic_order(_cards_at(high, suit)))
         return _invalid(
-            "the sequence wraps round the ace (K-A-2), which these rules do not allow",
+            _("the sequence wraps round the ace (K-A-2), which these rules do not allow"),
             "manipulation-ace",
-            reason=f"{shown} wraps round the ace, which these rules do not allow",
+            # Translators: {cards} are card labels (Q♣ K♣ A♣ 2♣).
+            reason=_("{cards} wraps round the ace, which these rules do not allow", cards=shown),
         )
     if has_ace and _in_a_row(low):
         return _invalid(
-            f"the ace counts high only here, so {Card('A', suit).label} cannot go below "
-            f"{Card('2', suit).label} (A-2-3 needs the option ace low or high)",
+            # Translators: {ace} and {two} are card labels (A♣, 2♣).
+            _(
+                "the ace counts high only here, so {ace} cannot go below {two} "
+                "(A-2-3 needs the option ace low or high)",
+                ace=Card("A", suit).label,
+                two=Card("2", suit).label,
+            ),
             "manipulation-ace",
             labels(_cards_at(low, suit)),
         )
@@ -334,22 +414,42 @@ def _cards_at(values: Iterable[int], suit: str | None) -> list[Card]:
     return [Card(_RANK_AT_VALUE[v], suit) for v in sorted(values)]
 
 
-def _gap_reason(values: list[int], suit: str | None) -> str:
+def _gap_reason(values: list[int], suit: str | None) -> Text:
     ordered = sorted(values)
     holes = []
     for below, above in pairwise(ordered):
         if above - below < 2:
             continue
         missing = _cards_at(range(below + 1, above), suit)
-        lower, upper = _cards_at([below], suit)[0], _cards_at([above], suit)[0]
+        lower, upper = _cards_at([below], suit)[0].label, _cards_at([above], suit)[0].label
         if len(missing) == 1:
-            what = f"the {missing[0].label} is missing"
+            # Translators: all three are card labels of one suit (10♥, 9♥, J♥).
+            hole = _(
+                "the {card} is missing between {lower} and {upper}",
+                card=missing[0].label,
+                lower=lower,
+                upper=upper,
+            )
         elif len(missing) == 2:
-            what = f"the {missing[0].label} and {missing[1].label} are missing"
+            # Translators: all four are card labels of one suit (9♥, 10♥, 8♥, J♥).
+            hole = _(
+                "the {first} and {second} are missing between {lower} and {upper}",
+                first=missing[0].label,
+                second=missing[1].label,
+                lower=lower,
+                upper=upper,
+            )
         else:
-            what = f"everything from {missing[0].label} to {missing[-1].label} is missing"
-        holes.append(f"{what} between {lower.label} and {upper.label}")
-    return "; ".join(holes)
+            # Translators: all four are card labels of one suit (4♥, 9♥, 3♥, 10♥).
+            hole = _(
+                "everything from {first} to {last} is missing between {lower} and {upper}",
+                first=missing[0].label,
+                last=missing[-1].label,
+                lower=lower,
+                upper=upper,
+            )
+        holes.append(hole)
+    return join("; ", holes)
 
 
 @dataclass(frozen=True)
@@ -361,7 +461,7 @@ class MeldsResult:
 
 def _meld_label(cards: Sequence[Card], judgement: _Judgement | None = None) -> str:
     if not cards:
-        return "no cards"
+        return _("no cards")
     if judgement is not None and judgement.check.kind == "sequence":
         ordered = _sorted_cards(cards)
         if judgement.ace_low:
@@ -386,20 +486,26 @@ def check_melds(*, melds: Sequence[Sequence[Card]], options: ManipulationOptions
     ]
     bad = sum(1 for j in judgements if not j.check.valid)
     if not melds:
-        steps.append(Step("There are no melds to check.", "manipulation-melds"))
+        steps.append(Step(_("There are no melds to check."), "manipulation-melds"))
     elif bad == 0:
         steps.append(
             Step(
-                "Every meld is valid." if len(melds) > 1 else "The meld is valid.",
+                _("Every meld is valid.") if len(melds) > 1 else _("The meld is valid."),
                 "manipulation-melds",
             )
         )
     else:
         steps.append(
             Step(
-                "The meld is not valid."
+                _("The meld is not valid.")
                 if len(melds) == 1
-                else f"{bad} of {len(melds)} melds {'is' if bad == 1 else 'are'} not valid.",
+                else ngettext(
+                    "{bad} of {total} melds is not valid.",
+                    "{bad} of {total} melds are not valid.",
+                    bad,
+                    bad=bad,
+                    total=len(melds),
+                ),
                 "manipulation-melds",
             )
         )
@@ -413,10 +519,27 @@ def check_melds(*, melds: Sequence[Sequence[Card]], options: ManipulationOptions
 def _meld_step(number: int, meld: Sequence[Card], judgement: _Judgement) -> Step:
     shown = _meld_label(meld, judgement)
     if not judgement.check.valid:
-        return Step(f"Meld {number} ({shown}) is not valid: {judgement.detail}.", judgement.rule)
+        return Step(_meld_not_valid(number, shown, judgement.detail), judgement.rule)
     if judgement.ace_low:
-        return Step(f"Meld {number} ({shown}) is a sequence with the ace low.", judgement.rule)
-    return Step(f"Meld {number} ({shown}) is a {judgement.check.kind}.", judgement.rule)
+        # Translators: {cards} are card labels (A♣ 2♣ 3♣).
+        text = _(
+            "Meld {number} ({cards}) is a sequence with the ace low.", number=number, cards=shown
+        )
+    elif judgement.check.kind == "sequence":
+        # Translators: {cards} are card labels (7♣ 8♣ 9♣).
+        text = _("Meld {number} ({cards}) is a sequence.", number=number, cards=shown)
+    else:
+        # Translators: {cards} are card labels (7♣ 7♠ 7♥).
+        text = _("Meld {number} ({cards}) is a group.", number=number, cards=shown)
+    return Step(text, judgement.rule)
+
+
+def _meld_not_valid(number: int, shown: str, detail: str | None) -> Text:
+    # Translators: {cards} are card labels (or "no cards"); {reason} is a clause such as
+    # "a group needs at least 3 cards; this one has only 2".
+    return _(
+        "Meld {number} ({cards}) is not valid: {reason}.", number=number, cards=shown, reason=detail
+    )
 
 
 # --------------------------------------------------------------------------- turn
@@ -451,8 +574,12 @@ def check_turn(
     played = after - before
     steps = [
         Step(
-            f"Before the turn the table held {_cards_in_melds(before, table_before)}; "
-            f"after it, {_cards_in_melds(after, table_after)}.",
+            # Translators: {before} and {after} are e.g. "9 cards in 3 melds".
+            _(
+                "Before the turn the table held {before}; after it, {after}.",
+                before=_cards_in_melds(before, table_before),
+                after=_cards_in_melds(after, table_after),
+            ),
             "manipulation-turn",
         )
     ]
@@ -465,13 +592,18 @@ def check_turn(
         count = len(reasons)
         steps.append(
             Step(
-                f"The turn is not legal: {_count_word(count)} rule"
-                f"{'' if count == 1 else 's'} broken.",
+                # Translators: {count} is a number, written as a word up to six ("two").
+                ngettext(
+                    "The turn is not legal: {count} rule broken.",
+                    "The turn is not legal: {count} rules broken.",
+                    count,
+                    count=_count_word(count),
+                ),
                 "manipulation-turn",
             )
         )
     else:
-        steps.append(Step("The turn is legal.", "manipulation-turn"))
+        steps.append(Step(_("The turn is legal."), "manipulation-turn"))
     return TurnResult(
         legal=not reasons,
         played=tuple(_sorted_cards(played.elements())),
@@ -480,10 +612,24 @@ def check_turn(
     )
 
 
-def _cards_in_melds(cards: Counter[Card], table: Sequence[Sequence[Card]]) -> str:
+def _cards_in_melds(cards: Counter[Card], table: Sequence[Sequence[Card]]) -> Text:
     total = cards.total()
     melds = len(table)
-    return f"{total} card{'' if total == 1 else 's'} in {melds} meld{'' if melds == 1 else 's'}"
+    # Translators: {melds} is e.g. "3 melds".
+    return ngettext(
+        "{n} card in {melds}",
+        "{n} cards in {melds}",
+        total,
+        n=total,
+        melds=ngettext("{n} meld", "{n} melds", melds, n=melds),
+    )
+
+
+def _sentence(reason: str) -> Text:
+    """A reason the turn is not legal (a clause) as a sentence of the explanation."""
+    # Translators: {reason} is a clause such as "7♣ was not in your hand"; this makes
+    # it a sentence (the first letter becomes a capital).
+    return capitalised(_("{reason}.", reason=reason))
 
 
 def _judge_table_after(
@@ -495,18 +641,30 @@ def _judge_table_after(
     judgements = [_judge_meld(meld, options) for meld in table_after]
     for number, (meld, judgement) in enumerate(zip(table_after, judgements, strict=True), 1):
         if not judgement.check.valid:
-            reason = f"meld {number} ({_meld_label(meld)}) is not valid: {judgement.detail}"
+            shown = _meld_label(meld)
+            # Translators: {cards} are card labels (or "no cards"); {reason} is a clause
+            # such as "a group needs at least 3 cards; this one has only 2".
+            reason = _(
+                "meld {number} ({cards}) is not valid: {reason}",
+                number=number,
+                cards=shown,
+                reason=judgement.detail,
+            )
             reasons.append(reason)
-            steps.append(Step(reason[0].upper() + reason[1:] + ".", judgement.rule))
+            steps.append(Step(_meld_not_valid(number, shown, judgement.detail), judgement.rule))
     if table_after and all(j.check.valid for j in judgements):
+        melds = [
+            # Translators: a meld and its kind: "7♣ 8♣ 9♣ (sequence)".
+            _("{cards} ({kind})", cards=_meld_label(m, j), kind=_KIND_WORDS[j.check.kind or ""])
+            for m, j in zip(table_after, judgements, strict=True)
+        ]
         steps.append(
             Step(
-                "Every meld on the table afterwards is valid: "
-                + ", ".join(
-                    f"{_meld_label(m, j)} ({j.check.kind})"
-                    for m, j in zip(table_after, judgements, strict=True)
-                )
-                + ".",
+                # Translators: {melds} is a list such as "7♣ 8♣ 9♣ (sequence), 7♠ 7♥ 7♦ (group)".
+                _(
+                    "Every meld on the table afterwards is valid: {melds}.",
+                    melds=join(_(", "), melds),
+                ),
                 "manipulation-melds",
             )
         )
@@ -514,24 +672,32 @@ def _judge_table_after(
 
 def _judge_table_kept(missing: Counter[Card], reasons: list[str], steps: list[Step]) -> None:
     if not missing:
-        steps.append(Step("Every card that was on the table is still there.", "manipulation-turn"))
+        steps.append(
+            Step(_("Every card that was on the table is still there."), "manipulation-turn")
+        )
         return
     for c in _sorted_cards(missing):
         n = missing[c]
         if n == 1:
-            reason = f"the {c.label} from the table is missing"
+            # Translators: {card} is a card label (J♣).
+            reason = _("the {card} from the table is missing", card=c.label)
         elif n == 2:
-            reason = f"both {c.label} from the table are missing"
+            # Translators: {card} is a card label (J♣): both copies of that card.
+            reason = _("both {card} from the table are missing", card=c.label)
         else:
-            reason = f"{_count_word(n)} {c.label} from the table are missing"
-        reasons.append(reason)
-        steps.append(
-            Step(
-                reason[0].upper() + reason[1:] + ": cards on the table stay on the table, "
-                "though they may move between melds.",
-                "manipulation-turn",
+            # Translators: {count} is a number (three or more, as a word up to six),
+            # {card} a card label (J♣).
+            reason = _(
+                "{count} {card} from the table are missing", count=_count_word(n), card=c.label
             )
+        reasons.append(reason)
+        # Translators: {reason} is a clause such as "the J♣ from the table is missing";
+        # the first letter of the sentence becomes a capital.
+        text = _(
+            "{reason}: cards on the table stay on the table, though they may move between melds.",
+            reason=reason,
         )
+        steps.append(Step(capitalised(text), "manipulation-turn"))
 
 
 def _judge_played(
@@ -541,18 +707,20 @@ def _judge_played(
     steps: list[Step],
 ) -> None:
     if not played:
-        reason = "no card came from your hand"
-        reasons.append(reason)
+        reasons.append(_("no card came from your hand"))
         steps.append(
             Step(
-                "No card came from your hand: each turn must add at least one. A player who "
-                "cannot do that draws from the stock instead.",
+                _(
+                    "No card came from your hand: each turn must add at least one. A player "
+                    "who cannot do that draws from the stock instead."
+                ),
                 "manipulation-drawing",
             )
         )
         return
     shown = labels(_sorted_cards(played.elements()))
-    steps.append(Step(f"Cards added to the table: {shown}.", "manipulation-turn"))
+    # Translators: {cards} are card labels (J♣ 10♥).
+    steps.append(Step(_("Cards added to the table: {cards}.", cards=shown), "manipulation-turn"))
     if hand is None:
         return
     held = Counter(hand)
@@ -561,18 +729,28 @@ def _judge_played(
         if count <= have:
             continue
         if have == 0 and count == 1:
-            reason = f"{c.label} was not in your hand"
+            # Translators: {card} is a card label (J♣).
+            reason = _("{card} was not in your hand", card=c.label)
         elif have == 0:
-            reason = f"{c.label} was added {_times_word(count)} but was not in your hand"
+            # Translators: {card} is a card label (J♣); {times} is "twice" or "3 times".
+            reason = _(
+                "{card} was added {times} but was not in your hand",
+                card=c.label,
+                times=_times_word(count),
+            )
         else:
-            reason = (
-                f"{c.label} was added {_times_word(count)} but your hand held only "
-                f"{_count_word(have)}"
+            # Translators: {card} is a card label (J♣); {times} is "twice" or "3 times";
+            # {count} is how many of that card the hand held, as a word ("one").
+            reason = _(
+                "{card} was added {times} but your hand held only {count}",
+                card=c.label,
+                times=_times_word(count),
+                count=_count_word(have),
             )
         reasons.append(reason)
-        steps.append(Step(reason[0].upper() + reason[1:] + ".", "manipulation-turn"))
+        steps.append(Step(_sentence(reason), "manipulation-turn"))
     if all(played[c] <= held[c] for c in played):
-        steps.append(Step("All of them came from your hand.", "manipulation-turn"))
+        steps.append(Step(_("All of them came from your hand."), "manipulation-turn"))
 
 
 def _judge_copies(
@@ -585,13 +763,27 @@ def _judge_copies(
     leftovers = Counter(hand or ()) - played
     everything = after + leftovers
     for c in _sorted_cards(c for c, n in everything.items() if n > MANIPULATION_DECK.copies):
-        where = "on the table and in your hand" if leftovers[c] else "on the table"
-        reason = (
-            f"there would be {_count_word(everything[c])} {c.label} {where}, but the two decks "
-            "hold only two of each card"
-        )
+        n = everything[c]
+        if leftovers[c]:
+            # Translators: {count} is a number (three or more, as a word up to six),
+            # {card} a card label (J♣).
+            reason = _(
+                "there would be {count} {card} on the table and in your hand, but the two "
+                "decks hold only two of each card",
+                count=_count_word(n),
+                card=c.label,
+            )
+        else:
+            # Translators: {count} is a number (three or more, as a word up to six),
+            # {card} a card label (J♣).
+            reason = _(
+                "there would be {count} {card} on the table, but the two decks hold only two "
+                "of each card",
+                count=_count_word(n),
+                card=c.label,
+            )
         reasons.append(reason)
-        steps.append(Step(reason[0].upper() + reason[1:] + ".", "manipulation-cards"))
+        steps.append(Step(_sentence(reason), "manipulation-cards"))
 
 
 # --------------------------------------------------------------------------- arrange
@@ -618,53 +810,67 @@ def arrange(*, cards: Sequence[Card], options: ManipulationOptions) -> Arrangeme
     total = len(cards)
     if not cards:
         return Arrangement(
-            True, (), (Step("No cards, so nothing to lay out.", "manipulation-melds"),)
+            True, (), (Step(_("No cards, so nothing to lay out."), "manipulation-melds"),)
         )
     counts = Counter(cards)
     stranded = _stranded_cards(counts, options)
     if stranded:
-        has = "has" if len(stranded) == 1 else "have"
-        return Arrangement(
-            False,
-            None,
-            (
-                Step(
-                    f"{plural(total, 'card')} cannot all be laid out: {labels(stranded)} "
-                    f"{has} no meld to go in. There are not enough neighbouring cards of the "
-                    "same suit for a sequence, nor three suits of the same rank for a group.",
-                    "manipulation-melds",
-                ),
-            ),
+        # Translators: {cards} is e.g. "12 cards"; {stranded} are card labels (J♣ 4♦).
+        text = ngettext(
+            "{cards} cannot all be laid out: {stranded} has no meld to go in. There are not "
+            "enough neighbouring cards of the same suit for a sequence, nor three suits of the "
+            "same rank for a group.",
+            "{cards} cannot all be laid out: {stranded} have no meld to go in. There are not "
+            "enough neighbouring cards of the same suit for a sequence, nor three suits of the "
+            "same rank for a group.",
+            len(stranded),
+            cards=ngettext("{n} card", "{n} cards", total, n=total),
+            stranded=labels(stranded),
         )
+        return Arrangement(False, None, (Step(text, "manipulation-melds"),))
     layout = _find_layout(counts, options)
     if layout is None:
-        return Arrangement(
-            False,
-            None,
-            (
-                Step(
-                    f"Each of the {plural(total, 'card')} could join some meld on its own, but "
-                    "not all at the same time: every way of laying them out leaves cards over.",
-                    "manipulation-melds",
-                ),
-            ),
+        text = ngettext(
+            "Each of the {n} card could join some meld on its own, but not all at the same "
+            "time: every way of laying them out leaves cards over.",
+            "Each of the {n} cards could join some meld on its own, but not all at the same "
+            "time: every way of laying them out leaves cards over.",
+            total,
+            n=total,
         )
+        return Arrangement(False, None, (Step(text, "manipulation-melds"),))
     sequences = sum(1 for m in layout if _is_sequence(m))
     groups = len(layout) - sequences
-    kinds = [plural(n, kind) for n, kind in ((sequences, "sequence"), (groups, "group")) if n]
+    kinds = []
+    if sequences:
+        kinds.append(ngettext("{n} sequence", "{n} sequences", sequences, n=sequences))
+    if groups:
+        kinds.append(ngettext("{n} group", "{n} groups", groups, n=groups))
     steps = [
         Step(
-            f"All {plural(total, 'card')} can be laid out as {' and '.join(kinds)}:",
+            # Translators: {melds} is e.g. "3 sequences and 1 group".
+            ngettext(
+                "All {n} card can be laid out as {melds}:",
+                "All {n} cards can be laid out as {melds}:",
+                total,
+                n=total,
+                melds=joined(kinds),
+            ),
             "manipulation-melds",
         )
     ]
     for meld in layout:
+        shown = labels(meld)
         if not _is_sequence(meld):
-            steps.append(Step(f"Group {labels(meld)}.", "manipulation-groups"))
+            # Translators: {cards} are card labels (7♣ 7♠ 7♥).
+            steps.append(Step(_("Group {cards}.", cards=shown), "manipulation-groups"))
         elif meld[0].rank == "A":
-            steps.append(Step(f"Sequence {labels(meld)}, with the ace low.", "manipulation-ace"))
+            # Translators: {cards} are card labels (A♣ 2♣ 3♣).
+            text = _("Sequence {cards}, with the ace low.", cards=shown)
+            steps.append(Step(text, "manipulation-ace"))
         else:
-            steps.append(Step(f"Sequence {labels(meld)}.", "manipulation-sequences"))
+            # Translators: {cards} are card labels (7♣ 8♣ 9♣).
+            steps.append(Step(_("Sequence {cards}.", cards=shown), "manipulation-sequences"))
     return Arrangement(True, layout, tuple(steps))
 
 
@@ -972,15 +1178,31 @@ def score_round(
         if all(Counter(hand)[c] <= limit for hand in hands.values()):
             problems.add(
                 "hands",
-                f"{c.label} is in the hands {_count_word(held[c])} times between them, but the "
-                "two decks hold only two of each card.",
+                # Translators: {card} is a card label (J♣); {count} a number, written as a
+                # word up to six ("three").
+                ngettext(
+                    "{card} is in the hands {count} time between them, but the two decks "
+                    "hold only two of each card.",
+                    "{card} is in the hands {count} times between them, but the two decks "
+                    "hold only two of each card.",
+                    held[c],
+                    card=c.label,
+                    count=_count_word(held[c]),
+                ),
             )
     empty = [name for name, hand in hands.items() if not hand]
-    if len(empty) > 1:
-        problems.add(
-            "hands",
-            f"Only one player can go out, but {_all_of(empty)} have no cards left.",
+    if len(empty) == 2:
+        # Translators: {names} are two player names, "Ana and Ben".
+        message = _(
+            "Only one player can go out, but {names} both have no cards left.", names=joined(empty)
         )
+        problems.add("hands", message)
+    elif len(empty) > 2:
+        # Translators: {names} are player names, "Ana, Ben and Cem".
+        message = _(
+            "Only one player can go out, but {names} all have no cards left.", names=joined(empty)
+        )
+        problems.add("hands", message)
     _check_scores_before(hands, scores_before, options, problems)
     problems.raise_if_any()
 
@@ -988,17 +1210,34 @@ def score_round(
     steps = []
     for name, hand in hands.items():
         if not hand:
-            steps.append(Step(f"{name} went out and scores 0.", "manipulation-penalties"))
+            steps.append(Step(_went_out(name), "manipulation-penalties"))
             continue
         ordered = sorted(hand, key=lambda c: (-penalty(c), _card_order(c)))
         values = [penalty(c) for c in ordered]
-        sum_text = " + ".join(map(str, values)) + " = " if len(values) > 1 else ""
-        steps.append(
-            Step(
-                f"{name} is left with {labels(ordered)}: {sum_text}{penalties[name]} points.",
-                "manipulation-penalties",
+        points = penalties[name]
+        if len(values) > 1:
+            # Translators: {cards} are card labels (A♣ 7♦); {sum} adds up their penalty
+            # points ("15 + 5"), and {points} is the result.
+            text = ngettext(
+                "{name} is left with {cards}: {sum} = {points} point.",
+                "{name} is left with {cards}: {sum} = {points} points.",
+                points,
+                name=name,
+                cards=labels(ordered),
+                sum=join(" + ", values),
+                points=points,
             )
-        )
+        else:
+            # Translators: {cards} is a card label (A♣).
+            text = ngettext(
+                "{name} is left with {cards}: {points} point.",
+                "{name} is left with {cards}: {points} points.",
+                points,
+                name=name,
+                cards=labels(ordered),
+                points=points,
+            )
+        steps.append(Step(text, "manipulation-penalties"))
     return _finish_round(penalties, empty[0] if empty else None, scores_before, options, steps)
 
 
@@ -1014,41 +1253,79 @@ def score_round_from_penalties(
     for name, points in penalties.items():
         field = f"penalties.{name}"
         if points < 0:
-            problems.add(field, f"{name}'s penalty cannot be negative ({points}).")
+            problems.add(
+                field,
+                _("{name}'s penalty cannot be negative ({points}).", name=name, points=points),
+            )
         elif points % 5:
             problems.add(
                 field,
-                f"{name}'s penalty of {points} cannot be right: every card costs 5, 10 or 15, "
-                "so penalties are multiples of 5.",
+                _(
+                    "{name}'s penalty of {points} cannot be right: every card costs 5, 10 or "
+                    "15, so penalties are multiples of 5.",
+                    name=name,
+                    points=points,
+                ),
             )
         elif points > WORST_PENALTY:
             problems.add(
                 field,
-                f"{name}'s penalty of {points} is more than every card of both decks together "
-                f"({WORST_PENALTY}).",
+                # Translators: {most} is the penalty of every card of both decks together.
+                _(
+                    "{name}'s penalty of {points} is more than every card of both decks "
+                    "together ({most}).",
+                    name=name,
+                    points=points,
+                    most=WORST_PENALTY,
+                ),
             )
     zero = [name for name, points in penalties.items() if points == 0]
-    if len(zero) > 1:
+    if len(zero) == 2:
         problems.add(
             "penalties",
-            f"Only one player can go out, but {_all_of(zero)} have 0; a player still "
-            "holding cards scores at least 5.",
+            # Translators: {names} are two player names, "Ana and Ben".
+            _(
+                "Only one player can go out, but {names} both have 0; a player still holding "
+                "cards scores at least 5.",
+                names=joined(zero),
+            ),
+        )
+    elif len(zero) > 2:
+        problems.add(
+            "penalties",
+            # Translators: {names} are player names, "Ana, Ben and Cem".
+            _(
+                "Only one player can go out, but {names} all have 0; a player still holding "
+                "cards scores at least 5.",
+                names=joined(zero),
+            ),
         )
     total = sum(p for p in penalties.values() if p > 0)
     if not problems and total > WORST_PENALTY:
         problems.add(
             "penalties",
-            f"Together these penalties come to {total}, more than every card of both decks "
-            f"({WORST_PENALTY}).",
+            # Translators: {most} is the penalty of every card of both decks together.
+            _(
+                "Together these penalties come to {total}, more than every card of both decks "
+                "({most}).",
+                total=total,
+                most=WORST_PENALTY,
+            ),
         )
     _check_scores_before(penalties, scores_before, options, problems)
     problems.raise_if_any()
 
     steps = [
         Step(
-            f"{name} went out and scores 0."
+            _went_out(name)
             if points == 0
-            else f"{name} takes {points} penalty points for the cards left in hand.",
+            else ngettext(
+                "{name} takes {points} penalty point for the cards left in hand.",
+                "{name} takes {points} penalty points for the cards left in hand.",
+                points,
+                name=name,
+                points=points,
+            ),
             "manipulation-penalties",
         )
         for name, points in penalties.items()
@@ -1056,16 +1333,8 @@ def score_round_from_penalties(
     return _finish_round(dict(penalties), zero[0] if zero else None, scores_before, options, steps)
 
 
-def _names(names: Sequence[str]) -> str:
-    """Ana; Ana and Ben; Ana, Ben and Cem."""
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + f" and {names[-1]}"
-
-
-def _all_of(names: Sequence[str]) -> str:
-    """Ana and Ben both; Ana, Ben and Cem all."""
-    return _names(names) + (" both" if len(names) == 2 else " all")
+def _went_out(name: str) -> Text:
+    return _("{name} went out and scores 0.", name=name)
 
 
 def _check_players(players: Mapping[str, object], field: str, problems: ProblemCollector) -> None:
@@ -1073,11 +1342,11 @@ def _check_players(players: Mapping[str, object], field: str, problems: ProblemC
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
         problems.add(
             field,
-            f"Manipulation is played by 3 to 5 players; this round has {count}.",
+            _("Manipulation is played by 3 to 5 players; this round has {count}.", count=count),
         )
     for name in players:
         if not name.strip():
-            problems.add(field, "Every player needs a name; one of them is blank.")
+            problems.add(field, _("Every player needs a name; one of them is blank."))
 
 
 def _check_scores_before(
@@ -1091,26 +1360,43 @@ def _check_scores_before(
     for name in players:
         if name not in scores_before:
             problems.add(
-                f"scores_before.{name}", f"There is no score before this round for {name}."
+                f"scores_before.{name}",
+                _("There is no score before this round for {name}.", name=name),
             )
     for name, score in scores_before.items():
         field = f"scores_before.{name}"
         if name not in players:
-            problems.add(field, f"{name} has a score but is not playing in this round.")
+            problems.add(
+                field, _("{name} has a score but is not playing in this round.", name=name)
+            )
         elif score < 0:
             problems.add(
-                field, f"{name}'s score cannot be negative ({score}): penalties only add up."
+                field,
+                _(
+                    "{name}'s score cannot be negative ({score}): penalties only add up.",
+                    name=name,
+                    score=score,
+                ),
             )
         elif score % 5:
             problems.add(
                 field,
-                f"{name}'s score of {score} cannot be right: penalties come in fives.",
+                _(
+                    "{name}'s score of {score} cannot be right: penalties come in fives.",
+                    name=name,
+                    score=score,
+                ),
             )
         elif score >= options.target:
             problems.add(
                 field,
-                f"{name} already has {score}, which reached the target of {options.target}, "
-                "so the game ended before this round.",
+                _(
+                    "{name} already has {score}, which reached the target of {target}, so the "
+                    "game ended before this round.",
+                    name=name,
+                    score=score,
+                    target=options.target,
+                ),
             )
 
 
@@ -1123,60 +1409,71 @@ def _finish_round(
 ) -> RoundResult:
     if went_out is None:
         if options.stock_out == "end_round":
-            how = "the stock ran out and the player to move could not meld, which ends the round"
+            text = _(
+                "Nobody went out: the stock ran out and the player to move could not meld, "
+                "which ends the round."
+            )
         else:
-            how = "the stock ran out and every player passed in turn, which ends the round"
-        steps.append(Step(f"Nobody went out: {how}.", "manipulation-stock-out"))
+            text = _(
+                "Nobody went out: the stock ran out and every player passed in turn, which "
+                "ends the round."
+            )
+        steps.append(Step(text, "manipulation-stock-out"))
     before = dict.fromkeys(penalties, 0) if scores_before is None else dict(scores_before)
     after = {name: before[name] + points for name, points in penalties.items()}
     if scores_before is None:
-        steps.append(
-            Step(
-                "Totals after this first round: "
-                + ", ".join(f"{name} {after[name]}" for name in penalties)
-                + ".",
-                "manipulation-game-end",
-            )
-        )
+        # Translators: a player's total, "Ana 25".
+        totals = [_("{name} {total}", name=name, total=after[name]) for name in penalties]
+        # Translators: {totals} is a list such as "Ana 25, Ben 0, Cem 40".
+        text = _("Totals after this first round: {totals}.", totals=join(_(", "), totals))
     else:
-        steps.append(
-            Step(
-                "Totals: "
-                + ", ".join(
-                    f"{name} {before[name]} + {penalties[name]} = {after[name]}"
-                    for name in penalties
-                )
-                + ".",
-                "manipulation-game-end",
+        totals = [
+            # Translators: a player's total before the round, plus this round's penalty,
+            # and the new total: "Ana 25 + 10 = 35".
+            _(
+                "{name} {before} + {penalty} = {after}",
+                name=name,
+                before=before[name],
+                penalty=penalties[name],
+                after=after[name],
             )
-        )
+            for name in penalties
+        ]
+        # Translators: {totals} is a list such as "Ana 25 + 10 = 35, Ben 40 + 0 = 40".
+        text = _("Totals: {totals}.", totals=join(_(", "), totals))
+    steps.append(Step(text, "manipulation-game-end"))
     reached = [name for name, total in after.items() if total >= options.target]
     if not reached:
         steps.append(
             Step(
-                f"Nobody has reached {options.target}, so the game goes on.",
+                _("Nobody has reached {target}, so the game goes on.", target=options.target),
                 "manipulation-game-end",
             )
         )
         return RoundResult(penalties, after, False, (), went_out, tuple(steps))
     lowest = min(after.values())
     winners = tuple(name for name, total in after.items() if total == lowest)
-    who = _names(reached)
     steps.append(
         Step(
-            f"{who} reached the target of {options.target}, so the game ends with this round.",
+            # Translators: {names} are player names, "Ana" or "Ana and Ben".
+            ngettext(
+                "{names} reached the target of {target}, so the game ends with this round.",
+                "{names} reached the target of {target}, so the game ends with this round.",
+                len(reached),
+                names=joined(reached),
+                target=options.target,
+            ),
             "manipulation-game-end",
         )
     )
     if len(winners) == 1:
-        steps.append(
-            Step(f"{winners[0]} has the lowest total, {lowest}, and wins.", "manipulation-game-end")
-        )
+        text = _("{name} has the lowest total, {lowest}, and wins.", name=winners[0], lowest=lowest)
     else:
-        steps.append(
-            Step(
-                f"{_names(list(winners))} share the lowest total, {lowest}, and share the win.",
-                "manipulation-game-end",
-            )
+        # Translators: {names} are player names, "Ana and Ben".
+        text = _(
+            "{names} share the lowest total, {lowest}, and share the win.",
+            names=joined(winners),
+            lowest=lowest,
         )
+    steps.append(Step(text, "manipulation-game-end"))
     return RoundResult(penalties, after, True, winners, went_out, tuple(steps))

@@ -38,12 +38,13 @@ from .manipulation import (
     score_round_from_penalties,
 )
 from .sheet import DealResult, NextDeal, SheetState, check_player_names, replay_deals
+from .text import Text, _, join, ngettext
 from .words import capitalised, joined
 
 # The referee's sections cover melds, penalties and the end of the game; who deals
 # and who plays first is the one thing only the sheet explains.
 RULE_SECTIONS: dict[str, str] = {
-    "manipulation-deal": "Dealing and the order of play",
+    "manipulation-deal": _("Dealing and the order of play"),
 }
 
 
@@ -84,10 +85,14 @@ class ManipulationSheet:
     def add(self, deal: ManipulationDeal) -> DealResult:
         """Score the next round; on any problem raise ``RuleError`` and change nothing."""
         if self.finished:
-            raise RuleError(
-                f"The game is over: {self._ending(past=True)}. Start a new sheet for another game.",
-                None,
+            # Translators: {reached} is e.g. "Cem reached 210" (or several joined by "and"),
+            # {won} e.g. "Ana won with 85" or "Ana and Ben shared the win with 85".
+            message = _(
+                "The game is over: {reached} and {won}. Start a new sheet for another game.",
+                reached=self._reached(),
+                won=self._won(past=True),
             )
+            raise RuleError(message, None)
         self._check_entries(deal)
         # In the first round there is nothing before it; the referee then says so.
         before = dict(zip(self.players, self._totals, strict=True)) if self._deals else None
@@ -119,28 +124,48 @@ class ManipulationSheet:
         given = [name for name, entries in entered.items() if entries is not None]
         count = len(self.players)
         if not given:
-            raise RuleError(
+            # Translators: "hands" and "penalties" are the API's names: keep them.
+            message = _(
                 'Enter the round either as the cards left in each hand ("hands", one list '
                 'per seat) or as each player\'s penalty points ("penalties", one number per '
-                "seat).",
-                None,
+                "seat)."
             )
+            raise RuleError(message, None)
         if len(given) == 2:
-            raise RuleError(
+            message = _(
                 "Enter the round as hands or as penalties, not both: the penalties follow "
-                "from the hands.",
-                "penalties",
+                "from the hands."
             )
+            raise RuleError(message, "penalties")
         field = given[0]
         got = len(entered[field] or ())
         if got != count:
-            singular = {"hands": "hand", "penalties": "penalty"}[field]
-            raise RuleError(
-                f"This table has {count} players ({', '.join(self.players)}), so give "
-                f"{count} {field}, one per seat in that order; got {got} "
-                f"{singular if got == 1 else field}.",
-                field,
-            )
+            players = join(_(", "), self.players)
+            if field == "hands":
+                # Translators: {players} are the player names in seat order, "Ana, Ben, Cem".
+                message = ngettext(
+                    "This table has {count} players ({players}), so give {count} hands, one "
+                    "per seat in that order; got {got} hand.",
+                    "This table has {count} players ({players}), so give {count} hands, one "
+                    "per seat in that order; got {got} hands.",
+                    got,
+                    count=count,
+                    players=players,
+                    got=got,
+                )
+            else:
+                # Translators: {players} are the player names in seat order, "Ana, Ben, Cem".
+                message = ngettext(
+                    "This table has {count} players ({players}), so give {count} penalties, "
+                    "one per seat in that order; got {got} penalty.",
+                    "This table has {count} players ({players}), so give {count} penalties, "
+                    "one per seat in that order; got {got} penalties.",
+                    got,
+                    count=count,
+                    players=players,
+                    got=got,
+                )
+            raise RuleError(message, field)
 
     def _seat_field(self, field: str | None) -> str | None:
         """``hands.Ana.2`` → ``hands.0.2``: the referee names players, the sheet's JSON seats."""
@@ -158,20 +183,25 @@ class ManipulationSheet:
         dealer = self._dealer(number)
         went_out = None if played.went_out is None else self.players.index(played.went_out)
         penalties = tuple(played.penalties[name] for name in self.players)
-        opening = Step(
-            f"Round {number}: {self.players[dealer]} dealt and "
-            f"{self.players[self._forehand(dealer)]} played first; "
-            f"{_went_out_words(played.went_out)}.",
-            "manipulation-deal",
+        # Translators: {went_out} is "Ana went out" or "nobody went out".
+        opening_text = _(
+            "Round {number}: {dealer} dealt and {first} played first; {went_out}.",
+            number=number,
+            dealer=self.players[dealer],
+            first=self.players[self._forehand(dealer)],
+            went_out=_went_out_words(played.went_out),
         )
-        summary = capitalised(_went_out_words(played.went_out)) + "; "
-        summary += ", ".join(
-            f"{name} +{points}"
+        opening = Step(opening_text, "manipulation-deal")
+        scored = [
+            # Translators: a player's penalty points this round, "Ana +25".
+            _("{name} +{points}", name=name, points=points)
             for name, points in zip(self.players, penalties, strict=True)
             if name != played.went_out
-        )
+        ]
+        parts = [capitalised(_went_out_words(played.went_out)), join(_(", "), scored)]
         if played.winners:
-            summary += f"; {_winning_words([*played.winners])}"
+            parts.append(_winning_words([*played.winners]))
+        summary = join("; ", parts)
         return DealResult(
             number=number,
             dealer=dealer,
@@ -209,36 +239,78 @@ class ManipulationSheet:
         dealer = self._dealer(number)
         return NextDeal(number=number, dealer=dealer, forehand=self._forehand(dealer))
 
-    def _headline(self) -> str:
+    def _headline(self) -> Text:
+        # The headline is a few short parts, each its own message, shown with " · ".
         if self.finished:
             rounds = len(self._deals)
-            return (
-                f"Game over after {rounds} round{'s' if rounds != 1 else ''} · "
-                f"{self._ending(' · ')}"
+            over = ngettext(
+                "Game over after {n} round", "Game over after {n} rounds", rounds, n=rounds
             )
+            return join(" · ", (over, self._reached(), self._won()))
         lowest, highest = min(self._totals), max(self._totals)
         number = len(self._deals) + 1
+        target = self.options.target
         if lowest == highest:
-            return f"Round {number} · all on {lowest} · the game ends at {self.options.target}"
-        leaders = self._names_with(lowest)
-        closest = self._names_with(highest)
-        verb = "leads" if len(self._seats_with(lowest)) == 1 else "lead"
-        is_are = "is" if len(self._seats_with(highest)) == 1 else "are"
-        return (
-            f"Round {number} · {leaders} {verb} with {lowest} · "
-            f"{closest} {is_are} {self.options.target - highest} from {self.options.target}"
+            return join(
+                " · ",
+                (
+                    _("Round {number}", number=number),
+                    # Translators: every player has {points} penalty points.
+                    _("all on {points}", points=lowest),
+                    _("the game ends at {target}", target=target),
+                ),
+            )
+        leaders = len(self._seats_with(lowest))
+        closest = len(self._seats_with(highest))
+        return join(
+            " · ",
+            (
+                _("Round {number}", number=number),
+                # Translators: {names} are the players with the fewest penalty points
+                # ({points}), "Ana" or "Ana and Ben".
+                ngettext(
+                    "{names} leads with {points}",
+                    "{names} lead with {points}",
+                    leaders,
+                    names=self._names_with(lowest),
+                    points=lowest,
+                ),
+                # Translators: {names} are the players nearest to ending the game, {gap}
+                # penalty points from the {target} that ends it.
+                ngettext(
+                    "{names} is {gap} from {target}",
+                    "{names} are {gap} from {target}",
+                    closest,
+                    names=self._names_with(highest),
+                    gap=target - highest,
+                    target=target,
+                ),
+            ),
         )
 
-    def _ending(self, separator: str = " and ", *, past: bool = False) -> str:
-        """Who reached the target and who won: ``Cem reached 210 · Ana wins with 85``."""
-        reached = [
-            f"{name} reached {total}"
-            for name, total in zip(self.players, self._totals, strict=True)
-            if total >= self.options.target
-        ]
+    def _reached(self) -> Text | str:
+        """Who reached the target: ``Cem reached 210`` (several joined by "and")."""
+        return joined(
+            [
+                _("{name} reached {total}", name=name, total=total)
+                for name, total in zip(self.players, self._totals, strict=True)
+                if total >= self.options.target
+            ]
+        )
+
+    def _won(self, *, past: bool = False) -> Text:
+        """Who won, and with how many points: ``Ana wins with 85``."""
         lowest = min(self._totals)
         names = [self.players[seat] for seat in self._winners]
-        return f"{joined(reached)}{separator}{_winning_words(names, past=past)} with {lowest}"
+        if len(names) == 1:
+            if past:
+                return _("{name} won with {points}", name=names[0], points=lowest)
+            return _("{name} wins with {points}", name=names[0], points=lowest)
+        if past:
+            # Translators: {names} are player names, "Ana and Ben".
+            return _("{names} shared the win with {points}", names=joined(names), points=lowest)
+        # Translators: {names} are player names, "Ana and Ben".
+        return _("{names} share the win with {points}", names=joined(names), points=lowest)
 
     # -- seats ------------------------------------------------------------------------
 
@@ -253,7 +325,7 @@ class ManipulationSheet:
     def _seats_with(self, total: int) -> tuple[int, ...]:
         return tuple(seat for seat, t in enumerate(self._totals) if t == total)
 
-    def _names_with(self, total: int) -> str:
+    def _names_with(self, total: int) -> Text | str:
         return joined([self.players[seat] for seat in self._seats_with(total)])
 
 
@@ -289,27 +361,36 @@ def _check_seating(players: Sequence[str], first_dealer: int, problems: ProblemC
     count = len(players)
     table_ok = MIN_PLAYERS <= count <= MAX_PLAYERS
     if not table_ok:
-        problems.add(
-            "players",
-            f"Manipulation is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; this sheet "
-            f"has {count}.",
+        message = _(
+            "Manipulation is played by {least} to {most} players; this sheet has {count}.",
+            least=MIN_PLAYERS,
+            most=MAX_PLAYERS,
+            count=count,
         )
+        problems.add("players", message)
     check_player_names(players, problems)
     if table_ok and not 0 <= first_dealer < count:
-        problems.add(
-            "first_dealer",
-            f"The first dealer is one of the {count} seats, 0 to {count - 1}; got {first_dealer}.",
+        # Translators: the seats are numbered from 0 to {last}.
+        message = _(
+            "The first dealer is one of the {count} seats, 0 to {last}; got {got}.",
+            count=count,
+            last=count - 1,
+            got=first_dealer,
         )
+        problems.add("first_dealer", message)
 
 
 # -- wording ----------------------------------------------------------------------------
 
 
-def _went_out_words(name: str | None) -> str:
-    return "nobody went out" if name is None else f"{name} went out"
+def _went_out_words(name: str | None) -> Text:
+    if name is None:
+        return _("nobody went out")
+    return _("{name} went out", name=name)
 
 
-def _winning_words(names: Sequence[str], *, past: bool = False) -> str:
+def _winning_words(names: Sequence[str]) -> Text:
     if len(names) == 1:
-        return f"{names[0]} {'won' if past else 'wins'}"
-    return f"{joined(names)} {'shared' if past else 'share'} the win"
+        return _("{name} wins", name=names[0])
+    # Translators: {names} are player names, "Ana and Ben".
+    return _("{names} share the win", names=joined(names))
