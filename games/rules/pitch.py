@@ -25,21 +25,23 @@ from typing import Any, cast
 
 from .cards import JOKER_HIGH, JOKER_LOW, PITCH_DECK, SUIT_NAMES, SUIT_SYMBOLS, Card
 from .errors import ProblemCollector, RuleError, Step
-from .words import joined, number
+from .text import _, join, ngettext, pgettext
+from .words import capitalised, joined, number
 
+# The titles of the rule book's sections, shown next to each explanation step.
 RULE_SECTIONS: dict[str, str] = {
-    "pitch-cards": "The cards",
-    "pitch-trumps": "Trumps, high to low",
-    "pitch-bidding": "Bidding",
-    "pitch-play": "Discard, refill and play",
-    "pitch-points": "The ten points",
-    "pitch-two": "Who scores the two",
-    "pitch-opponents": "The opponents' points",
-    "pitch-made": "Making the bid",
-    "pitch-set": "Being set",
-    "pitch-moon": "Shooting the moon",
-    "pitch-game-end": "End of the game",
-    "pitch-options": "Options",
+    "pitch-cards": _("The cards"),
+    "pitch-trumps": _("Trumps, high to low"),
+    "pitch-bidding": pgettext("Pitch rule book section", "Bidding"),
+    "pitch-play": _("Discard, refill and play"),
+    "pitch-points": _("The ten points"),
+    "pitch-two": _("Who scores the two"),
+    "pitch-opponents": _("The opponents' points"),
+    "pitch-made": _("Making the bid"),
+    "pitch-set": _("Being set"),
+    "pitch-moon": _("Shooting the moon"),
+    "pitch-game-end": _("End of the game"),
+    "pitch-options": pgettext("Pitch rule book section", "Options"),
 }
 
 TEAMS = ("A", "B")
@@ -64,16 +66,17 @@ POINT_CARDS: Mapping[str, int] = MappingProxyType(
         "three": 3,
     }
 )
+# Shown inside sentences such as "Team {team} took the {cards}" and "Say who took the {card}".
 POINT_CARD_NAMES: Mapping[str, str] = MappingProxyType(
     {
-        "ace": "ace",
-        "jack": "jack",
-        "off_jack": "off-jack",
-        "high_joker": "high joker",
-        "low_joker": "low joker",
-        "ten": "ten",
-        "two": "two",
-        "three": "three",
+        "ace": pgettext("Pitch point card", "ace"),
+        "jack": pgettext("Pitch point card", "jack"),
+        "off_jack": pgettext("Pitch point card", "off-jack"),
+        "high_joker": pgettext("Pitch point card", "high joker"),
+        "low_joker": pgettext("Pitch point card", "low joker"),
+        "ten": pgettext("Pitch point card", "ten"),
+        "two": pgettext("Pitch point card", "two"),
+        "three": pgettext("Pitch point card", "three"),
     }
 )
 TOTAL_POINTS = sum(POINT_CARDS.values())
@@ -86,35 +89,44 @@ _TRUMP_SPELLINGS = {
     **{symbol: suit for suit, symbol in SUIT_SYMBOLS.items()},
 }
 _RANKS_BELOW_JOKERS = ("10", "9", "8", "7", "6", "5", "4", "3", "2")
-_ORDINALS = ("first", "second", "third", "fourth")
+# Shown in "so the {ordinal} card wins the trick".
+_ORDINALS = (
+    pgettext("the ... card wins the trick", "first"),
+    pgettext("the ... card wins the trick", "second"),
+    pgettext("the ... card wins the trick", "third"),
+    pgettext("the ... card wins the trick", "fourth"),
+)
 # Seats counted from the dealer's left; partners sit opposite, so the second seat
 # is the dealer's partner.
+# Shown as the subject of sentences such as "{seat} bid 5" and "{seat} is the pitcher".
 _BIDDING_SEATS = (
-    "the player left of the dealer",
-    "the dealer's partner",
-    "the player right of the dealer",
-    "the dealer",
+    pgettext("bidder, subject of a sentence", "the player left of the dealer"),
+    pgettext("bidder, subject of a sentence", "the dealer's partner"),
+    pgettext("bidder, subject of a sentence", "the player right of the dealer"),
+    pgettext("bidder, subject of a sentence", "the dealer"),
 )
 
 
 # -- Options ---------------------------------------------------------------------
 
+# What each choice of a house rule means, listed in an error message as
+# '"taken": a team that makes its bid scores the points it took'.
 _CHOICES: dict[str, dict[str, str]] = {
     "made_scores": {
-        "taken": "a team that makes its bid scores the points it took",
-        "bid": "a team that makes its bid scores its bid",
+        "taken": _("a team that makes its bid scores the points it took"),
+        "bid": _("a team that makes its bid scores its bid"),
     },
     "two_goes_to": {
-        "taker": "the two scores for the team that wins it in a trick",
-        "player": "the two scores for the team that played it",
+        "taker": _("the two scores for the team that wins it in a trick"),
+        "player": _("the two scores for the team that played it"),
     },
     "all_pass": {
-        "dealer_4": "when the first three pass, the dealer must bid",
-        "redeal": "when all four pass, the cards are dealt again",
+        "dealer_4": _("when the first three pass, the dealer must bid"),
+        "redeal": _("when all four pass, the cards are dealt again"),
     },
     "win_condition": {
-        "bidder_first": "when both teams reach the target on one hand, the pitcher's team wins",
-        "bid_out": "a team wins only on a hand it pitched and made",
+        "bidder_first": _("when both teams reach the target on one hand, the pitcher's team wins"),
+        "bid_out": _("a team wins only on a hand it pitched and made"),
     },
 }
 
@@ -124,16 +136,35 @@ def _option_problem(name: str, value: object) -> str | None:
     if name == "target":
         low, high = TARGET_RANGE
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            return (
-                f"The target must be a whole number of points from {low} to {high} "
-                f"(52 is usual); got {_shown(value)}."
+            return _(
+                # Translators: {value} is what was given, e.g. '"ten"' or 'nothing'.
+                "The target must be a whole number of points from {lowest} to {highest} "
+                "(52 is usual); got {value}.",
+                lowest=low,
+                highest=high,
+                value=_shown(value),
             )
         return None
     choices = _CHOICES[name]
     if isinstance(value, str) and value in choices:
         return None
-    described = "; ".join(f'"{choice}": {meaning}' for choice, meaning in choices.items())
-    return f"{name} must be one of these: {described}. Got {_shown(value)}."
+    described = join(
+        "; ",
+        [
+            # Translators: one allowed value of a house rule and what it means; {choice}
+            # is a code to type as it is, e.g. "taken".
+            _('"{choice}": {meaning}', choice=choice, meaning=meaning)
+            for choice, meaning in choices.items()
+        ],
+    )
+    return _(
+        # Translators: {option} is the name of a house rule as typed in a request, e.g.
+        # "made_scores"; {choices} lists its allowed values with their meanings.
+        "{option} must be one of these: {choices}. Got {value}.",
+        option=name,
+        choices=described,
+        value=_shown(value),
+    )
 
 
 @dataclass(frozen=True)
@@ -161,18 +192,17 @@ class PitchOptions:
             return cls()
         if not isinstance(data, Mapping):
             raise RuleError(
-                f'Give the options as an object, like {{"target": 52}}; got {_shown(data)}.',
+                _(
+                    'Give the options as an object, like {{"target": 52}}; got {value}.',
+                    value=_shown(data),
+                ),
                 field,
             )
         known = cls().as_dict()
         problems = ProblemCollector()
         for name, value in data.items():
             if name not in known:
-                problems.add(
-                    f"{field}.{name}",
-                    f'"{name}" is not a Pitch option.{_did_you_mean(str(name), known)} '
-                    f"The options are {', '.join(known)}.",
-                )
+                problems.add(f"{field}.{name}", _unknown_option(str(name), known))
                 continue
             message = _option_problem(name, value)
             if message:
@@ -198,8 +228,12 @@ def _trump_suit(trump: object, field: str = "trump") -> str:
     suit = _TRUMP_SPELLINGS.get(trump.strip().upper()) if isinstance(trump, str) else None
     if suit is None:
         raise RuleError(
-            'Trump is one suit: "C" (clubs), "S" (spades), "H" (hearts) or "D" (diamonds); '
-            f"got {_shown(trump)}.",
+            _(
+                # Translators: "C", "S", "H" and "D" are the letters to type; keep them as they are.
+                'Trump is one suit: "C" (clubs), "S" (spades), "H" (hearts) or "D" (diamonds); '
+                "got {value}.",
+                value=_shown(trump),
+            ),
             field,
         )
     return suit
@@ -251,8 +285,10 @@ def trick_winner(*, trump: str, cards: Sequence[Card]) -> TrickResult:
     if not 2 <= len(cards) <= 4:
         problems.add(
             "cards",
-            f"A trick has 2 to 4 cards, one from each player still holding trumps; "
-            f"got {len(cards)}.",
+            _(
+                "A trick has 2 to 4 cards, one from each player still holding trumps; got {count}.",
+                count=len(cards),
+            ),
         )
     for i, played in enumerate(cards):
         if suit is not None and not is_trump(played, suit):
@@ -265,33 +301,61 @@ def trick_winner(*, trump: str, cards: Sequence[Card]) -> TrickResult:
     winner = min(range(len(cards)), key=lambda i: order.index(cards[i]))
     steps = [
         Step(
-            f"{SUIT_NAMES[suit].capitalize()} are trump; from high to low: "
-            f"{', '.join(c.label for c in order)}.",
+            capitalised(
+                _(
+                    # Translators: {suits} is a suit name such as "clubs"; {cards} lists all
+                    # sixteen trumps, e.g. "A♣, K♣, Q♣, J♣, J♠, high joker, …".
+                    "{suits} are trump; from high to low: {cards}.",
+                    suits=SUIT_NAMES[suit],
+                    cards=join(", ", [c.label for c in order]),
+                )
+            ),
             "pitch-trumps",
         ),
-        Step(f"Played in this order: {', '.join(c.label for c in cards)}.", "pitch-play"),
+        Step(
+            # Translators: {cards} lists the cards of one trick, e.g. "A♣, 10♣, J♠".
+            _("Played in this order: {cards}.", cards=join(", ", [c.label for c in cards])),
+            "pitch-play",
+        ),
     ]
     off = order[4]
     if off in cards:
         steps.append(
             Step(
-                f"{off.label} is the off-jack: it counts as one of the "
-                f"{SUIT_NAMES[suit]}, just below {order[3].label} and above the jokers.",
+                _(
+                    # Translators: {off_jack} and {jack} are cards such as "J♠" and "J♣";
+                    # {suits} is the trump suit, e.g. "clubs".
+                    "{off_jack} is the off-jack: it counts as one of the {suits}, just below "
+                    "{jack} and above the jokers.",
+                    off_jack=off.label,
+                    suits=SUIT_NAMES[suit],
+                    jack=order[3].label,
+                ),
                 "pitch-trumps",
             )
         )
     if any(c.is_joker for c in cards):
         steps.append(
             Step(
-                f"The jokers are trumps whatever the suit: the high joker above the low joker, "
-                f"both between the off-jack and {order[7].label}.",
+                _(
+                    # Translators: {ten} is the ten of trumps, e.g. "10♣".
+                    "The jokers are trumps whatever the suit: the high joker above the low "
+                    "joker, both between the off-jack and {ten}.",
+                    ten=order[7].label,
+                ),
                 "pitch-trumps",
             )
         )
     steps.append(
         Step(
-            f"{cards[winner].label} is the highest trump played, so the "
-            f"{_ORDINALS[winner]} card wins the trick and its player leads the next one.",
+            _(
+                # Translators: {card} is a card such as "A♣"; {ordinal} is "first", "second",
+                # "third" or "fourth" (the card's place in the order of play).
+                "{card} is the highest trump played, so the {ordinal} card wins the trick "
+                "and its player leads the next one.",
+                card=cards[winner].label,
+                ordinal=_ORDINALS[winner],
+            ),
             "pitch-play",
         )
     )
@@ -299,11 +363,15 @@ def trick_winner(*, trump: str, cards: Sequence[Card]) -> TrickResult:
 
 
 def _not_a_trump(played: Card, suit: str) -> str:
-    suit_name = SUIT_NAMES[suit]
-    return (
-        f"{played.label} is not a trump when {suit_name} are trump: only {suit_name}, "
-        f"the {Card('J', _SAME_COLOUR[suit]).label} and the two jokers are. Everyone throws "
-        f"away their other cards before the first trick, so it cannot be played."
+    return _(
+        # Translators: {card} is the card played, e.g. "7♥"; {suits} the trump suit, e.g.
+        # "clubs"; {off_jack} the jack of the same colour, e.g. "J♠".
+        "{card} is not a trump when {suits} are trump: only {suits}, the {off_jack} and "
+        "the two jokers are. Everyone throws away their other cards before the first "
+        "trick, so it cannot be played.",
+        card=played.label,
+        suits=SUIT_NAMES[suit],
+        off_jack=Card("J", _SAME_COLOUR[suit]).label,
     )
 
 
@@ -322,25 +390,51 @@ class BiddingResult:
 
 def _bid_problem(value: object, *, allow_pass: bool) -> str | None:
     """What is wrong with one call, or ``None`` for 4 to 9, moon (and pass when allowed)."""
-    numbers = f"a number from {LOWEST_BID} to {HIGHEST_BID}"
-    allowed = f'{numbers}, "moon" or "pass"' if allow_pass else f'{numbers} or "moon"'
     if value == MOON:
         return None
     if value == PASS:
         if allow_pass:
             return None
-        return (
+        return _(
+            # Translators: "moon" is the word to type for a moon bid; keep it as it is.
             "A hand is only scored after someone bid: give the winning bid, "
-            f'{LOWEST_BID} to {HIGHEST_BID} or "moon".'
+            '{lowest} to {highest} or "moon".',
+            lowest=LOWEST_BID,
+            highest=HIGHEST_BID,
         )
     if isinstance(value, bool) or not isinstance(value, int):
-        return f"A bid is {allowed}; got {_shown(value)}."
+        if allow_pass:
+            return _(
+                # Translators: "moon" and "pass" are the words to type; keep them as they are.
+                # {value} is what was given, e.g. '"ten"' or 'nothing'.
+                'A bid is a number from {lowest} to {highest}, "moon" or "pass"; got {value}.',
+                lowest=LOWEST_BID,
+                highest=HIGHEST_BID,
+                value=_shown(value),
+            )
+        return _(
+            # Translators: "moon" is the word to type; keep it as it is. {value} is what was
+            # given, e.g. '"ten"' or 'nothing'.
+            'A bid is a number from {lowest} to {highest} or "moon"; got {value}.',
+            lowest=LOWEST_BID,
+            highest=HIGHEST_BID,
+            value=_shown(value),
+        )
     if value < LOWEST_BID:
-        return f"{value} is below the lowest bid: bids run from {LOWEST_BID} to {HIGHEST_BID}."
+        return _(
+            "{bid} is below the lowest bid: bids run from {lowest} to {highest}.",
+            bid=value,
+            lowest=LOWEST_BID,
+            highest=HIGHEST_BID,
+        )
     if value > HIGHEST_BID:
-        return (
-            f"{value} is above the highest numbered bid, {HIGHEST_BID}; "
-            f'to bid for all {TOTAL_POINTS} points, bid "moon".'
+        return _(
+            # Translators: "moon" is the word to type; keep it as it is.
+            "{bid} is above the highest numbered bid, {highest}; "
+            'to bid for all {total} points, bid "moon".',
+            bid=value,
+            highest=HIGHEST_BID,
+            total=TOTAL_POINTS,
         )
     return None
 
@@ -363,15 +457,20 @@ def check_bidding(
         if moon_seat is not None:
             problems.add(
                 field,
-                f"Bidding stopped when {_BIDDING_SEATS[moon_seat]} bid moon, the highest "
-                f"bid; no call can follow it.",
+                _(
+                    # Translators: {seat} is e.g. "the dealer's partner".
+                    "Bidding stopped when {seat} bid moon, the highest bid; no call can follow it.",
+                    seat=_BIDDING_SEATS[moon_seat],
+                ),
             )
             continue
         if i >= len(_BIDDING_SEATS):
             problems.add(
                 field,
-                "Each of the four players calls once and the dealer calls last, "
-                "so there is no call after the fourth.",
+                _(
+                    "Each of the four players calls once and the dealer calls last, "
+                    "so there is no call after the fourth."
+                ),
             )
             continue
         message = _bid_problem(call, allow_pass=True)
@@ -390,14 +489,21 @@ def check_bidding(
     if not finished:
         problems.add(
             "bids",
-            f"The bidding is not over: {len(bids)} of 4 calls. It ends with the dealer's "
-            f"call, or earlier only when someone bids moon.",
+            _(
+                # Translators: {count} is how many calls were given, 0 to 3.
+                "The bidding is not over: {count} of 4 calls. It ends with the dealer's "
+                "call, or earlier only when someone bids moon.",
+                count=len(bids),
+            ),
         )
     elif options is not None and options.all_pass == "dealer_4" and _dealer_passed_alone(bids):
         problems.add(
             "bids.3",
-            f"The first three passed, so the dealer must bid: {LOWEST_BID} or more, or moon. "
-            f"(This sheet plays that rule; the other choice is a redeal.)",
+            _(
+                "The first three passed, so the dealer must bid: {lowest} or more, or moon. "
+                "(This sheet plays that rule; the other choice is a redeal.)",
+                lowest=LOWEST_BID,
+            ),
         )
     problems.raise_if_any()
     return _bidding_result(bids, high, cast(PitchOptions, options))
@@ -410,53 +516,87 @@ def _dealer_passed_alone(bids: Sequence[int | str]) -> bool:
 
 def _not_higher(call: int | str, high: int | str) -> str:
     # Moon outranks every number and bidding stops there, so both are numbers here.
-    higher = (
-        'bid "moon" or pass'
-        if high == HIGHEST_BID
-        else f'bid {int(high) + 1} or more, "moon", or pass'
+    if high == HIGHEST_BID:
+        return _(
+            # Translators: "moon" is the word to type; keep it as it is.
+            "{bid} is not higher than the {high} already bid; each bid must beat the one "
+            'before: bid "moon" or pass.',
+            bid=call,
+            high=high,
+        )
+    return _(
+        # Translators: "moon" is the word to type; keep it as it is. {next} is the lowest
+        # bid that would beat {high}.
+        "{bid} is not higher than the {high} already bid; each bid must beat the one "
+        'before: bid {next} or more, "moon", or pass.',
+        bid=call,
+        high=high,
+        next=int(high) + 1,
     )
-    return f"{call} is not higher than the {high} already bid; each bid must beat the one before: {higher}."
 
 
 def _bidding_result(
     bids: Sequence[int | str], high: tuple[int, int | str] | None, options: PitchOptions
 ) -> BiddingResult:
-    calls = ", ".join(f"{_BIDDING_SEATS[i]} {_call_words(call)}" for i, call in enumerate(bids))
-    steps = [Step(f"From the dealer's left: {calls}.", "pitch-bidding")]
+    calls = join(", ", [_call_words(_BIDDING_SEATS[i], call) for i, call in enumerate(bids)])
+    # Translators: {calls} lists every call, e.g. "the player left of the dealer passed,
+    # the dealer's partner bid 5, …".
+    steps = [Step(_("From the dealer's left: {calls}.", calls=calls), "pitch-bidding")]
     if high is None:
         steps.append(
             Step(
-                "All four passed; this sheet deals the cards again rather than make the "
-                "dealer bid.",
+                _(
+                    "All four passed; this sheet deals the cards again rather than make the "
+                    "dealer bid."
+                ),
                 "pitch-bidding",
             )
         )
         return BiddingResult(pitcher=None, bid=None, redeal=True, explanation=tuple(steps))
     seat, bid = high
     if seat == 3 and options.all_pass == "dealer_4" and all(call == PASS for call in bids[:3]):
-        steps.append(Step("The first three passed, so the dealer had to bid.", "pitch-bidding"))
+        steps.append(Step(_("The first three passed, so the dealer had to bid."), "pitch-bidding"))
     if bid == MOON:
         steps.append(
             Step(
-                f"{_BIDDING_SEATS[seat].capitalize()} bid moon, the highest bid: their team "
-                f"must take all {TOTAL_POINTS} points, and the bidding is over.",
+                capitalised(
+                    _(
+                        # Translators: {seat} is e.g. "the dealer's partner".
+                        "{seat} bid moon, the highest bid: their team must take all {total} "
+                        "points, and the bidding is over.",
+                        seat=_BIDDING_SEATS[seat],
+                        total=TOTAL_POINTS,
+                    )
+                ),
                 "pitch-moon",
             )
         )
-    steps.append(
-        Step(
-            f"The highest bid is {_call_words(bid).removeprefix('bid ')}, so "
-            f"{_BIDDING_SEATS[seat]} is the pitcher and names trump.",
-            "pitch-bidding",
+        highest = _(
+            # Translators: {seat} is e.g. "the dealer's partner".
+            "The highest bid is moon, so {seat} is the pitcher and names trump.",
+            seat=_BIDDING_SEATS[seat],
         )
-    )
+    else:
+        highest = _(
+            # Translators: {bid} is a number from 4 to 9; {seat} is e.g. "the dealer's partner".
+            "The highest bid is {bid}, so {seat} is the pitcher and names trump.",
+            bid=bid,
+            seat=_BIDDING_SEATS[seat],
+        )
+    steps.append(Step(highest, "pitch-bidding"))
     return BiddingResult(pitcher=seat, bid=bid, redeal=False, explanation=tuple(steps))
 
 
-def _call_words(call: int | str) -> str:
+def _call_words(seat: str, call: int | str) -> str:
+    """One call of the bidding, e.g. "the dealer bid 5"."""
     if call == PASS:
-        return "passed"
-    return f"bid {call}"
+        # Translators: {seat} is e.g. "the dealer's partner"; one item of a list of calls.
+        return _("{seat} passed", seat=seat)
+    if call == MOON:
+        # Translators: {seat} is e.g. "the dealer's partner"; one item of a list of calls.
+        return _("{seat} bid moon", seat=seat)
+    # Translators: {seat} is e.g. "the dealer's partner"; {bid} is a number from 4 to 9.
+    return _("{seat} bid {bid}", seat=seat, bid=call)
 
 
 # -- Scoring a hand --------------------------------------------------------------
@@ -512,12 +652,18 @@ def score_hand(
     else:
         made, delta, pitcher_steps = _score_numbered_bid(hand, taken)
     after = {team: hand.before[team] + delta[team] for team in TEAMS}
-    scores_step = Step(
-        "Scores: "
-        + ", ".join(f"team {t} {number(hand.before[t])} → {number(after[t])}" for t in TEAMS)
-        + ".",
-        "pitch-game-end",
-    )
+    changes = [
+        _(
+            # Translators: one team's score before and after the hand, e.g. "team A 12 → 17".
+            "team {team} {before} → {after}",
+            team=t,
+            before=number(hand.before[t]),
+            after=number(after[t]),
+        )
+        for t in TEAMS
+    ]
+    # Translators: {scores} is e.g. "team A 12 → 17, team B 30 → 30".
+    scores_step = Step(_("Scores: {scores}.", scores=join(", ", changes)), "pitch-game-end")
     end_steps: list[Step] = []
     # A moon settles the end of the game by itself (won, lost, or on at 0); any other
     # hand ends the game only when a team reaches the target.
@@ -539,26 +685,46 @@ def _points_steps(hand: _Hand, taken: dict[str, int]) -> list[Step]:
     for team in TEAMS:
         names = [POINT_CARD_NAMES[k] for k in POINT_CARDS if hand.points[k] == team]
         if names:
-            text = f"Team {team} took the {joined(names)}: {_points_words(taken[team])}."
+            text = _(
+                # Translators: {team} is "A" or "B"; {cards} lists point cards, e.g. "ace,
+                # jack and three"; {points} is e.g. "5 points".
+                "Team {team} took the {cards}: {points}.",
+                team=team,
+                cards=joined(names),
+                points=_points_words(taken[team]),
+            )
         else:
-            text = f"Team {team} took no points."
+            # Translators: {team} is "A" or "B".
+            text = _("Team {team} took no points.", team=team)
         steps.append(Step(text, "pitch-points"))
     if hand.options.two_goes_to == "player" and hand.points["two"] != OUT:
         steps.append(
             Step(
-                f"On this sheet the two scores for the team that played it, whoever won the "
-                f"trick: team {hand.points['two']}.",
+                _(
+                    # Translators: {team} is "A" or "B".
+                    "On this sheet the two scores for the team that played it, whoever won "
+                    "the trick: team {team}.",
+                    team=hand.points["two"],
+                ),
                 "pitch-two",
             )
         )
     out = [POINT_CARD_NAMES[k] for k in POINT_CARDS if hand.points[k] == OUT]
     if out:
-        in_play = sum(taken.values())
         steps.append(
             Step(
-                f"The {joined(out)} {'was' if len(out) == 1 else 'were'} out of play, so "
-                f"nobody scores {'it' if len(out) == 1 else 'them'}: {in_play} of the "
-                f"{TOTAL_POINTS} points were in play.",
+                ngettext(
+                    # Translators: {cards} lists point cards, e.g. "jack and three"; {in_play}
+                    # is how many of the {total} points were in play.
+                    "The {cards} was out of play, so nobody scores it: {in_play} of the "
+                    "{total} points were in play.",
+                    "The {cards} were out of play, so nobody scores them: {in_play} of the "
+                    "{total} points were in play.",
+                    len(out),
+                    cards=joined(out),
+                    in_play=sum(taken.values()),
+                    total=TOTAL_POINTS,
+                ),
                 "pitch-points",
             )
         )
@@ -574,26 +740,48 @@ def _score_numbered_bid(
     delta = {opponents: taken[opponents]}
     if made and hand.options.made_scores == "bid":
         delta[pitcher] = bid
-        text = (
-            f"Team {pitcher} bid {bid} and took {taken[pitcher]}, so it made its bid; on this "
-            f"sheet a made bid scores the bid: {bid}."
+        text = _(
+            # Translators: {team} is "A" or "B"; {taken} is how many points it took.
+            "Team {team} bid {bid} and took {taken}, so it made its bid; on this "
+            "sheet a made bid scores the bid: {bid}.",
+            team=pitcher,
+            bid=bid,
+            taken=taken[pitcher],
         )
         steps = [Step(text, "pitch-made")]
     elif made:
         delta[pitcher] = taken[pitcher]
-        text = (
-            f"Team {pitcher} bid {bid} and took {taken[pitcher]}, so it made its bid and "
-            f"scores the {_points_words(taken[pitcher])} it took."
+        text = _(
+            # Translators: {team} is "A" or "B"; {taken} is how many points it took and
+            # {points} the same as words, e.g. "5 points".
+            "Team {team} bid {bid} and took {taken}, so it made its bid and "
+            "scores the {points} it took.",
+            team=pitcher,
+            bid=bid,
+            taken=taken[pitcher],
+            points=_points_words(taken[pitcher]),
         )
         steps = [Step(text, "pitch-made")]
     else:
         delta[pitcher] = -bid
-        text = (
-            f"Team {pitcher} bid {bid} but took only {taken[pitcher]}, so it is set: "
-            f"its bid of {bid} is taken off its score."
-        )
         if hand.before[pitcher] - bid < 0:
-            text += " Scores can go below zero."
+            text = _(
+                # Translators: {team} is "A" or "B"; {taken} is how many points it took.
+                "Team {team} bid {bid} but took only {taken}, so it is set: "
+                "its bid of {bid} is taken off its score. Scores can go below zero.",
+                team=pitcher,
+                bid=bid,
+                taken=taken[pitcher],
+            )
+        else:
+            text = _(
+                # Translators: {team} is "A" or "B"; {taken} is how many points it took.
+                "Team {team} bid {bid} but took only {taken}, so it is set: "
+                "its bid of {bid} is taken off its score.",
+                team=pitcher,
+                bid=bid,
+                taken=taken[pitcher],
+            )
         steps = [Step(text, "pitch-set")]
     steps.append(_opponents_step(opponents, taken[opponents]))
     return made, {team: delta[team] for team in TEAMS}, steps
@@ -601,9 +789,15 @@ def _score_numbered_bid(
 
 def _opponents_step(opponents: str, points: int) -> Step:
     if points:
-        text = f"Team {opponents}, the opponents, score the {_points_words(points)} they took."
+        text = _(
+            # Translators: {team} is "A" or "B"; {points} is e.g. "3 points".
+            "Team {team}, the opponents, score the {points} they took.",
+            team=opponents,
+            points=_points_words(points),
+        )
     else:
-        text = f"Team {opponents}, the opponents, took nothing and score nothing."
+        # Translators: {team} is "A" or "B".
+        text = _("Team {team}, the opponents, took nothing and score nothing.", team=opponents)
     return Step(text, "pitch-opponents")
 
 
@@ -616,58 +810,105 @@ def _score_moon(
     out = [POINT_CARD_NAMES[k] for k in POINT_CARDS if hand.points[k] == OUT]
     if taken[pitcher] < TOTAL_POINTS:
         if out:
-            reason = (
-                f"With the {joined(out)} out of play, team {pitcher} could not take all "
-                f"{TOTAL_POINTS} points, so its moon fails."
+            reason = _(
+                # Translators: {cards} lists point cards, e.g. "jack and three"; {team} is
+                # "A" or "B".
+                "With the {cards} out of play, team {team} could not take all "
+                "{total} points, so its moon fails.",
+                cards=joined(out),
+                team=pitcher,
+                total=TOTAL_POINTS,
             )
         else:
-            reason = (
-                f"Team {pitcher} bid moon but took only {taken[pitcher]} of the "
-                f"{TOTAL_POINTS} points, so its moon fails."
+            reason = _(
+                # Translators: {team} is "A" or "B"; {taken} is how many points it took.
+                "Team {team} bid moon but took only {taken} of the "
+                "{total} points, so its moon fails.",
+                team=pitcher,
+                taken=taken[pitcher],
+                total=TOTAL_POINTS,
             )
         if taken[opponents]:
-            gain = f"team {opponents} adds the {_points_words(taken[opponents])} it took"
+            lost = _(
+                # Translators: {pitcher} and {opponents} are teams, "A" or "B"; {score} is the
+                # pitcher's score before the hand; {points} is e.g. "3 points".
+                "A failed moon loses the game at once: team {pitcher} keeps its {score}, "
+                "and team {opponents} adds the {points} it took and wins the game.",
+                pitcher=pitcher,
+                score=number(before),
+                opponents=opponents,
+                points=_points_words(taken[opponents]),
+            )
         else:
-            gain = f"team {opponents}, which took no points, keeps its score"
-        steps = [
-            Step(reason, "pitch-moon"),
-            Step(
-                f"A failed moon loses the game at once: team {pitcher} keeps its {number(before)}, "
-                f"and {gain} and wins the game.",
-                "pitch-moon",
-            ),
-        ]
+            lost = _(
+                # Translators: {pitcher} and {opponents} are teams, "A" or "B"; {score} is the
+                # pitcher's score before the hand.
+                "A failed moon loses the game at once: team {pitcher} keeps its {score}, "
+                "and team {opponents}, which took no points, keeps its score and wins the "
+                "game.",
+                pitcher=pitcher,
+                score=number(before),
+                opponents=opponents,
+            )
+        steps = [Step(reason, "pitch-moon"), Step(lost, "pitch-moon")]
         if hand.options.win_condition == "bid_out":
             # The moon rule ends the game outright, so the bid-out condition does not apply.
             steps.append(
                 Step(
-                    f"That holds on this sheet too, although team {opponents} did not pitch: "
-                    f"a failed moon ends the game whoever pitched.",
+                    _(
+                        # Translators: {team} is "A" or "B".
+                        "That holds on this sheet too, although team {team} did not pitch: "
+                        "a failed moon ends the game whoever pitched.",
+                        team=opponents,
+                    ),
                     "pitch-moon",
                 )
             )
         delta = {pitcher: 0, opponents: taken[opponents]}
         return False, {team: delta[team] for team in TEAMS}, opponents, steps
 
-    steps = [Step(f"Team {pitcher} bid moon and took all {TOTAL_POINTS} points.", "pitch-moon")]
+    steps = [
+        Step(
+            _(
+                # Translators: {team} is "A" or "B".
+                "Team {team} bid moon and took all {total} points.",
+                team=pitcher,
+                total=TOTAL_POINTS,
+            ),
+            "pitch-moon",
+        )
+    ]
     if before > 0:
         # A made moon wins outright; under bid-out a team can already stand above the
         # target, and the moon must not lower its score.
         new = max(before, target)
         if before > target:
-            text = (
-                f"Team {pitcher} already had {before}, above the target of {target}; a made "
-                f"moon does not lower it, and team {pitcher} wins the game at once."
+            text = _(
+                # Translators: {team} is "A" or "B"; {score} is its score before the hand.
+                "Team {team} already had {score}, above the target of {target}; a made "
+                "moon does not lower it, and team {team} wins the game at once.",
+                team=pitcher,
+                score=before,
+                target=target,
             )
         else:
-            text = (
-                f"Team {pitcher} had {before}, above zero, so its score becomes the target, "
-                f"{target}, and it wins the game at once."
+            text = _(
+                # Translators: {team} is "A" or "B"; {score} is its score before the hand.
+                "Team {team} had {score}, above zero, so its score becomes the target, "
+                "{target}, and it wins the game at once.",
+                team=pitcher,
+                score=before,
+                target=target,
             )
         winner: str | None = pitcher
     else:
         new = 0
-        text = f"Team {pitcher} had {number(before)}, not above zero, so its score becomes 0 and play goes on."
+        text = _(
+            # Translators: {team} is "A" or "B"; {score} is its score before the hand.
+            "Team {team} had {score}, not above zero, so its score becomes 0 and play goes on.",
+            team=pitcher,
+            score=number(before),
+        )
         winner = None
     steps.append(Step(text, "pitch-moon"))
     steps.append(_opponents_step(opponents, taken[opponents]))
@@ -682,17 +923,34 @@ def _game_end(hand: _Hand, made: bool, after: dict[str, int]) -> tuple[str | Non
     if hand.options.win_condition == "bid_out":
         return _game_end_bid_out(hand, made, after, reached)
     if not reached:
-        return None, [Step(f"Nobody has reached {target} yet, so play goes on.", "pitch-game-end")]
+        return None, [_nobody_reached(target)]
     if len(reached) == 2:
         return pitcher, [
             Step(
-                f"Both teams reached {target} on this hand; then the pitcher's team wins, "
-                f"so team {pitcher} wins the game.",
+                _(
+                    # Translators: {team} is "A" or "B".
+                    "Both teams reached {target} on this hand; then the pitcher's team wins, "
+                    "so team {team} wins the game.",
+                    target=target,
+                    team=pitcher,
+                ),
                 "pitch-game-end",
             )
         ]
     team = reached[0]
-    return team, [Step(f"Team {team} reached {target} and wins the game.", "pitch-game-end")]
+    return team, [
+        Step(
+            # Translators: {team} is "A" or "B".
+            _("Team {team} reached {target} and wins the game.", team=team, target=target),
+            "pitch-game-end",
+        )
+    ]
+
+
+def _nobody_reached(target: int) -> Step:
+    return Step(
+        _("Nobody has reached {target} yet, so play goes on.", target=target), "pitch-game-end"
+    )
 
 
 def _game_end_bid_out(
@@ -703,26 +961,40 @@ def _game_end_bid_out(
     if made and pitcher in reached:
         return pitcher, [
             Step(
-                f"Team {pitcher} pitched, made its bid and reached {target}, so it wins the game.",
+                _(
+                    # Translators: {team} is "A" or "B".
+                    "Team {team} pitched, made its bid and reached {target}, so it wins the game.",
+                    team=pitcher,
+                    target=target,
+                ),
                 "pitch-game-end",
             )
         ]
     if not reached:
-        return None, [Step(f"Nobody has reached {target} yet, so play goes on.", "pitch-game-end")]
+        return None, [_nobody_reached(target)]
     steps = []
     for team in reached:
-        why = (
-            f"team {team} was set on this hand"
-            if team == pitcher
-            else f"team {team} did not pitch this hand"
-        )
-        steps.append(
-            Step(
-                f"Team {team} has {after[team]}, at or over {target}, but on this sheet a team "
-                f"wins only on a hand it pitched and made, and {why}: play goes on.",
-                "pitch-game-end",
+        if team == pitcher:
+            text = _(
+                # Translators: {team} is "A" or "B"; {score} is its score after the hand.
+                "Team {team} has {score}, at or over {target}, but on this sheet a team "
+                "wins only on a hand it pitched and made, and team {team} was set on this "
+                "hand: play goes on.",
+                team=team,
+                score=after[team],
+                target=target,
             )
-        )
+        else:
+            text = _(
+                # Translators: {team} is "A" or "B"; {score} is its score after the hand.
+                "Team {team} has {score}, at or over {target}, but on this sheet a team "
+                "wins only on a hand it pitched and made, and team {team} did not pitch "
+                "this hand: play goes on.",
+                team=team,
+                score=after[team],
+                target=target,
+            )
+        steps.append(Step(text, "pitch-game-end"))
     return None, steps
 
 
@@ -743,8 +1015,11 @@ def _check_hand(
     if pitcher_team not in TEAMS or not isinstance(pitcher_team, str):
         problems.add(
             "pitcher_team",
-            f'The pitcher\'s team is "A" (seats 1 and 3) or "B" (seats 2 and 4); '
-            f"got {_shown(pitcher_team)}.",
+            _(
+                # Translators: "A" and "B" are the team letters to type; keep them as they are.
+                'The pitcher\'s team is "A" (seats 1 and 3) or "B" (seats 2 and 4); got {value}.',
+                value=_shown(pitcher_team),
+            ),
         )
     checked_points = _check_points(points, problems)
     before = _check_scores(scores_before, problems)
@@ -764,29 +1039,35 @@ def _check_points(points: object, problems: ProblemCollector) -> dict[str, str] 
     if not isinstance(points, Mapping):
         problems.add(
             "points",
-            'Say which team took each point card, like {"ace": "A", "jack": "B", ..., '
-            '"three": "out"}.',
+            _(
+                # Translators: the example is what to type; keep it as it is.
+                'Say which team took each point card, like {"ace": "A", "jack": "B", ..., '
+                '"three": "out"}.'
+            ),
         )
         return None
     checked: dict[str, str] = {}
     for key in points:
         if key not in POINT_CARDS:
-            problems.add(
-                "points",
-                f'"{key}" is not a point card.{_did_you_mean(str(key), POINT_CARDS)} '
-                f"The point cards are {', '.join(POINT_CARDS)}.",
-            )
+            problems.add("points", _unknown_point_card(str(key)))
     for key, name in POINT_CARD_NAMES.items():
         if key not in points:
             problems.add(
                 f"points.{key}",
-                f'Say who took the {name}: "A", "B", or "out" if it was out of play.',
+                # Translators: {card} is a point card, e.g. "off-jack"; "A", "B" and "out"
+                # are what to type; keep them as they are.
+                _('Say who took the {card}: "A", "B", or "out" if it was out of play.', card=name),
             )
         elif points[key] not in (*TEAMS, OUT) or not isinstance(points[key], str):
             problems.add(
                 f"points.{key}",
-                f'The {name} goes to team "A" or "B", or is "out" of play; '
-                f"got {_shown(points[key])}.",
+                _(
+                    # Translators: {card} is a point card, e.g. "off-jack"; "A", "B" and "out"
+                    # are what to type; keep them as they are.
+                    'The {card} goes to team "A" or "B", or is "out" of play; got {value}.',
+                    card=name,
+                    value=_shown(points[key]),
+                ),
             )
         else:
             checked[key] = points[key]
@@ -799,22 +1080,38 @@ def _check_scores(scores: object, problems: ProblemCollector) -> dict[str, int] 
     if not isinstance(scores, Mapping):
         problems.add(
             "scores_before",
-            f'Give the scores before the hand as {{"A": 0, "B": 0}}; got {_shown(scores)}.',
+            _(
+                # Translators: the example is what to type; keep it as it is.
+                'Give the scores before the hand as {{"A": 0, "B": 0}}; got {value}.',
+                value=_shown(scores),
+            ),
         )
         return None
     for key in scores:
         if key not in TEAMS:
-            problems.add("scores_before", f'"{key}" is not a team: the teams are "A" and "B".')
+            problems.add(
+                "scores_before",
+                # Translators: {key} is what was typed as a team.
+                _('"{key}" is not a team: the teams are "A" and "B".', key=str(key)),
+            )
     checked: dict[str, int] = {}
     for team in TEAMS:
         value = scores.get(team)
         if team not in scores:
-            problems.add(f"scores_before.{team}", f"Give team {team}'s score before the hand.")
+            problems.add(
+                f"scores_before.{team}",
+                # Translators: {team} is "A" or "B".
+                _("Give team {team}'s score before the hand.", team=team),
+            )
         elif isinstance(value, bool) or not isinstance(value, int):
             problems.add(
                 f"scores_before.{team}",
-                f"Team {team}'s score is a whole number (it may be below zero); "
-                f"got {_shown(value)}.",
+                _(
+                    # Translators: {team} is "A" or "B".
+                    "Team {team}'s score is a whole number (it may be below zero); got {value}.",
+                    team=team,
+                    value=_shown(value),
+                ),
             )
         else:
             checked[team] = value
@@ -835,19 +1132,61 @@ def _read_options(options: object, problems: ProblemCollector) -> PitchOptions |
 
 
 def _points_words(n: int) -> str:
-    return f"{n} point" if n == 1 else f"{n} points"
+    return ngettext("{n} point", "{n} points", n, n=n)
 
 
-def _did_you_mean(word: str, choices: Mapping[str, Any]) -> str:
+def _close_match(word: str, choices: Mapping[str, Any]) -> str | None:
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f' Did you mean "{close[0]}"?' if close else ""
+    return close[0] if close else None
+
+
+def _unknown_option(name: str, known: Mapping[str, Any]) -> str:
+    close = _close_match(name, known)
+    # The option names are codes to type, so they are listed as they are.
+    options = ", ".join(known)
+    if close:
+        return _(
+            # Translators: {name} is what was typed, {suggestion} a close option name and
+            # {options} the list of option names (codes, kept as they are).
+            '"{name}" is not a Pitch option. Did you mean "{suggestion}"? '
+            "The options are {options}.",
+            name=name,
+            suggestion=close,
+            options=options,
+        )
+    return _(
+        # Translators: {name} is what was typed and {options} the list of option names
+        # (codes, kept as they are).
+        '"{name}" is not a Pitch option. The options are {options}.',
+        name=name,
+        options=options,
+    )
+
+
+def _unknown_point_card(key: str) -> str:
+    close = _close_match(key, POINT_CARDS)
+    # The point card keys are codes to type, so they are listed as they are.
+    keys = ", ".join(POINT_CARDS)
+    if close:
+        return _(
+            # Translators: {key} is what was typed, {suggestion} a close point card key and
+            # {keys} the list of point card keys (codes, kept as they are).
+            '"{key}" is not a point card. Did you mean "{suggestion}"? The point cards are {keys}.',
+            key=key,
+            suggestion=close,
+            keys=keys,
+        )
+    # Translators: {key} is what was typed and {keys} the list of point card keys (codes,
+    # kept as they are).
+    return _('"{key}" is not a point card. The point cards are {keys}.', key=key, keys=keys)
 
 
 def _shown(value: object) -> str:
-    """A value as a player typed it, for a message."""
+    """A value as a player typed it, for a message (what follows "got")."""
     if value is None:
-        return "nothing"
+        return pgettext("value given", "nothing")
     if isinstance(value, bool):
+        # JSON's words, as typed.
         return "true" if value else "false"
     if isinstance(value, str):
         shown = value if len(value) <= 20 else value[:20] + "…"
@@ -855,7 +1194,7 @@ def _shown(value: object) -> str:
     if isinstance(value, int | float):
         return str(value)
     if isinstance(value, list | tuple):
-        return "a list"
+        return pgettext("value given", "a list")
     if isinstance(value, Mapping):
-        return "an object"
-    return "something else"
+        return pgettext("value given", "an object")
+    return pgettext("value given", "something else")

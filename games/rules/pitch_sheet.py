@@ -29,6 +29,7 @@ from typing import Any, cast
 from .errors import ProblemCollector, RuleError, Step
 from .pitch import MOON, TEAMS, HandResult, PitchOptions, score_hand
 from .sheet import DealResult, NextDeal, SheetState, check_player_names, replay_deals
+from .text import _, join, pgettext
 from .words import number, signed
 
 # Every step the sheet adds rests on a section the referee already names
@@ -84,9 +85,15 @@ class PitchSheet:
         """Score the next deal; on any problem raise ``RuleError`` and change nothing."""
         if self._winner is not None:
             raise RuleError(
-                f"The game is over: {self._team_name(self._winner)} won "
-                f"{self._score_line(self._winner)} ({self._why_won(self._winner)}). "
-                "Start a new sheet for another game.",
+                _(
+                    # Translators: {team} is e.g. "team A (Ana & Cem)"; {score} e.g. "52 to 30";
+                    # {why} e.g. "it reached 52".
+                    "The game is over: {team} won {score} ({why}). "
+                    "Start a new sheet for another game.",
+                    team=self._team_name(self._winner),
+                    score=self._score_line(self._winner),
+                    why=self._why_won(self._winner),
+                ),
                 None,
             )
         problems = ProblemCollector()
@@ -94,8 +101,13 @@ class PitchSheet:
         if not seated:
             problems.add(
                 "pitcher",
-                f"The pitcher is one of the four seats, 0 to 3 ({self._seat_list()}); "
-                f"got {deal.pitcher}.",
+                _(
+                    # Translators: {seats} lists the seats, e.g. "0 is Ana, 1 is Ben, …";
+                    # {value} is the seat number given.
+                    "The pitcher is one of the four seats, 0 to 3 ({seats}); got {value}.",
+                    seats=self._seat_list(),
+                    value=deal.pitcher,
+                ),
             )
         hand: HandResult | None = None
         try:
@@ -127,7 +139,14 @@ class PitchSheet:
             first, second = (self.players[s] for s in TEAM_SEATS[hand.winner])
             steps.append(
                 Step(
-                    f"The game is over: {first} and {second} win it for team {hand.winner}.",
+                    _(
+                        # Translators: {first} and {second} are players' names; {team} is
+                        # "A" or "B".
+                        "The game is over: {first} and {second} win it for team {team}.",
+                        first=first,
+                        second=second,
+                        team=hand.winner,
+                    ),
                     "pitch-game-end",
                 )
             )
@@ -152,23 +171,60 @@ class PitchSheet:
     def _opening_step(self, number: int, dealer: int, deal: PitchDeal) -> Step:
         team = team_of(deal.pitcher)
         partner = self.players[(deal.pitcher + 2) % SEATS]
-        pitcher = f"{self.players[deal.pitcher]} (team {team}, with {partner})"
-        won = "bid moon" if deal.bid == MOON else f"won the bidding with {deal.bid}"
-        return Step(
-            f"Deal {number}: {self.players[dealer]} dealt, and {pitcher} {won} and pitched.",
-            "pitch-bidding",
-        )
+        if deal.bid == MOON:
+            text = _(
+                # Translators: {number} is the deal's number; {dealer}, {pitcher} and
+                # {partner} are players' names; {team} is "A" or "B".
+                "Deal {number}: {dealer} dealt, and {pitcher} (team {team}, with {partner}) "
+                "bid moon and pitched.",
+                number=number,
+                dealer=self.players[dealer],
+                pitcher=self.players[deal.pitcher],
+                team=team,
+                partner=partner,
+            )
+        else:
+            text = _(
+                # Translators: {number} is the deal's number; {dealer}, {pitcher} and
+                # {partner} are players' names; {team} is "A" or "B"; {bid} is 4 to 9.
+                "Deal {number}: {dealer} dealt, and {pitcher} (team {team}, with {partner}) "
+                "won the bidding with {bid} and pitched.",
+                number=number,
+                dealer=self.players[dealer],
+                pitcher=self.players[deal.pitcher],
+                team=team,
+                partner=partner,
+                bid=deal.bid,
+            )
+        return Step(text, "pitch-bidding")
 
     def _summary(self, deal: PitchDeal, hand: HandResult) -> str:
         team = team_of(deal.pitcher)
         other = _other(team)
-        line = (
-            f"{self.players[deal.pitcher]} bid {deal.bid} for team {team}: "
-            f"{'made' if hand.made else 'set'}, {team} {signed(hand.delta[team])}, "
-            f"{other} {signed(hand.delta[other])}"
+        bid = pgettext("Pitch bid", "moon") if deal.bid == MOON else deal.bid
+        outcome = (
+            pgettext("Pitch bid outcome", "made")
+            if hand.made
+            else pgettext("Pitch bid outcome", "set")
+        )
+        line = _(
+            # Translators: one line summing up a deal, e.g. "Ana bid 5 for team A: made, A +7,
+            # B +3". {bid} is 4 to 9 or "moon"; {outcome} is "made" or "set"; {team} and
+            # {other} are "A" and "B"; the changes are signed numbers.
+            "{player} bid {bid} for team {team}: {outcome}, {team} {team_change}, "
+            "{other} {other_change}",
+            player=self.players[deal.pitcher],
+            bid=bid,
+            team=team,
+            outcome=outcome,
+            team_change=signed(hand.delta[team]),
+            other=other,
+            other_change=signed(hand.delta[other]),
         )
         if hand.winner is not None:
-            line += f"; team {hand.winner} wins"
+            # Translators: {summary} is the line above, e.g. "Ana bid 5 for team A: made,
+            # A +7, B +3"; {team} is "A" or "B".
+            return _("{summary}; team {team} wins", summary=line, team=hand.winner)
         return line
 
     # -- the state of the sheet -------------------------------------------------------
@@ -197,9 +253,14 @@ class PitchSheet:
         dealer = self._dealer(number)
         name = self.players[dealer]
         if self.options.all_pass == "dealer_4":
-            note = f"If the first three pass, {name} as dealer must bid at least 4."
+            # Translators: {name} is the dealer's name.
+            note = _("If the first three pass, {name} as dealer must bid at least 4.", name=name)
         else:
-            note = f"If all four pass, {name} deals again; enter nothing for that deal."
+            note = _(
+                # Translators: {name} is the dealer's name.
+                "If all four pass, {name} deals again; enter nothing for that deal.",
+                name=name,
+            )
         return NextDeal(number=number, dealer=dealer, forehand=(dealer + 1) % SEATS, notes=(note,))
 
     def _headline(self) -> str:
@@ -207,9 +268,25 @@ class PitchSheet:
         # team's total there, so the headline names the teams by letter only.
         if self._winner is not None:
             winner = self._winner
-            return f"Team {winner} won {self._score_line(winner)}: {self._why_won(winner)}"
-        standing = " · ".join(f"Team {team} {number(self._teams[team])}" for team in TEAMS)
-        return f"{standing} · {self.options.target} wins"
+            return _(
+                # Translators: {team} is "A" or "B"; {score} e.g. "52 to 30"; {why} e.g.
+                # "it reached 52".
+                "Team {team} won {score}: {why}",
+                team=winner,
+                score=self._score_line(winner),
+                why=self._why_won(winner),
+            )
+        standing = join(
+            " · ",
+            [
+                # Translators: a team and its total in the sheet's headline, e.g. "Team A 30".
+                _("Team {team} {total}", team=team, total=number(self._teams[team]))
+                for team in TEAMS
+            ],
+        )
+        # Translators: the sheet's headline, e.g. "Team A 30 · Team B 12 · 52 wins";
+        # {target} is the score that wins the game.
+        return _("{standing} · {target} wins", standing=standing, target=self.options.target)
 
     def _why_won(self, winner: str) -> str:
         """Why the game ended, from the deal that ended it (a moon, or the target)."""
@@ -217,12 +294,25 @@ class PitchSheet:
         target = self.options.target
         if last["bid"] == MOON:
             # Shooting the moon settles the game by itself, made or failed.
-            return "it shot the moon" if last["made"] else f"team {last['team']}'s moon failed"
+            if last["made"]:
+                # Translators: why a team won the game, e.g. "Team A won 52 to 30: it shot
+                # the moon"; "it" is the winning team.
+                return _("it shot the moon")
+            # Translators: why a team won the game, e.g. "Team A won 52 to 30: team B's
+            # moon failed"; {team} is the other team, "A" or "B".
+            return _("team {team}'s moon failed", team=last["team"])
         if self.options.win_condition == "bid_out":
-            return f"it pitched, made its bid and reached {target}"
+            # Translators: why a team won the game; "it" is the winning team.
+            return _("it pitched, made its bid and reached {target}", target=target)
         if self._teams[_other(winner)] >= target:
-            return f"both teams reached {target} on the same hand, and team {winner} pitched it"
-        return f"it reached {target}"
+            return _(
+                # Translators: why a team won the game; {team} is the winning team, "A" or "B".
+                "both teams reached {target} on the same hand, and team {team} pitched it",
+                target=target,
+                team=winner,
+            )
+        # Translators: why a team won the game; "it" is the winning team.
+        return _("it reached {target}", target=target)
 
     # -- wording ----------------------------------------------------------------------
 
@@ -232,13 +322,26 @@ class PitchSheet:
 
     def _team_name(self, team: str) -> str:
         first, second = (self.players[s] for s in TEAM_SEATS[team])
-        return f"team {team} ({first} & {second})"
+        # Translators: a team and its players, e.g. "team A (Ana & Cem)".
+        return _("team {team} ({first} & {second})", team=team, first=first, second=second)
 
     def _score_line(self, team: str) -> str:
-        return f"{number(self._teams[team])} to {number(self._teams[_other(team)])}"
+        return _(
+            # Translators: a final score, the winner's first, e.g. "52 to 30".
+            "{score} to {other_score}",
+            score=number(self._teams[team]),
+            other_score=number(self._teams[_other(team)]),
+        )
 
     def _seat_list(self) -> str:
-        return ", ".join(f"{seat} is {name}" for seat, name in enumerate(self.players))
+        return join(
+            ", ",
+            [
+                # Translators: a seat number and the player sitting there, e.g. "0 is Ana".
+                _("{seat} is {name}", seat=seat, name=name)
+                for seat, name in enumerate(self.players)
+            ],
+        )
 
 
 def replay(
@@ -273,12 +376,20 @@ def _check_seating(players: Sequence[str], first_dealer: int, problems: ProblemC
     if len(players) != SEATS:
         problems.add(
             "players",
-            f"10-Point Pitch is played by exactly four, two teams of two partners sitting "
-            f"opposite; this sheet has {len(players)}.",
+            _(
+                # Translators: {count} is how many players the sheet has.
+                "10-Point Pitch is played by exactly four, two teams of two partners sitting "
+                "opposite; this sheet has {count}.",
+                count=len(players),
+            ),
         )
     check_player_names(players, problems)
     if not 0 <= first_dealer < SEATS:
         problems.add(
             "first_dealer",
-            f"The first dealer is one of the four seats, 0 to 3; got {first_dealer}.",
+            _(
+                # Translators: {value} is the seat number given.
+                "The first dealer is one of the four seats, 0 to 3; got {value}.",
+                value=first_dealer,
+            ),
         )
