@@ -215,11 +215,11 @@ def run(phone: Phone, sheets: dict[int, Sheet]) -> None:
         case("read-only page", size, sheet.get_view_url())
         # A full 200-deal series takes no more deals: the next deal is the 199-deal sheet's.
         target = sheets[199] if size == 200 else sheet
-        raw = case("live preview", size, f"/s/{target.edit_token}/preview", DEAL_FORM, **htmx)
+        raw = case("live preview", size, f"/en/s/{target.edit_token}/preview", DEAL_FORM, **htmx)
         if b"preview-ok" not in raw:
             raise SystemExit(f"The preview refused the deal: {raw[:300]!r}")
         rows.append(("enter a deal", size, *enter(phone, target, htmx, bare)))
-        live = f"/v/{sheet.view_token}/live?since={sheet.version - 1}"
+        live = f"/en/v/{sheet.view_token}/live?since={sheet.version - 1}"
         case("read-only update", size, live, **htmx)
     report(rows)
 

@@ -69,12 +69,12 @@ def pages(port: int) -> dict[str, str]:
         services.hand_record(sheet=sheet, data=deal(number))
     base = f"http://127.0.0.1:{port}"
     return {
-        "home": f"{base}/",
-        "new sheet": f"{base}/new/skat/",
+        "home": f"{base}/en/",
+        "new sheet": f"{base}/en/new/skat/",
         "36-deal sheet": f"{base}{sheet.get_absolute_url()}",
         "read-only view": f"{base}{sheet.get_view_url()}",
-        "referee page": f"{base}/referee/skat/value/",
-        "rule book": f"{base}/rules/skat/",
+        "referee page": f"{base}/en/referee/skat/value/",
+        "rule book": f"{base}/en/rules/skat/",
     }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
@@ -18,6 +18,7 @@ from django.views.decorators.csrf import csrf_exempt
 from circles import permissions, selectors, wording
 from circles.models import Season
 from games.api_sheets import bearer_token
+from scorekeeper.i18n import JsonResponse
 
 
 def _error(status: int, message: str) -> JsonResponse:

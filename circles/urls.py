@@ -1,6 +1,6 @@
 from django.urls import path
 
-from circles import api, exports, views
+from circles import exports, views
 
 app_name = "circles"
 
@@ -61,5 +61,4 @@ urlpatterns = [
         "standings/<str:token>/standings.csv", exports.season_public_csv, name="season-public-csv"
     ),
     path("circles/<int:circle_id>/export.json", exports.circle_json, name="circle-export"),
-    path("api/v1/seasons/<int:season_id>/standings", api.season_standings, name="api-standings"),
 ]

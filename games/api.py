@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from functools import wraps
 from typing import Any
 
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 
@@ -20,6 +20,7 @@ from games.api_input import Body, UnreadableInput, describe, parse_json_object
 from games.rules import manipulation, pitch, skat
 from games.rules.cards import MANIPULATION_DECK, PITCH_DECK, SKAT_DECK, Card
 from games.rules.errors import Problem, RuleError, Step
+from scorekeeper.i18n import JsonResponse
 
 Handler = Callable[[Body], dict[str, Any]]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest
 from django.views.decorators.csrf import csrf_exempt
 
 from games import services
@@ -23,6 +23,7 @@ from games.models import Hand, Sheet
 from games.rules.errors import Problem, RuleError
 from games.rules.sheet import DealResult, SheetState
 from games.selectors import live_hands, seat_names, sheet_state, sheets_with_links
+from scorekeeper.i18n import JsonResponse
 
 Answer = tuple[int, dict[str, Any]]
 

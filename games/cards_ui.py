@@ -10,6 +10,7 @@ from urllib.parse import urlencode
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games.rules import manipulation, skat
@@ -130,7 +131,7 @@ def picker_html(
     """
     if not selected:
         # An empty picker is the same every time: built once per process.
-        return _empty_picker(name, deck, copies, label, total, single)
+        return _empty_picker(name, deck, copies, label, total, single, get_language())
     return _picker(
         name=name,
         deck=deck,
@@ -144,8 +145,9 @@ def picker_html(
 
 @lru_cache(maxsize=256)
 def _empty_picker(
-    name: str, deck: str, copies: int, label: str, total: str, single: bool
+    name: str, deck: str, copies: int, label: str, total: str, single: bool, language: str | None
 ) -> SafeString:
+    # The language is part of the key: the card names are written in it.
     return _picker(
         name=name, deck=deck, selected=None, copies=copies, label=label, total=total, single=single
     )

@@ -149,7 +149,7 @@ GAMES: dict[str, GameEntry] = {
                 "Bock and Ramsch, and Seeger-Fabian for the series, by the "
                 "International Skat Order."
             ),
-            endpoints=("games:api-skat-score", "games:api-skat-trick", "games:api-skat-follow"),
+            endpoints=("api-skat-score", "api-skat-trick", "api-skat-follow"),
             sheet_module=skat_sheet,
             sheet_class=skat_sheet.SkatSheet,
             deal_input=skat_input,
@@ -224,7 +224,7 @@ GAMES: dict[str, GameEntry] = {
                 "Two teams race to 52. Who took the ace, jacks, jokers, ten, two and "
                 "three; made or set; the moon won or lost."
             ),
-            endpoints=("games:api-pitch-hand", "games:api-pitch-trick"),
+            endpoints=("api-pitch-hand", "api-pitch-trick"),
             sheet_module=pitch_sheet,
             sheet_class=pitch_sheet.PitchSheet,
             deal_input=pitch_input,
@@ -283,10 +283,10 @@ GAMES: dict[str, GameEntry] = {
                 "melds and turns, finds a layout for any set of cards, and counts penalties."
             ),
             endpoints=(
-                "games:api-manipulation-melds",
-                "games:api-manipulation-turn",
-                "games:api-manipulation-arrange",
-                "games:api-manipulation-round",
+                "api-manipulation-melds",
+                "api-manipulation-turn",
+                "api-manipulation-arrange",
+                "api-manipulation-round",
             ),
             sheet_module=manipulation_sheet,
             sheet_class=manipulation_sheet.ManipulationSheet,

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.utils.module_loading import import_string
+from django.utils.translation import get_language
 
 CARD = {
     "type": "string",
@@ -804,14 +805,20 @@ def _fields(properties: dict[str, Any], required: tuple[str, ...]) -> tuple[Fiel
     )
 
 
-@cache
 def documentation() -> tuple[GameDoc, ...]:
-    """The API page's content, with each example answered by the referee itself."""
+    """The API page's content, with each example answered by the referee itself, in
+    the reader's language (the answers' messages are)."""
+    return _documentation(get_language())
+
+
+@cache
+def _documentation(language: str | None) -> tuple[GameDoc, ...]:
     import json
 
     from django.urls import resolve
 
     from games.api import answer
+    from scorekeeper.i18n import localized
 
     games = []
     for slug, title in GAME_TITLES.items():
@@ -826,7 +833,7 @@ def documentation() -> tuple[GameDoc, ...]:
                         example_title,
                         json.dumps(request, indent=2, ensure_ascii=False),
                         status,
-                        json.dumps(payload, indent=2, ensure_ascii=False),
+                        json.dumps(localized(payload), indent=2, ensure_ascii=False),
                     )
                 )
             docs.append(

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import api, api_sheets, views, views_app, views_entry
+from games import api, views, views_app, views_entry
 from games.referee_pages import manipulation as manipulation_pages
 from games.referee_pages import pitch as pitch_pages
 from games.referee_pages import rulebook
@@ -10,12 +10,9 @@ app_name = "games"
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("healthz", views.healthz, name="healthz"),
     path("cards/picker", views.card_picker, name="card-picker"),
-    # The installable app: its manifest, its service worker (at the root: its scope is
-    # the whole site) and the page it shows offline.
-    path("manifest.webmanifest", views_app.manifest, name="manifest"),
-    path("sw.js", views_app.service_worker, name="service-worker"),
+    # The page the installable app shows offline (its manifest and worker are in
+    # scorekeeper/urls.py, outside the language prefixes).
     path("offline/", views_app.offline, name="offline"),
     # Score sheets: the edit link (s/) and the read-only link (v/) carry their token.
     path("new/", views.sheet_new, name="sheet-new"),
@@ -60,24 +57,6 @@ urlpatterns = [
     *skat_pages.urlpatterns,
     *pitch_pages.urlpatterns,
     *manipulation_pages.urlpatterns,
-    # JSON API
+    # The JSON API's documentation (the API itself is in scorekeeper/urls.py)
     path("api/", api.documentation, name="api-docs"),
-    path("api/v1/openapi.json", api.openapi_schema, name="openapi"),
-    path("api/v1/skat/score", api.skat_score, name="api-skat-score"),
-    path("api/v1/skat/trick", api.skat_trick, name="api-skat-trick"),
-    path("api/v1/skat/follow", api.skat_follow, name="api-skat-follow"),
-    path("api/v1/pitch/hand", api.pitch_hand, name="api-pitch-hand"),
-    path("api/v1/pitch/trick", api.pitch_trick, name="api-pitch-trick"),
-    path("api/v1/manipulation/melds", api.manipulation_melds, name="api-manipulation-melds"),
-    path("api/v1/manipulation/turn", api.manipulation_turn, name="api-manipulation-turn"),
-    path("api/v1/manipulation/arrange", api.manipulation_arrange, name="api-manipulation-arrange"),
-    path("api/v1/manipulation/round", api.manipulation_round, name="api-manipulation-round"),
-    path("api/v1/sheets", api_sheets.sheets, name="api-sheets"),
-    path("api/v1/sheets/<int:sheet_id>", api_sheets.sheet_detail, name="api-sheet"),
-    path("api/v1/sheets/<int:sheet_id>/hands", api_sheets.sheet_hands, name="api-sheet-hands"),
-    path(
-        "api/v1/sheets/<int:sheet_id>/hands/<int:number>",
-        api_sheets.sheet_hand,
-        name="api-sheet-hand",
-    ),
 ]

@@ -33,6 +33,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -40,7 +41,7 @@ from django.shortcuts import render
 from django.template.loader import get_template, render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -75,7 +76,7 @@ def manifest(request: HttpRequest) -> HttpResponse:
         "description": _(
             "Keep score at a real card table: Skat, Pitch and Manipulation, every number explained."
         ),
-        "lang": "en",
+        "lang": translation.get_language() or settings.LANGUAGE_CODE,
         "dir": "ltr",
         "start_url": "/",
         "scope": "/",
@@ -142,16 +143,19 @@ def shell_urls() -> list[str]:
 def service_worker(request: HttpRequest) -> HttpResponse:
     """``/sw.js``: the service worker, at the root so that its scope is the whole site."""
     shell = shell_urls()
-    offline_url = reverse("games:offline")
+    offline_urls = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            offline_urls[code] = reverse("games:offline")
     source = get_template("games/sw.js").template.source
-    text = json.dumps([shell, offline_url, source])
+    text = json.dumps([shell, offline_urls, source])
     version = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
     body = render_to_string(
         "games/sw.js",
         {
             "version": version,
             "shell": json.dumps(shell),
-            "offline_url": json.dumps(offline_url),
+            "offline_urls": json.dumps(offline_urls),
         },
     )
     response = HttpResponse(body, content_type="application/javascript; charset=utf-8")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django import http
 from django.utils import formats, translation
 
 from games.rules import text
@@ -33,3 +36,27 @@ def install() -> None:
         pgettext=translation.pgettext,
         number=number,
     )
+
+
+def localized(value: Any) -> Any:
+    """JSON-ready data with every referee Text shown in the active language.
+
+    ``json`` writes a ``str`` subclass as its raw (English) value, so an answer is
+    passed through this before it is written.
+    """
+    if isinstance(value, text.Text):
+        return str(value)
+    if isinstance(value, dict):
+        return {key: localized(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [localized(item) for item in value]
+    return value
+
+
+class JsonResponse(http.JsonResponse):
+    """Django's JsonResponse, with the referee's sentences in the request's language
+    (the API's field names and values never change; its messages follow
+    Accept-Language)."""
+
+    def __init__(self, data: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(localized(data), *args, **kwargs)

@@ -69,10 +69,12 @@ CONTENT_SECURITY_POLICY = "; ".join(
 # and everything under it, an invitation, the sheets API (its POST answers the edit
 # token; its reads are made with a token), a circle's settings (the invite link), its
 # export (every sheet's tokens) and a season's pages for members (the share link).
+# Pages sit under a language prefix (/de/s/…); the API has none.
+LANGUAGE_PREFIX = r"(?:/(?:" + "|".join(re.escape(code) for code, _ in settings.LANGUAGES) + "))?"
 SECRET_PATHS = re.compile(
-    r"^/(?:s|join)/"
+    rf"^{LANGUAGE_PREFIX}/(?:s|join)/"
     r"|^/api/v1/sheets(?:/|$)"
-    r"|^/circles/\d+/(?:settings/|export\.json$|seasons/\d+/)"
+    rf"|^{LANGUAGE_PREFIX}/circles/\d+/(?:settings/|export\.json$|seasons/\d+/)"
 )
 
 
@@ -325,7 +327,9 @@ def too_many_requests(request: HttpRequest, verdict: Verdict) -> HttpResponse:
 
 
 # Starting a sheet: on its own, in a circle, through the API.
-SHEET_CREATION = re.compile(r"^/(?:new/[^/]+/|circles/\d+/new/[^/]+/|api/v1/sheets)$")
+SHEET_CREATION = re.compile(
+    rf"^(?:{LANGUAGE_PREFIX}/(?:new/[^/]+/|circles/\d+/new/[^/]+/)|/api/v1/sheets)$"
+)
 
 
 class RateLimitMiddleware:

@@ -124,6 +124,10 @@ MIDDLEWARE = [
     # and never reach it). Django pads each answer with random bytes against BREACH.
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The reader's language: from the URL's prefix (/de/…), else the language chosen
+    # on a page (a cookie), else the browser's Accept-Language. Pages live under their
+    # language's prefix; the JSON API has none and answers in Accept-Language.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -145,6 +149,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "circles.context_processors.circles",
@@ -285,6 +290,19 @@ NAME_SUGGESTERS = ["circles.selectors.suggested_names"]
 OPENAPI_EXTENSIONS = ["circles.api.openapi_parts"]
 
 LANGUAGE_CODE = "en"
+# English, German (Skat's own language) and Esperanto (the rule texts' language).
+# Catalogues in locale/; the referee's sentences are translated when shown
+# (games/rules/text.py, installed by games.apps). docs/translating.md says how.
+LANGUAGES = [
+    ("en", "English"),
+    ("de", "Deutsch"),
+    ("eo", "Esperanto"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# The chosen language is remembered for a year.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SECURE = HTTPS
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

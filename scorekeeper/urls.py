@@ -1,10 +1,57 @@
+"""The site's addresses.
+
+Pages live under their language's prefix (``/en/``, ``/de/``, ``/eo/``), so a shared
+link opens in the language it was sent in; an address without one is redirected to
+the reader's language (LocaleMiddleware). The JSON API, the health check and the
+installable app's manifest and worker have no prefix: the API's messages follow the
+request's Accept-Language, and its field names and values never change.
+"""
+
+from django.conf.urls.i18n import i18n_patterns
 from django.urls import include, path
+from django.views.i18n import set_language
+
+from circles import api as circles_api
+from games import api, api_sheets, views, views_app
 
 urlpatterns = [
+    path("healthz", views.healthz, name="healthz"),
+    # The installable app: its manifest and its service worker (at the root: its scope
+    # is the whole site).
+    path("manifest.webmanifest", views_app.manifest, name="manifest"),
+    path("sw.js", views_app.service_worker, name="service-worker"),
+    # Choosing a language (the form in every page's footer); remembered in a cookie.
+    path("language", set_language, name="set-language"),
+    path("api/v1/openapi.json", api.openapi_schema, name="openapi"),
+    path("api/v1/skat/score", api.skat_score, name="api-skat-score"),
+    path("api/v1/skat/trick", api.skat_trick, name="api-skat-trick"),
+    path("api/v1/skat/follow", api.skat_follow, name="api-skat-follow"),
+    path("api/v1/pitch/hand", api.pitch_hand, name="api-pitch-hand"),
+    path("api/v1/pitch/trick", api.pitch_trick, name="api-pitch-trick"),
+    path("api/v1/manipulation/melds", api.manipulation_melds, name="api-manipulation-melds"),
+    path("api/v1/manipulation/turn", api.manipulation_turn, name="api-manipulation-turn"),
+    path("api/v1/manipulation/arrange", api.manipulation_arrange, name="api-manipulation-arrange"),
+    path("api/v1/manipulation/round", api.manipulation_round, name="api-manipulation-round"),
+    path("api/v1/sheets", api_sheets.sheets, name="api-sheets"),
+    path("api/v1/sheets/<int:sheet_id>", api_sheets.sheet_detail, name="api-sheet"),
+    path("api/v1/sheets/<int:sheet_id>/hands", api_sheets.sheet_hands, name="api-sheet-hands"),
+    path(
+        "api/v1/sheets/<int:sheet_id>/hands/<int:number>",
+        api_sheets.sheet_hand,
+        name="api-sheet-hand",
+    ),
+    path(
+        "api/v1/seasons/<int:season_id>/standings",
+        circles_api.season_standings,
+        name="api-standings",
+    ),
+]
+
+urlpatterns += i18n_patterns(
     path("", include("games.urls")),
     path("accounts/", include("accounts.urls")),
     path("", include("circles.urls")),
-]
+)
 
 handler400 = "games.views.bad_request"
 handler403 = "games.views.permission_denied"

@@ -71,7 +71,7 @@ def test_signup_creates_the_user_logs_in_and_goes_home(client):
 
 def test_signup_follows_a_safe_next(client):
     response = client.post(
-        reverse("accounts:signup") + "?next=/new/",
+        reverse("accounts:signup") + "?next=/en/new/",
         {
             "username": "bert",
             "email": "b@example.org",
@@ -80,7 +80,7 @@ def test_signup_follows_a_safe_next(client):
         },
     )
     assert response.status_code == 302
-    assert response.url == "/new/"
+    assert response.url == "/en/new/"
 
 
 @pytest.mark.parametrize(
@@ -93,8 +93,8 @@ def test_signup_ignores_an_unsafe_next(client, target):
 
 
 def test_signup_form_carries_a_safe_next_only(client):
-    safe = client.get(reverse("accounts:signup") + "?next=/new/").content.decode()
-    assert 'name="next" value="/new/"' in safe
+    safe = client.get(reverse("accounts:signup") + "?next=/en/new/").content.decode()
+    assert 'name="next" value="/en/new/"' in safe
     unsafe = client.get(reverse("accounts:signup") + "?next=https://evil.example/").content
     assert b'name="next"' not in unsafe
 
@@ -160,10 +160,10 @@ def test_login_page_has_autocomplete_and_links(client):
 
 def test_login_succeeds_and_follows_a_safe_next(client, ana):
     response = client.post(
-        reverse("accounts:login"), {"username": "ana", "password": PASSWORD, "next": "/new/"}
+        reverse("accounts:login"), {"username": "ana", "password": PASSWORD, "next": "/en/new/"}
     )
     assert response.status_code == 302
-    assert response.url == "/new/"
+    assert response.url == "/en/new/"
     assert _logged_in_user_id(client) == str(ana.pk)
 
 
@@ -186,8 +186,8 @@ def test_a_failed_login_answers_422_and_changes_nothing(client, ana):
 
 
 def test_login_links_to_signup_keep_next(client):
-    html = client.get(reverse("accounts:login") + "?next=/new/").content.decode()
-    assert reverse("accounts:signup") + "?next=/new/" in html
+    html = client.get(reverse("accounts:login") + "?next=/en/new/").content.decode()
+    assert reverse("accounts:signup") + "?next=/en/new/" in html
 
 
 def test_logout_needs_a_post(client, ana):
@@ -255,7 +255,7 @@ def test_the_reset_link_in_the_mail_sets_a_new_password(client, ana, mailoutbox)
     assert mail.subject == "Choose a new Scorekeeper password"
     assert "ana" in mail.body
     assert "&" not in mail.body  # plain text, nothing HTML-escaped
-    link = re.search(r"http://testserver(/accounts/password/reset/\S+/\S+/)", mail.body).group(1)
+    link = re.search(r"http://testserver(/en/accounts/password/reset/\S+/\S+/)", mail.body).group(1)
 
     # The token moves into the session; the form is at a URL without it.
     response = client.get(link)

@@ -202,8 +202,8 @@ def test_create_answers_201_with_tokens_urls_and_every_option(
     assert len({body["edit_token"], body["view_token"]}) == 2
     assert len(body["edit_token"]) >= 40  # 32 random bytes, unguessable
     assert body["urls"] == {
-        "edit": f"http://testserver/s/{sheet.edit_token}/",
-        "view": f"http://testserver/v/{sheet.view_token}/",
+        "edit": f"http://testserver/en/s/{sheet.edit_token}/",
+        "view": f"http://testserver/en/v/{sheet.view_token}/",
     }
     assert body["hands"] == []
     assert body["totals"] == [0] * len(players)

@@ -65,18 +65,18 @@ def _client(client, user):
 def _pages(p):
     c, s = p["circle"].pk, p["season"].pk
     return {
-        "circle": f"/circles/{c}/",
-        "settings": f"/circles/{c}/settings/",
-        "players": f"/circles/{c}/players/",
-        "player": f"/circles/{c}/players/{p['player'].pk}/",
-        "new sheet": f"/circles/{c}/new/skat/",
-        "season": f"/circles/{c}/seasons/{s}/",
-        "season edit": f"/circles/{c}/seasons/{s}/edit/",
-        "season new": f"/circles/{c}/seasons/new/",
-        "season csv": f"/circles/{c}/seasons/{s}/standings.csv",
-        "export": f"/circles/{c}/export.json",
-        "mine": "/mine/",
-        "circle new": "/circles/new/",
+        "circle": f"/en/circles/{c}/",
+        "settings": f"/en/circles/{c}/settings/",
+        "players": f"/en/circles/{c}/players/",
+        "player": f"/en/circles/{c}/players/{p['player'].pk}/",
+        "new sheet": f"/en/circles/{c}/new/skat/",
+        "season": f"/en/circles/{c}/seasons/{s}/",
+        "season edit": f"/en/circles/{c}/seasons/{s}/edit/",
+        "season new": f"/en/circles/{c}/seasons/new/",
+        "season csv": f"/en/circles/{c}/seasons/{s}/standings.csv",
+        "export": f"/en/circles/{c}/export.json",
+        "mine": "/en/mine/",
+        "circle new": "/en/circles/new/",
     }
 
 
@@ -106,7 +106,7 @@ def test_every_circle_page_against_every_role(client, people, role):
         response = client.get(url)
         assert response.status_code == EXPECTED[name][role], (name, role)
         if response.status_code == 302:
-            assert response["Location"].startswith("/accounts/login/")
+            assert response["Location"].startswith("/en/accounts/login/")
 
 
 def test_every_circles_url_is_in_the_matrix(people):
@@ -128,26 +128,26 @@ def test_every_circles_url_is_in_the_matrix(people):
         # Covered by the tests below and by tests/test_circles_api.py:
         "invite-rotate", "member", "join", "player-merge", "player-erase", "sheet-settings",
         "sheet-move",
-        "season-rotate", "season-public", "season-public-csv", "api-standings",
+        "season-rotate", "season-public", "season-public-csv",
     }  # fmt: skip
     assert names == covered
 
 
 def test_season_view_token_opens_only_its_standings(client, people):
     season = people["season"]
-    response = client.get(f"/standings/{season.view_token}/")
+    response = client.get(f"/en/standings/{season.view_token}/")
     assert response.status_code == 200
     assert "Nina" in response.content.decode()
-    assert client.get(f"/standings/{season.view_token}/standings.csv").status_code == 200
-    assert client.get("/standings/not-a-token/").status_code == 404
+    assert client.get(f"/en/standings/{season.view_token}/standings.csv").status_code == 200
+    assert client.get("/en/standings/not-a-token/").status_code == 404
     old = season.view_token
     services.season_rotate_token(season=season)
-    assert client.get(f"/standings/{old}/").status_code == 404
+    assert client.get(f"/en/standings/{old}/").status_code == 404
 
 
 def test_names_outside_the_circle_are_shown_as_each_player_chose(client, people):
     Player.objects.filter(name="Nina").update(name="Nina Berger", shown_as=Player.INITIALS)
-    page = client.get(f"/standings/{people['season'].view_token}/").content.decode()
+    page = client.get(f"/en/standings/{people['season'].view_token}/").content.decode()
     assert "N.B." in page
     assert "Nina Berger" not in page
 
@@ -158,14 +158,15 @@ def test_writes_need_the_right_role(client, people):
     client.force_login(people["member"])
     # A member cannot rotate the invite, promote, merge or rotate the season link.
     token = c.invite_token
-    assert client.post(f"/circles/{c.pk}/invite/rotate").status_code == 404
+    assert client.post(f"/en/circles/{c.pk}/invite/rotate").status_code == 404
     assert (
-        client.post(f"/circles/{c.pk}/members/{member.pk}", {"action": "owner"}).status_code == 404
+        client.post(f"/en/circles/{c.pk}/members/{member.pk}", {"action": "owner"}).status_code
+        == 404
     )
     Circle.objects.get(pk=c.pk).invite_token == token  # noqa: B015
     assert Membership.objects.get(pk=member.pk).role == Membership.MEMBER
     client.force_login(people["stranger"])
-    response = client.post(f"/circles/{c.pk}/sheets/{people['link'].pk}", {"counted": "0"})
+    response = client.post(f"/en/circles/{c.pk}/sheets/{people['link'].pk}", {"counted": "0"})
     assert response.status_code == 404
     assert CircleSheet.objects.get(pk=people["link"].pk).excluded is False
 
@@ -175,27 +176,27 @@ def test_join_by_invite_and_a_rotated_invite_stops_at_once(client, people):
     client.force_login(people["stranger"])
     old = circle.invite_token
     client.force_login(people["owner"])
-    client.post(f"/circles/{circle.pk}/invite/rotate")
+    client.post(f"/en/circles/{circle.pk}/invite/rotate")
     circle.refresh_from_db()
     assert circle.invite_token != old
     client.force_login(people["stranger"])
-    assert client.get(f"/join/{old}/").status_code == 404
-    assert client.post(f"/join/{old}/").status_code == 404
-    assert client.get(f"/join/{circle.invite_token}/").status_code == 200
-    response = client.post(f"/join/{circle.invite_token}/")
+    assert client.get(f"/en/join/{old}/").status_code == 404
+    assert client.post(f"/en/join/{old}/").status_code == 404
+    assert client.get(f"/en/join/{circle.invite_token}/").status_code == 200
+    response = client.post(f"/en/join/{circle.invite_token}/")
     assert response.status_code == 302
     assert Membership.objects.filter(circle=circle, user=people["stranger"]).exists()
 
 
 def test_an_anonymous_visitor_is_asked_to_log_in_before_joining(client, people):
-    response = client.get(f"/join/{people['circle'].invite_token}/")
+    response = client.get(f"/en/join/{people['circle'].invite_token}/")
     assert response.status_code == 302
-    assert response["Location"].startswith("/accounts/login/?next=/join/")
+    assert response["Location"].startswith("/en/accounts/login/?next=/en/join/")
 
 
 def test_a_bad_circle_name_answers_422_and_creates_nothing(client, people):
     client.force_login(people["stranger"])
-    response = client.post("/circles/new/", {"name": "   "})
+    response = client.post("/en/circles/new/", {"name": "   "})
     assert response.status_code == 422
     assert "nothing was saved" in response.content.decode()
     assert Circle.objects.count() == 1
@@ -213,11 +214,11 @@ def test_a_bad_season_answers_422_with_the_message_at_the_field(client, people):
         "drop_worst": "0",
         "missed": "ignore",
     }
-    response = client.post(f"/circles/{circle.pk}/seasons/new/", data)
+    response = client.post(f"/en/circles/{circle.pk}/seasons/new/", data)
     assert response.status_code == 422
     assert "seasons cannot overlap" in response.content.decode()
     data.update(starts_on="2030-05-02", ends_on="2030-05-01", drop_worst="²")
-    response = client.post(f"/circles/{circle.pk}/seasons/new/", data)
+    response = client.post(f"/en/circles/{circle.pk}/seasons/new/", data)
     assert response.status_code == 422
     assert Season.objects.filter(circle=circle).count() == 1
 
@@ -225,9 +226,9 @@ def test_a_bad_season_answers_422_with_the_message_at_the_field(client, people):
 def test_a_practice_game_leaves_the_standings_and_the_change_is_shown(client, people):
     client.force_login(people["member"])
     link = people["link"]
-    season_url = f"/circles/{people['circle'].pk}/seasons/{people['season'].pk}/"
+    season_url = f"/en/circles/{people['circle'].pk}/seasons/{people['season'].pk}/"
     assert "Nina" in client.get(season_url).content.decode()
-    client.post(f"/circles/{people['circle'].pk}/sheets/{link.pk}", {"counted": "0"})
+    client.post(f"/en/circles/{people['circle'].pk}/sheets/{link.pk}", {"counted": "0"})
     page = client.get(season_url).content.decode()
     assert "No finished sheet counts in this season yet" in page
     assert "the sheet was marked as a practice game" in page
@@ -238,13 +239,13 @@ def test_merging_players_from_the_page(client, people):
     other = services.player_for_name(circle, "Maximilian")
     client.force_login(people["owner"])
     response = client.post(
-        f"/circles/{circle.pk}/players/{people['player'].pk}/merge", {"absorb": str(other.pk)}
+        f"/en/circles/{circle.pk}/players/{people['player'].pk}/merge", {"absorb": str(other.pk)}
     )
     assert response.status_code == 302
     assert not Player.objects.filter(pk=other.pk).exists()
     # Merging two people who sat at one table is refused with the reason.
     olga = Player.objects.get(circle=circle, name="Olga")
-    client.post(f"/circles/{circle.pk}/players/{people['player'].pk}/merge", {"absorb": olga.pk})
+    client.post(f"/en/circles/{circle.pk}/players/{people['player'].pk}/merge", {"absorb": olga.pk})
     assert Player.objects.filter(pk=olga.pk).exists()
 
 
@@ -252,18 +253,18 @@ def test_suggested_names_come_from_your_circles_and_this_phone_only(client, peop
     # Someone else's anonymous sheet: its names are never offered to anybody.
     sheet_services.sheet_create(game="skat", players=["Zoltan", "Yara", "Xaver"])
     client.force_login(people["member"])
-    page = client.get("/new/skat/").content.decode()
+    page = client.get("/en/new/skat/").content.decode()
     assert 'value="Nina"' in page
     assert "Zoltan" not in page
     # An anonymous phone is offered what it typed itself, nothing else.
     anonymous = type(client)()
-    page = anonymous.get("/new/skat/").content.decode()
+    page = anonymous.get("/en/new/skat/").content.decode()
     assert "Nina" not in page
     anonymous.post(
-        "/new/skat/",
+        "/en/new/skat/",
         {"player_0": "Ute", "player_1": "Vera", "player_2": "Wim", "first_dealer": "0"},
     )
-    page = anonymous.get("/new/skat/").content.decode()
+    page = anonymous.get("/en/new/skat/").content.decode()
     assert 'value="Ute"' in page
     assert "Zoltan" not in page
 
@@ -271,9 +272,9 @@ def test_suggested_names_come_from_your_circles_and_this_phone_only(client, peop
 def test_a_sheet_is_moved_into_a_circle_by_a_member_holding_its_edit_link(client, people):
     sheet = sheet_services.sheet_create(game="skat", players=["olga", "Max", "Rita"])
     client.force_login(people["member"])
-    response = client.get(f"/s/{sheet.edit_token}/circle/")
+    response = client.get(f"/en/s/{sheet.edit_token}/circle/")
     assert response.status_code == 200
-    response = client.post(f"/s/{sheet.edit_token}/circle/", {"circle": people["circle"].pk})
+    response = client.post(f"/en/s/{sheet.edit_token}/circle/", {"circle": people["circle"].pk})
     assert response.status_code == 302
     link = CircleSheet.objects.get(sheet=sheet)
     names = list(link.seat_players.values_list("player__name", flat=True))
@@ -282,7 +283,7 @@ def test_a_sheet_is_moved_into_a_circle_by_a_member_holding_its_edit_link(client
     assert list(Sheet.objects.get(pk=sheet.pk).seats.values_list("name", flat=True)) == names
     # The view link cannot move a sheet.
     other = sheet_services.sheet_create(game="skat", players=["A", "B", "C"])
-    assert client.get(f"/s/{other.view_token}/circle/").status_code == 404
+    assert client.get(f"/en/s/{other.view_token}/circle/").status_code == 404
 
 
 def test_a_sheet_started_by_another_account_cannot_be_moved_by_a_member(client, people):
@@ -290,7 +291,7 @@ def test_a_sheet_started_by_another_account_cannot_be_moved_by_a_member(client, 
         game="skat", players=["A", "B", "C"], owner=people["stranger"]
     )
     client.force_login(people["member"])
-    response = client.post(f"/s/{sheet.edit_token}/circle/", {"circle": people["circle"].pk})
+    response = client.post(f"/en/s/{sheet.edit_token}/circle/", {"circle": people["circle"].pk})
     assert response.status_code == 422
     assert not CircleSheet.objects.filter(sheet=sheet).exists()
 
@@ -299,7 +300,7 @@ def test_the_title_race_says_who_leads_and_when_it_is_decided(client, people):
     # One series played (Olga's Grand with 1 won: 48 + 50 = 98; Max and Nina 0): Olga
     # leads; a rival needs 99 to pass her, and the season's last day decides it.
     client.force_login(people["member"])
-    page = client.get(f"/circles/{people['circle'].pk}/seasons/{people['season'].pk}/")
+    page = client.get(f"/en/circles/{people['circle'].pk}/seasons/{people['season'].pk}/")
     text = page.content.decode()
     assert "Olga leads with" in text
     assert "needs" in text
@@ -308,14 +309,16 @@ def test_the_title_race_says_who_leads_and_when_it_is_decided(client, people):
 
 def test_a_sheet_in_the_trash_leaves_the_circle_and_its_standings(client, people):
     sheet = people["sheet"]
-    season_url = f"/circles/{people['circle'].pk}/seasons/{people['season'].pk}/"
+    season_url = f"/en/circles/{people['circle'].pk}/seasons/{people['season'].pk}/"
     client.force_login(people["owner"])
-    client.post(f"/s/{sheet.edit_token}/delete")
+    client.post(f"/en/s/{sheet.edit_token}/delete")
     page = client.get(season_url).content.decode()
     assert "No finished sheet counts in this season yet" in page
     assert "the sheet was moved to the trash" in page
-    assert sheet.edit_token not in client.get(f"/circles/{people['circle'].pk}/").content.decode()
-    client.post(f"/s/{sheet.edit_token}/undelete")
+    assert (
+        sheet.edit_token not in client.get(f"/en/circles/{people['circle'].pk}/").content.decode()
+    )
+    client.post(f"/en/s/{sheet.edit_token}/undelete")
     page = client.get(season_url).content.decode()
     assert "the sheet was brought back from the trash" in page
     assert "No finished sheet counts" not in page
@@ -329,14 +332,14 @@ def test_an_owner_erases_a_person_from_every_sheet(client, people):
     client.force_login(people["member"])
     assert (
         client.post(
-            f"/circles/{circle.pk}/players/{nina.pk}/erase", {"confirm": "erase"}
+            f"/en/circles/{circle.pk}/players/{nina.pk}/erase", {"confirm": "erase"}
         ).status_code
         == 404
     )
     client.force_login(people["owner"])
-    client.post(f"/circles/{circle.pk}/players/{nina.pk}/erase")  # not confirmed
+    client.post(f"/en/circles/{circle.pk}/players/{nina.pk}/erase")  # not confirmed
     assert Player.objects.get(pk=nina.pk).erased is False
-    client.post(f"/circles/{circle.pk}/players/{nina.pk}/erase", {"confirm": "erase"})
+    client.post(f"/en/circles/{circle.pk}/players/{nina.pk}/erase", {"confirm": "erase"})
     nina.refresh_from_db()
     assert nina.erased
     assert nina.name == "Former player 1"
@@ -344,12 +347,12 @@ def test_an_owner_erases_a_person_from_every_sheet(client, people):
     assert list(sheet.seats.values_list("name", flat=True)) == ["Olga", "Max", "Former player 1"]
     assert "Nina" not in json.dumps(list(sheet.events.values_list("after", flat=True)))
     for url in (
-        f"/s/{sheet.edit_token}/",
-        f"/circles/{circle.pk}/seasons/{people['season'].pk}/",
-        f"/circles/{circle.pk}/players/",
-        "/new/skat/",
+        f"/en/s/{sheet.edit_token}/",
+        f"/en/circles/{circle.pk}/seasons/{people['season'].pk}/",
+        f"/en/circles/{circle.pk}/players/",
+        "/en/new/skat/",
     ):
         assert "Nina" not in client.get(url).content.decode(), url
     # Her games still count for everybody else: the series is still ranked.
-    page = client.get(f"/circles/{circle.pk}/seasons/{people['season'].pk}/").content.decode()
+    page = client.get(f"/en/circles/{circle.pk}/seasons/{people['season'].pk}/").content.decode()
     assert "Olga" in page

@@ -122,8 +122,8 @@ def test_demo_fills_an_empty_database_with_a_current_and_a_previous_season():
     base = "http://127.0.0.1:8000"
     assert f"season id:   {current.pk}" in output
     assert current.view_token in output
-    assert f"{base}/circles/{circle.pk}/seasons/{current.pk}/" in output
-    assert f"{base}/standings/{current.view_token}/" in output
+    assert f"{base}/en/circles/{circle.pk}/seasons/{current.pk}/" in output
+    assert f"{base}/en/standings/{current.view_token}/" in output
     password = re.search(r"owner:\s+demo / (\S+)", output)
     assert password is not None
     user = authenticate(username="demo", password=password.group(1))
@@ -157,7 +157,7 @@ def test_demo_is_reproducible_and_force_adds_a_second_circle():
         ]
 
     assert deals(first) == deals(second)
-    assert "https://ex.org/standings/" in output
+    assert "https://ex.org/en/standings/" in output
     # The first run's accounts are left alone; the second gets its own.
     assert re.search(r"owner:\s+demo2 / ", again)
     assert get_user_model().objects.count() == 4

@@ -372,7 +372,7 @@ needs_db = pytest.mark.django_db
 def test_a_forgotten_penalty_names_the_player_beside_the_field(client, htmx):
     sheet = services.sheet_create(game="manipulation", players=THREE)
     post = {"went_out": "0", "count_by": "penalties", "penalty_1": "25", "penalty_2": ""}
-    response = client.post(f"/s/{sheet.edit_token}/", post, **(HTMX if htmx else {}))
+    response = client.post(f"/en/s/{sheet.edit_token}/", post, **(HTMX if htmx else {}))
     assert response.status_code == 422
     page = response.content.decode()
     message = escape("Type Cem’s penalty: the points of the cards left in the hand.")
@@ -391,7 +391,7 @@ def test_a_forgotten_penalty_names_the_player_beside_the_field(client, htmx):
 def test_a_skat_deal_without_a_declarer_says_so_in_the_forms_words(client):
     sheet = services.sheet_create(game="skat", players=THREE)
     post = {"mode": "game", "game": "grand", "bid": "18", "matadors_tap": "with-1"}
-    response = client.post(f"/s/{sheet.edit_token}/", {**post, "outcome": "won"})
+    response = client.post(f"/en/s/{sheet.edit_token}/", {**post, "outcome": "won"})
     assert response.status_code == 422
     page = response.content.decode()
     assert escape("Declarer: tap the player who played the game, or “Everyone passed”.") in page
@@ -402,7 +402,7 @@ def test_a_skat_deal_without_a_declarer_says_so_in_the_forms_words(client):
 def test_an_ouvert_clubs_posted_without_hand_is_stored_as_a_hand_game(client):
     sheet = services.sheet_create(game="skat", players=THREE)
     post = {**won_clubs(ouvert="on", outcome="won_schwarz").dict()}
-    response = client.post(f"/s/{sheet.edit_token}/", post)
+    response = client.post(f"/en/s/{sheet.edit_token}/", post)
     assert response.status_code == 302
     # Rule book, Ouvert: 8 levels × 12 = 96.
     assert [h.entry for h in live_hands(sheet)] == [
@@ -422,7 +422,7 @@ def test_an_ouvert_clubs_posted_without_hand_is_stored_as_a_hand_game(client):
 def test_the_preview_says_the_first_thing_missing_in_the_forms_words(client):
     sheet = services.sheet_create(game="manipulation", players=THREE)
     response = client.post(
-        f"/s/{sheet.edit_token}/preview", {"went_out": "0", "penalty_1": "", "penalty_2": ""}
+        f"/en/s/{sheet.edit_token}/preview", {"went_out": "0", "penalty_1": "", "penalty_2": ""}
     )
     page = response.content.decode()
     assert escape("Type Ben’s penalty: the points of the cards left in the hand.") in page
@@ -433,7 +433,7 @@ def test_the_preview_says_the_first_thing_missing_in_the_forms_words(client):
 @needs_db
 def test_a_new_skat_deal_offers_the_defaults_and_the_low_bids(client):
     sheet = services.sheet_create(game="skat", players=THREE)
-    page = client.get(f"/s/{sheet.edit_token}/").content.decode()
+    page = client.get(f"/en/s/{sheet.edit_token}/").content.decode()
     assert 'name="mode" value="game" data-show="game" checked' in page
     assert 'name="bid" value="18" checked' in page
     assert 'name="outcome" value="won" checked' in page
@@ -459,11 +459,11 @@ def test_a_correction_shows_the_stored_bid_and_announcement(client):
             "outcome": "won_schwarz",
         },
     )
-    page = client.get(f"/s/{sheet.edit_token}/deals/1/").content.decode()
+    page = client.get(f"/en/s/{sheet.edit_token}/deals/1/").content.decode()
     assert 'name="bid" value="48" checked' in page
     assert 'name="announced" value="schneider" checked' in page
     assert 'name="announced" value="schwarz" checked' in page
-    assert 'data-entry-key="/s/' in page
+    assert 'data-entry-key="/en/s/' in page
 
 
 # -- The rule book's sections for the dialog ------------------------------------------------
@@ -471,28 +471,28 @@ def test_a_correction_shows_the_stored_bid_and_announcement(client):
 
 @needs_db
 def test_a_rule_section_comes_alone_for_the_dialog(client):
-    response = client.get("/rules/skat/sections/skat-game-value", **HTMX)
+    response = client.get("/en/rules/skat/sections/skat-game-value", **HTMX)
     assert response.status_code == 200
     page = response.content.decode()
     assert page.count('<section id="skat-game-value"') == 1
     assert '<section id="skat-cards"' not in page
     # Its nested sections come with it; links within the book lead to the book.
     assert 'id="skat-matadors"' in page
-    assert 'href="/rules/skat/#skat-levels"' in page
+    assert 'href="/en/rules/skat/#skat-levels"' in page
     assert 'href="#' not in page
     assert "<html" not in page
 
 
 @needs_db
 def test_a_rule_section_without_htmx_is_the_rule_book_itself(client):
-    response = client.get("/rules/pitch/sections/pitch-made")
+    response = client.get("/en/rules/pitch/sections/pitch-made")
     assert response.status_code == 302
-    assert response["Location"] == "/rules/pitch/#pitch-made"
+    assert response["Location"] == "/en/rules/pitch/#pitch-made"
 
 
 @needs_db
 @pytest.mark.parametrize(
-    "path", ["/rules/bridge/sections/bridge-bids", "/rules/skat/sections/skat-nothing"]
+    "path", ["/en/rules/bridge/sections/bridge-bids", "/en/rules/skat/sections/skat-nothing"]
 )
 def test_an_unknown_rule_section_is_404(client, path):
     assert client.get(path, **HTMX).status_code == 404
@@ -503,14 +503,14 @@ def test_the_preview_links_every_rule_to_its_section_alone():
     from games.templatetags.sheets import explanation
 
     html = explanation([Step("Matadors: with 2.", "skat-matadors")])
-    assert 'href="/rules/skat/#skat-matadors"' in html
-    assert 'data-rule-fragment="/rules/skat/sections/skat-matadors"' in html
+    assert 'href="/en/rules/skat/#skat-matadors"' in html
+    assert 'data-rule-fragment="/en/rules/skat/sections/skat-matadors"' in html
 
 
 @needs_db
 def test_a_new_sheets_series_length_problem_names_its_label(client):
     post = {"player_0": "Ana", "player_1": "Ben", "player_2": "Cem", "first_dealer": "0"}
-    response = client.post("/new/skat/", {**post, "option_series_deals": "0"})
+    response = client.post("/en/new/skat/", {**post, "option_series_deals": "0"})
     assert response.status_code == 422
     page = response.content.decode()
     message = "Deals in the series: give a whole number from 1 to 200, or leave it empty"
@@ -522,7 +522,7 @@ def test_a_new_sheets_series_length_problem_names_its_label(client):
 def test_a_new_sheets_option_problem_stands_beside_its_option(client):
     # The message belongs next to the field it is about (issue 9), not only at the top.
     post = {"player_0": "Ana", "player_1": "Ben", "player_2": "Cem", "first_dealer": "0"}
-    page = client.post("/new/skat/", {**post, "option_series_deals": "0"}).content.decode()
+    page = client.post("/en/new/skat/", {**post, "option_series_deals": "0"}).content.decode()
     field = page.index('name="option_series_deals"')
     beside = page.index('class="field-error"', field)
     assert "Deals in the series" in page[beside : beside + 300]

@@ -35,7 +35,7 @@ def free_port() -> int:
 def get_home(port: int, timeout: float) -> int:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
-        connection.request("GET", "/")
+        connection.request("GET", "/en/")
         response = connection.getresponse()
         response.read()
         return response.status

@@ -36,7 +36,7 @@ from django.core.signals import got_request_exception
 from django.db import connection, transaction
 from django.http import HttpResponse
 from django.test import Client, override_settings
-from django.urls import URLResolver, get_resolver, resolve
+from django.urls import LocalePrefixPattern, URLResolver, get_resolver, resolve
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from hypothesis import HealthCheck, given, settings
@@ -190,20 +190,27 @@ PARAM = re.compile(r"<(?:(?P<converter>\w+):)?(?P<name>\w+)>")
 
 
 def routes() -> list[tuple[str, str]]:
-    """Every URL pattern of the project as (route, name), includes flattened."""
+    """Every URL pattern of the project as (route, name), includes flattened; the
+    language prefix of the pages left out (PAGES: url_for puts /en/ in front)."""
     found: list[tuple[str, str]] = []
 
-    def walk(patterns, prefix: str) -> None:
+    def walk(patterns, prefix: str, page: bool) -> None:
         for pattern in patterns:
             if isinstance(pattern, URLResolver):
-                walk(pattern.url_patterns, prefix + str(pattern.pattern))
+                if isinstance(pattern.pattern, LocalePrefixPattern):
+                    walk(pattern.url_patterns, prefix, True)
+                else:
+                    walk(pattern.url_patterns, prefix + str(pattern.pattern), page)
             else:
                 found.append((prefix + str(pattern.pattern), pattern.name))
+                if page:
+                    PAGES.add(prefix + str(pattern.pattern))
 
-    walk(get_resolver().url_patterns, "")
+    walk(get_resolver().url_patterns, "", False)
     return found
 
 
+PAGES: set[str] = set()
 ROUTES = routes()
 # The routes are split in chunks, so that pytest-xdist shares them between workers.
 # Small enough that no one chunk is left running alone at the end of a parallel run.
@@ -304,7 +311,7 @@ def url_for(world: World, route: str, game: str, hostile: dict[str, str] | None 
         name = match["name"]
         return hostile[name] if name in hostile else real_value(world, route, name, game)
 
-    return "/" + PARAM.sub(value, route)
+    return ("/en/" if route in PAGES else "/") + PARAM.sub(value, route)
 
 
 def auth_for(world: World, route: str, game: str) -> dict[str, str]:
@@ -543,13 +550,13 @@ def test_the_guard_stands_before_sessions_users_and_rate_limits():
 
 def test_unreadable_text_is_refused_before_any_query(client, django_assert_num_queries):
     with django_assert_num_queries(0):
-        page = client.get("/s/%00/")
+        page = client.get("/en/s/%00/")
         api = client.post(
             "/api/v1/sheets",
             b'{"game": "skat", "players": ["Ana", "Ben\\ud800", "Cem"]}',
             content_type="application/json",
         )
-        form = client.post("/new/skat/", b"player_0=Ana%00", content_type=FORM)
+        form = client.post("/en/new/skat/", b"player_0=Ana%00", content_type=FORM)
     assert page.status_code == 400
     assert "That request could not be read" in page.content.decode()
     assert "NUL character" in page.content.decode()
@@ -581,13 +588,13 @@ def test_text_in_any_script_still_goes_through(client):
     assert created.status_code == 201, created.content
     assert created.json()["players"] == names
     form = "&".join(f"player_{i}={quote_plus(name)}" for i, name in enumerate(names))
-    assert client.post("/new/skat/", form.encode(), content_type=FORM).status_code == 302
-    assert client.get("/referee/pitch/hand/?bid=%E2%88%924&target=%C2%B2").status_code == 422
-    assert client.get("/rules/%C3%9F/").status_code == 404
+    assert client.post("/en/new/skat/", form.encode(), content_type=FORM).status_code == 302
+    assert client.get("/en/referee/pitch/hand/?bid=%E2%88%924&target=%C2%B2").status_code == 422
+    assert client.get("/en/rules/%C3%9F/").status_code == 404
     # Forms are UTF-8 (Django refuses any other charset in a form body).
     latin_1 = b"player_0=J%FCrgen&player_1=Ben&player_2=Cem"
-    assert client.post("/new/skat/", latin_1, content_type=FORM).status_code == 400
-    said = client.post("/new/skat/", latin_1, content_type=f"{FORM}; charset=latin-1")
+    assert client.post("/en/new/skat/", latin_1, content_type=FORM).status_code == 400
+    said = client.post("/en/new/skat/", latin_1, content_type=f"{FORM}; charset=latin-1")
     assert said.status_code == 400
 
 
@@ -715,7 +722,7 @@ def test_no_path_parameter_fails(world, index):
                         )
     if index == 0:
         # A NUL in the fixed part of an address too.
-        for path in ("/%00/", "/rules/%00", "/api/v1/%00/sheets", "/accounts/%00"):
+        for path in ("/%00/", "/en/rules/%00", "/api/v1/%00/sheets", "/en/accounts/%00"):
             send(world, "GET", path, label="fixed part", expect=400)
     assert_no_failures(world)
 
@@ -807,7 +814,7 @@ FORMS = [
         "circles/<int:circle_id>/sheets/<int:sheet_id>",
         "skat",
         "POST",
-        {"counted": "0", "played_on": "2040-01-01", "back": "/mine/"},
+        {"counted": "0", "played_on": "2040-01-01", "back": "/en/mine/"},
     ),
     ("circles/<int:circle_id>/members/<int:membership_id>", "skat", "POST", {"action": "owner"}),
     ("circles/new/", "skat", "POST", {"name": "Second club", "player_name": "Olga"}),

@@ -88,12 +88,12 @@ def first_load(client, url: str) -> tuple[int, dict[str, int]]:
 def pages() -> dict[str, str]:
     sheet = skat_sheet(36)
     return {
-        "home": "/",
-        "new sheet": "/new/skat/",
-        "36-deal sheet": f"/s/{sheet.edit_token}/",
-        "its read-only view": f"/v/{sheet.view_token}/",
-        "a referee page": "/referee/skat/value/",
-        "the rule book": "/rules/skat/",
+        "home": "/en/",
+        "new sheet": "/en/new/skat/",
+        "36-deal sheet": f"/en/s/{sheet.edit_token}/",
+        "its read-only view": f"/en/v/{sheet.view_token}/",
+        "a referee page": "/en/referee/skat/value/",
+        "the rule book": "/en/rules/skat/",
     }
 
 
@@ -108,6 +108,6 @@ def test_every_first_load_is_at_most_60_kb_compressed(client):
 
 def test_the_sheet_page_names_only_files_that_exist(client):
     sheet = skat_sheet(3)
-    _total, parts = first_load(client, f"/s/{sheet.edit_token}/")
+    _total, parts = first_load(client, f"/en/s/{sheet.edit_token}/")
     assert any(name.endswith(".css") for name in parts)
     assert any(name.endswith(".js") for name in parts)

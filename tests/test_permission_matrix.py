@@ -107,15 +107,15 @@ def api(method: str, path: Callable[[World, str], str], body: dict | None = None
 
 
 def s(suffix: str = "") -> Callable[[World, str], str]:
-    return lambda world, role: f"/s/{_token(world, role)}/{suffix}"
+    return lambda world, role: f"/en/s/{_token(world, role)}/{suffix}"
 
 
 def v(suffix: str = "") -> Callable[[World, str], str]:
-    return lambda world, role: f"/v/{_token(world, role)}/{suffix}"
+    return lambda world, role: f"/en/v/{_token(world, role)}/{suffix}"
 
 
 def c(suffix: str = "") -> Callable[[World, str], str]:
-    return lambda world, role: f"/circles/{world.circle.pk}/{suffix}"
+    return lambda world, role: f"/en/circles/{world.circle.pk}/{suffix}"
 
 
 def last_hand(world: World) -> dict:
@@ -138,49 +138,54 @@ STANDINGS_API = {"anon": NO, "edit": NO, "view": NO, "owner": OK, "member": OK, 
 
 MATRIX: dict[str, tuple[Build, dict[str, str]]] = {
     # The referee, the rule book and the documentation: for everybody.
-    "games:home": (get(lambda w, r: "/"), PUBLIC),
+    "games:home": (get(lambda w, r: "/en/"), PUBLIC),
+    # Choosing a language: for everybody (it only sets a cookie).
+    "set-language": (post(lambda w, r: "/language", lambda w: {"language": "de"}), PUBLIC),
     # The installable app: its manifest, service worker and offline page.
-    "games:manifest": (get(lambda w, r: "/manifest.webmanifest"), PUBLIC),
-    "games:service-worker": (get(lambda w, r: "/sw.js"), PUBLIC),
-    "games:offline": (get(lambda w, r: "/offline/"), PUBLIC),
-    "games:healthz": (get(lambda w, r: "/healthz"), PUBLIC),
-    "games:card-picker": (get(lambda w, r: "/cards/picker?name=cards&deck=skat"), PUBLIC),
-    "games:sheet-new": (get(lambda w, r: "/new/"), PUBLIC),
-    "games:sheet-new-game": (get(lambda w, r: "/new/skat/"), PUBLIC),
-    "games:referee": (get(lambda w, r: "/referee/"), PUBLIC),
-    "games:rules": (get(lambda w, r: "/rules/"), PUBLIC),
-    "games:rules-game": (get(lambda w, r: "/rules/pitch/"), PUBLIC),
-    "games:rules-section": (get(lambda w, r: "/rules/skat/sections/skat-matadors"), PUBLIC),
-    "games:referee-skat-value": (get(lambda w, r: "/referee/skat/value/"), PUBLIC),
-    "games:referee-skat-bid": (get(lambda w, r: "/referee/skat/bid/"), PUBLIC),
-    "games:referee-skat-trick": (get(lambda w, r: "/referee/skat/trick/"), PUBLIC),
-    "games:referee-skat-follow": (get(lambda w, r: "/referee/skat/follow/"), PUBLIC),
-    "games:referee-skat-ladder": (get(lambda w, r: "/referee/skat/bids/"), PUBLIC),
-    "games:referee-pitch-trick": (get(lambda w, r: "/referee/pitch/trick/"), PUBLIC),
-    "games:referee-pitch-hand": (get(lambda w, r: "/referee/pitch/hand/"), PUBLIC),
-    "games:referee-manipulation-melds": (get(lambda w, r: "/referee/manipulation/melds/"), PUBLIC),
-    "games:referee-manipulation-turn": (get(lambda w, r: "/referee/manipulation/turn/"), PUBLIC),
-    "games:referee-manipulation-arrange": (
-        get(lambda w, r: "/referee/manipulation/arrange/"),
+    "manifest": (get(lambda w, r: "/manifest.webmanifest"), PUBLIC),
+    "service-worker": (get(lambda w, r: "/sw.js"), PUBLIC),
+    "games:offline": (get(lambda w, r: "/en/offline/"), PUBLIC),
+    "healthz": (get(lambda w, r: "/healthz"), PUBLIC),
+    "games:card-picker": (get(lambda w, r: "/en/cards/picker?name=cards&deck=skat"), PUBLIC),
+    "games:sheet-new": (get(lambda w, r: "/en/new/"), PUBLIC),
+    "games:sheet-new-game": (get(lambda w, r: "/en/new/skat/"), PUBLIC),
+    "games:referee": (get(lambda w, r: "/en/referee/"), PUBLIC),
+    "games:rules": (get(lambda w, r: "/en/rules/"), PUBLIC),
+    "games:rules-game": (get(lambda w, r: "/en/rules/pitch/"), PUBLIC),
+    "games:rules-section": (get(lambda w, r: "/en/rules/skat/sections/skat-matadors"), PUBLIC),
+    "games:referee-skat-value": (get(lambda w, r: "/en/referee/skat/value/"), PUBLIC),
+    "games:referee-skat-bid": (get(lambda w, r: "/en/referee/skat/bid/"), PUBLIC),
+    "games:referee-skat-trick": (get(lambda w, r: "/en/referee/skat/trick/"), PUBLIC),
+    "games:referee-skat-follow": (get(lambda w, r: "/en/referee/skat/follow/"), PUBLIC),
+    "games:referee-skat-ladder": (get(lambda w, r: "/en/referee/skat/bids/"), PUBLIC),
+    "games:referee-pitch-trick": (get(lambda w, r: "/en/referee/pitch/trick/"), PUBLIC),
+    "games:referee-pitch-hand": (get(lambda w, r: "/en/referee/pitch/hand/"), PUBLIC),
+    "games:referee-manipulation-melds": (
+        get(lambda w, r: "/en/referee/manipulation/melds/"),
         PUBLIC,
     ),
-    "games:api-docs": (get(lambda w, r: "/api/"), PUBLIC),
-    "games:openapi": (get(lambda w, r: "/api/v1/openapi.json"), PUBLIC),
-    "games:api-skat-score": (api("post", lambda w, r: "/api/v1/skat/score"), PUBLIC),
-    "games:api-skat-trick": (api("post", lambda w, r: "/api/v1/skat/trick"), PUBLIC),
-    "games:api-skat-follow": (api("post", lambda w, r: "/api/v1/skat/follow"), PUBLIC),
-    "games:api-pitch-hand": (api("post", lambda w, r: "/api/v1/pitch/hand"), PUBLIC),
-    "games:api-pitch-trick": (api("post", lambda w, r: "/api/v1/pitch/trick"), PUBLIC),
-    "games:api-manipulation-melds": (
+    "games:referee-manipulation-turn": (get(lambda w, r: "/en/referee/manipulation/turn/"), PUBLIC),
+    "games:referee-manipulation-arrange": (
+        get(lambda w, r: "/en/referee/manipulation/arrange/"),
+        PUBLIC,
+    ),
+    "games:api-docs": (get(lambda w, r: "/en/api/"), PUBLIC),
+    "openapi": (get(lambda w, r: "/api/v1/openapi.json"), PUBLIC),
+    "api-skat-score": (api("post", lambda w, r: "/api/v1/skat/score"), PUBLIC),
+    "api-skat-trick": (api("post", lambda w, r: "/api/v1/skat/trick"), PUBLIC),
+    "api-skat-follow": (api("post", lambda w, r: "/api/v1/skat/follow"), PUBLIC),
+    "api-pitch-hand": (api("post", lambda w, r: "/api/v1/pitch/hand"), PUBLIC),
+    "api-pitch-trick": (api("post", lambda w, r: "/api/v1/pitch/trick"), PUBLIC),
+    "api-manipulation-melds": (
         api("post", lambda w, r: "/api/v1/manipulation/melds"),
         PUBLIC,
     ),
-    "games:api-manipulation-turn": (api("post", lambda w, r: "/api/v1/manipulation/turn"), PUBLIC),
-    "games:api-manipulation-arrange": (
+    "api-manipulation-turn": (api("post", lambda w, r: "/api/v1/manipulation/turn"), PUBLIC),
+    "api-manipulation-arrange": (
         api("post", lambda w, r: "/api/v1/manipulation/arrange"),
         PUBLIC,
     ),
-    "games:api-manipulation-round": (
+    "api-manipulation-round": (
         api("post", lambda w, r: "/api/v1/manipulation/round"),
         PUBLIC,
     ),
@@ -205,49 +210,49 @@ MATRIX: dict[str, tuple[Build, dict[str, str]]] = {
     "games:sheet-view-chart": (get(v("chart")), EITHER_LINK),
     "games:sheet-view-csv": (get(v("sheet.csv")), EITHER_LINK),
     # The sheets' API: the token in the Authorization header decides.
-    "games:api-sheets": (
+    "api-sheets": (
         api("post", lambda w, r: "/api/v1/sheets", {"game": "skat", "players": ["A", "B", "C"]}),
         PUBLIC,
     ),
-    "games:api-sheet": (api("get", lambda w, r: f"/api/v1/sheets/{w.sheet.pk}"), EITHER_LINK),
-    "games:api-sheet-hands": (
+    "api-sheet": (api("get", lambda w, r: f"/api/v1/sheets/{w.sheet.pk}"), EITHER_LINK),
+    "api-sheet-hands": (
         api("post", lambda w, r: f"/api/v1/sheets/{w.sheet.pk}/hands", PENALTIES),
         API_WRITE,
     ),
-    "games:api-sheet-hand": (
+    "api-sheet-hand": (
         api("delete", lambda w, r: f"/api/v1/sheets/{w.sheet.pk}/hands/2"),
         API_WRITE,
     ),
     # Accounts.
-    "accounts:signup": (get(lambda w, r: "/accounts/signup/"), PUBLIC),
-    "accounts:login": (get(lambda w, r: "/accounts/login/"), PUBLIC),
-    "accounts:logout": (post(lambda w, r: "/accounts/logout/"), PUBLIC),
-    "accounts:password-change": (get(lambda w, r: "/accounts/password/"), SIGNED_IN),
-    "accounts:password-change-done": (get(lambda w, r: "/accounts/password/done/"), SIGNED_IN),
-    "accounts:password-reset": (get(lambda w, r: "/accounts/password/reset/"), PUBLIC),
-    "accounts:password-reset-done": (get(lambda w, r: "/accounts/password/reset/sent/"), PUBLIC),
+    "accounts:signup": (get(lambda w, r: "/en/accounts/signup/"), PUBLIC),
+    "accounts:login": (get(lambda w, r: "/en/accounts/login/"), PUBLIC),
+    "accounts:logout": (post(lambda w, r: "/en/accounts/logout/"), PUBLIC),
+    "accounts:password-change": (get(lambda w, r: "/en/accounts/password/"), SIGNED_IN),
+    "accounts:password-change-done": (get(lambda w, r: "/en/accounts/password/done/"), SIGNED_IN),
+    "accounts:password-reset": (get(lambda w, r: "/en/accounts/password/reset/"), PUBLIC),
+    "accounts:password-reset-done": (get(lambda w, r: "/en/accounts/password/reset/sent/"), PUBLIC),
     "accounts:password-reset-complete": (
-        get(lambda w, r: "/accounts/password/reset/done/"),
+        get(lambda w, r: "/en/accounts/password/reset/done/"),
         PUBLIC,
     ),
     "accounts:password-reset-confirm": (
-        get(lambda w, r: "/accounts/password/reset/MQ/set-password/"),
+        get(lambda w, r: "/en/accounts/password/reset/MQ/set-password/"),
         PUBLIC,
     ),
     # Circles: members see, owners manage, everybody else is told nothing.
-    "circles:mine": (get(lambda w, r: "/mine/"), SIGNED_IN),
-    "circles:circle-new": (get(lambda w, r: "/circles/new/"), SIGNED_IN),
+    "circles:mine": (get(lambda w, r: "/en/mine/"), SIGNED_IN),
+    "circles:circle-new": (get(lambda w, r: "/en/circles/new/"), SIGNED_IN),
     "circles:circle": (get(c()), MEMBERS),
     "circles:settings": (get(c("settings/")), OWNERS),
     "circles:invite-rotate": (post(c("invite/rotate")), OWNERS),
     "circles:member": (
         post(
-            lambda w, r: f"/circles/{w.circle.pk}/members/{w.member_ship.pk}",
+            lambda w, r: f"/en/circles/{w.circle.pk}/members/{w.member_ship.pk}",
             lambda w: {"action": "member"},
         ),
         OWNERS,
     ),
-    "circles:join": (get(lambda w, r: f"/join/{w.circle.invite_token}/"), SIGNED_IN),
+    "circles:join": (get(lambda w, r: f"/en/join/{w.circle.invite_token}/"), SIGNED_IN),
     "circles:players": (get(c("players/")), MEMBERS),
     "circles:player": (get(lambda w, r: w.player.get_absolute_url()), MEMBERS),
     "circles:player-merge": (
@@ -258,7 +263,8 @@ MATRIX: dict[str, tuple[Build, dict[str, str]]] = {
     "circles:sheet-new": (get(c("new/skat/")), MEMBERS),
     "circles:sheet-settings": (
         post(
-            lambda w, r: f"/circles/{w.circle.pk}/sheets/{w.sheet.pk}", lambda w: {"counted": "1"}
+            lambda w, r: f"/en/circles/{w.circle.pk}/sheets/{w.sheet.pk}",
+            lambda w: {"counted": "1"},
         ),
         MEMBERS,
     ),
@@ -271,13 +277,13 @@ MATRIX: dict[str, tuple[Build, dict[str, str]]] = {
         get(lambda w, r: w.season.get_absolute_url() + "standings.csv"),
         MEMBERS,
     ),
-    "circles:season-public": (get(lambda w, r: f"/standings/{w.season.view_token}/"), PUBLIC),
+    "circles:season-public": (get(lambda w, r: f"/en/standings/{w.season.view_token}/"), PUBLIC),
     "circles:season-public-csv": (
-        get(lambda w, r: f"/standings/{w.season.view_token}/standings.csv"),
+        get(lambda w, r: f"/en/standings/{w.season.view_token}/standings.csv"),
         PUBLIC,
     ),
     "circles:circle-export": (get(c("export.json")), OWNERS),
-    "circles:api-standings": (
+    "api-standings": (
         api("get", lambda w, r: f"/api/v1/seasons/{w.season.pk}/standings"),
         STANDINGS_API,
     ),
@@ -292,7 +298,7 @@ def _names() -> set[str]:
             if isinstance(pattern, URLResolver):
                 walk(pattern.url_patterns, pattern.namespace or namespace)
             elif isinstance(pattern, URLPattern):
-                names.add(f"{namespace}:{pattern.name}")
+                names.add(f"{namespace}:{pattern.name}" if namespace else pattern.name)
 
     walk(get_resolver().url_patterns)
     return names
@@ -304,7 +310,7 @@ def test_every_url_of_the_project_has_a_rule():
 
 def _outcome(response) -> str:
     status = response.status_code
-    if status == 302 and response["Location"].startswith("/accounts/login/"):
+    if status == 302 and response["Location"].startswith("/en/accounts/login/"):
         return LOGIN
     if status in (403, 404):
         return NO

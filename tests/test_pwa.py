@@ -83,7 +83,7 @@ def test_every_icon_of_the_manifest_exists_at_its_size(client):
 
 
 def test_every_page_links_the_manifest_the_touch_icon_and_the_scripts(client):
-    html = client.get("/").content.decode()
+    html = client.get("/en/").content.decode()
     assert '<link rel="manifest" href="/manifest.webmanifest">' in html
     touch = re.search(r'<link rel="apple-touch-icon" href="([^"]+)">', html).group(1)
     assert _png_size(_static_file(touch)) == (180, 180)
@@ -128,10 +128,14 @@ def test_the_service_worker_keeps_every_stylesheet_script_and_icon_that_exists(c
         assert url in shell
     assert not [url for url in shell if "LICENSE" in url]
     # What a page links is kept: the home page's and a sheet's stylesheets and scripts.
-    home = client.get("/").content.decode()
+    home = client.get("/en/").content.decode()
     for url in re.findall(r'(?:href|src)="(/static/[^"]+)"', home):
         assert url in shell, url
-    assert 'const OFFLINE_URL = "/offline/";' in text
+    # The offline page in every language, the one of the page asked for shown.
+    assert (
+        'const OFFLINE_URLS = {"en": "/en/offline/", "de": "/de/offline/", "eo": "/eo/offline/"};'
+        in text
+    )
     version = re.search(r'^const VERSION = "([0-9a-f]{16})";$', text, re.M)
     assert version
 
@@ -167,15 +171,15 @@ def test_the_service_worker_keeps_only_sheet_pages_and_never_a_post(client):
     text = client.get("/sw.js").content.decode()
     pattern = re.search(r"const SHEET_PAGE = /(.*)/;", text).group(1).replace("\\/", "/")
     sheet_page = re.compile(pattern)
-    assert sheet_page.match("/s/AbC_12-x/")
-    assert sheet_page.match("/v/AbC_12-x/")
-    for other in ("/v/AbC/live", "/s/AbC/chart", "/s/AbC/deals/1/", "/circles/1/", "/"):
+    assert sheet_page.match("/en/s/AbC_12-x/")
+    assert sheet_page.match("/en/v/AbC_12-x/")
+    for other in ("/en/v/AbC/live", "/en/s/AbC/chart", "/en/s/AbC/deals/1/", "/en/circles/1/", "/"):
         assert not sheet_page.match(other), other
     assert 'if (request.method !== "GET") return;' in text
 
 
 def test_the_offline_page_lists_the_sheets_of_this_phone(client):
-    response = client.get("/offline/")
+    response = client.get("/en/offline/")
     assert response.status_code == 200
     html = response.content.decode()
     assert 'id="recent-sheets"' in html
@@ -230,12 +234,12 @@ def _form_key(client, path: str) -> str:
 
 
 def test_the_new_sheet_form_started_twice_gives_one_sheet(client):
-    key = _form_key(client, "/new/manipulation/")
+    key = _form_key(client, "/en/new/manipulation/")
     form = {"player_0": "Ana", "player_1": "Ben", "player_2": "Cem", "idempotency_key": key}
-    first = client.post("/new/manipulation/", form)
+    first = client.post("/en/new/manipulation/", form)
     assert first.status_code == 302
     # Back, and Start the sheet again (the names changed meanwhile, even).
-    again = client.post("/new/manipulation/", {**form, "player_2": "Dora"})
+    again = client.post("/en/new/manipulation/", {**form, "player_2": "Dora"})
     assert again.status_code == 302
     assert again["Location"] == first["Location"]
     assert Sheet.objects.count() == 1
@@ -243,54 +247,55 @@ def test_the_new_sheet_form_started_twice_gives_one_sheet(client):
     assert "This sheet was started already: here it is." in followed
     # A new form is a new sheet.
     other = client.post(
-        "/new/manipulation/", {**form, "idempotency_key": _form_key(client, "/new/manipulation/")}
+        "/en/new/manipulation/",
+        {**form, "idempotency_key": _form_key(client, "/en/new/manipulation/")},
     )
     assert other["Location"] != first["Location"]
     assert Sheet.objects.count() == 2
 
 
 def test_the_key_is_kept_only_for_who_sent_it(client):
-    key = _form_key(client, "/new/manipulation/")
+    key = _form_key(client, "/en/new/manipulation/")
     form = {"player_0": "Ana", "player_1": "Ben", "player_2": "Cem", "idempotency_key": key}
-    client.post("/new/manipulation/", form)
+    client.post("/en/new/manipulation/", form)
     someone = User.objects.create_user("sam", "sam@example.org", "pw-long-enough-1")
     other = Client()
     other.force_login(someone)
-    response = other.post("/new/manipulation/", form)
+    response = other.post("/en/new/manipulation/", form)
     assert response.status_code == 302
     assert Sheet.objects.count() == 2
     assert Sheet.objects.get(pk=Sheet.objects.latest("pk").pk).owner == someone
 
 
 def test_a_refused_form_keeps_its_key_and_starts_nothing(client):
-    key = _form_key(client, "/new/manipulation/")
-    refused = client.post("/new/manipulation/", {"player_0": "Ana", "idempotency_key": key})
+    key = _form_key(client, "/en/new/manipulation/")
+    refused = client.post("/en/new/manipulation/", {"player_0": "Ana", "idempotency_key": key})
     assert refused.status_code == 422
     assert f'value="{key}"' in refused.content.decode()
     assert Sheet.objects.count() == 0
     assert not IdempotencyKey.objects.exists()
     fixed = {"player_0": "Ana", "player_1": "Ben", "player_2": "Cem", "idempotency_key": key}
-    assert client.post("/new/manipulation/", fixed).status_code == 302
+    assert client.post("/en/new/manipulation/", fixed).status_code == 302
     assert Sheet.objects.count() == 1
 
 
 @pytest.mark.parametrize("key", ["", "short", "ß" * 20, "x" * 101, "a b" * 10])
 def test_a_form_without_a_usable_key_still_starts_a_sheet(client, key):
     form = {"player_0": "Ana", "player_1": "Ben", "player_2": "Cem", "idempotency_key": key}
-    assert client.post("/new/manipulation/", form).status_code == 302
+    assert client.post("/en/new/manipulation/", form).status_code == 302
     assert Sheet.objects.count() == 1
 
 
 def test_back_to_the_form_points_at_the_sheet_just_started(client):
-    key = _form_key(client, "/new/manipulation/")
+    key = _form_key(client, "/en/new/manipulation/")
     form = {"player_0": "Ana", "player_1": "Ben", "player_2": "Cem", "idempotency_key": key}
-    started = client.post("/new/manipulation/", form)["Location"]
-    html = client.get("/new/manipulation/").content.decode()
+    started = client.post("/en/new/manipulation/", form)["Location"]
+    html = client.get("/en/new/manipulation/").content.decode()
     assert "You started a sheet with Ana, Ben, Cem" in html
     assert f'href="{started}"' in html
     assert "data-fresh-on-back" in html
     # Only on that game's form.
-    assert "You started a sheet" not in client.get("/new/skat/").content.decode()
+    assert "You started a sheet" not in client.get("/en/new/skat/").content.decode()
 
 
 # -- play again ------------------------------------------------------------------------------
@@ -301,7 +306,7 @@ def test_game_over_offers_play_again_to_the_edit_link_only(client):
     html = client.get(sheet.get_absolute_url()).content.decode()
     assert "Play again" in html
     assert f'name="again" value="{sheet.edit_token}"' in html
-    assert 'action="/new/manipulation/"' in html
+    assert 'action="/en/new/manipulation/"' in html
     assert inline_code(html) == []
     view = client.get(sheet.get_view_url()).content.decode()
     assert "Play again" not in view
@@ -328,7 +333,7 @@ def test_play_again_twice_starts_one_sheet_with_the_seats_moved_on(client):
     first, fields = _play_again(client, old)
     assert first.status_code == 302
     # A double tap, or Back and the button again: the same sheet.
-    second = client.post("/new/manipulation/", fields)
+    second = client.post("/en/new/manipulation/", fields)
     assert second["Location"] == first["Location"]
     assert Sheet.objects.count() == 2
     new = Sheet.objects.exclude(pk=old.pk).get()
@@ -364,7 +369,7 @@ def test_play_again_needs_the_edit_link_of_a_sheet_of_that_game(client, which):
     }[which]
     if which == "trashed":
         services.sheet_delete(sheet=sheet)
-    response = client.post("/new/manipulation/", {"again": token, "idempotency_key": "k" * 32})
+    response = client.post("/en/new/manipulation/", {"again": token, "idempotency_key": "k" * 32})
     assert response.status_code == 404
     assert Sheet.objects.count() == 2
 
@@ -392,7 +397,7 @@ def test_play_again_of_a_circle_sheet_starts_it_in_the_circle():
     # Somebody with the edit link but not signed in: a sheet of their own.
     anonymous = Client()
     page = anonymous.get(old.get_absolute_url()).content.decode()
-    assert 'action="/new/manipulation/"' in page
+    assert 'action="/en/new/manipulation/"' in page
     assert "Log in first to keep it in the circle." in page
     response, _fields = _play_again(anonymous, old)
     assert response.status_code == 302

@@ -68,7 +68,7 @@ def test_first_visit_has_the_form_no_answer_and_links_to_the_other_tools(
     for other in (MELDS, TURN, ARRANGE):
         assert f'href="{other}"' in page
     assert f'href="{url}" aria-current="page"' in page
-    assert 'href="/rules/manipulation/"' in page
+    assert 'href="/en/rules/manipulation/"' in page
 
 
 def test_the_hand_and_the_cards_use_the_two_deck_picker(client):
@@ -175,7 +175,7 @@ def test_meld_checker_judges_each_meld_and_explains(
     assert _verdict(page) == verdict
     assert re.findall(r'<span class="meld-kind">(.*?)</span>', page) == kinds
     assert because in page
-    assert f'href="/rules/manipulation/#{anchor}"' in page
+    assert f'href="/en/rules/manipulation/#{anchor}"' in page
     assert f'name="ace" value="{ace}" checked' in page
 
 
@@ -332,7 +332,7 @@ def test_turn_checker_says_legal_or_not_and_exactly_why(
     if not played:
         assert 'data-testid="played">None.</p>' in page
     assert because in page
-    assert f'href="/rules/manipulation/#{anchor}"' in page
+    assert f'href="/en/rules/manipulation/#{anchor}"' in page
 
 
 def test_turn_checker_keeps_the_tables_and_the_hand_it_was_given(client):
@@ -404,7 +404,7 @@ def test_arrange_shows_one_layout_as_rows_of_cards(client):
     assert _mini_cards(rows[0]) == ["ace of spades", "two of spades", "three of spades"]
     # The ace: with the option, a low ace starts A-2-3.
     assert "Sequence A♠ 2♠ 3♠, with the ace low." in page
-    assert 'href="/rules/manipulation/#manipulation-ace"' in page
+    assert 'href="/en/rules/manipulation/#manipulation-ace"' in page
     assert page.count('name="cards" value="7H" checked') == 1
 
 
@@ -432,7 +432,7 @@ def test_arrange_says_no_and_why(client, codes, because):
     assert _verdict(page) == f"✗ No: not all {count} cards can go down"
     assert 'class="layout"' not in page
     assert because in page
-    assert 'href="/rules/manipulation/#manipulation-melds"' in page
+    assert 'href="/en/rules/manipulation/#manipulation-melds"' in page
 
 
 @pytest.mark.parametrize(

@@ -56,7 +56,7 @@ def test_trick_judge_links_to_the_other_tool_and_the_rule_book(client):
     _, page = _page(client, TRICK)
     assert f'href="{HAND}"' in page
     assert f'href="{TRICK}" aria-current="page"' in page
-    assert 'href="/rules/pitch/"' in page
+    assert 'href="/en/rules/pitch/"' in page
 
 
 @pytest.mark.parametrize(
@@ -102,7 +102,7 @@ def test_trick_judge_names_the_winner_and_why(client, params, verdict, because, 
     assert response.status_code == 200
     assert _verdict(page) == verdict
     assert because in page
-    assert f'href="/rules/pitch/#{anchor}"' in page
+    assert f'href="/en/rules/pitch/#{anchor}"' in page
     # The result is a link to send round the table: the form keeps every choice.
     suit = pitch.trump_order(params["trump"])[0].suit
     assert f'name="trump" value="{suit}" checked' in page
@@ -257,7 +257,7 @@ def test_hand_scorer_first_visit_has_the_form_and_no_answer(client):
     assert 'name="target" value="52"' in page
     assert '<details class="panel house-rules">' in page
     assert f'href="{TRICK}"' in page
-    assert 'href="/rules/pitch/"' in page
+    assert 'href="/en/rules/pitch/"' in page
 
 
 @pytest.mark.parametrize(
@@ -362,7 +362,7 @@ def test_hand_scorer_scores_the_hand_and_explains_it(
         assert f'data-testid="after-{team}">{score}</strong>' in page
     assert f'<p class="verdict-end" data-testid="game-end">{end}</p>' in page
     assert because in page
-    assert f'href="/rules/pitch/#{anchor}"' in page
+    assert f'href="/en/rules/pitch/#{anchor}"' in page
 
 
 def test_hand_scorer_unfolds_the_house_rules_when_one_is_changed(client):

@@ -145,9 +145,9 @@ def manipulation_pages(client) -> dict[str, str]:
     paths = {
         "sheet": sheet.get_absolute_url(),
         "read-only": sheet.get_view_url(),
-        "history": f"/s/{sheet.edit_token}/history/",
-        "correction": f"/s/{sheet.edit_token}/deals/1/",
-        "chart of a new sheet": f"/s/{fresh.edit_token}/chart",
+        "history": f"/en/s/{sheet.edit_token}/history/",
+        "correction": f"/en/s/{sheet.edit_token}/deals/1/",
+        "chart of a new sheet": f"/en/s/{fresh.edit_token}/chart",
         "new sheet": fresh.get_absolute_url(),
     }
     return {name: text_of(client.get(path).content.decode()) for name, path in paths.items()}
@@ -159,7 +159,7 @@ def test_manipulation_tallies_and_headlines_count_rounds(client):
     assert not DEAL_NOUN.search(tally(client, sheet))
     page = text_of(client.get(sheet.get_absolute_url()).content.decode())
     assert "Round 2 · Ana leads with 0" in page
-    csv = client.get(f"/s/{sheet.edit_token}/sheet.csv").content.decode()
+    csv = client.get(f"/en/s/{sheet.edit_token}/sheet.csv").content.decode()
     assert csv.lstrip("\ufeff").startswith("Round,Dealer,")
 
 

@@ -164,13 +164,13 @@ def test_the_index_links_to_the_three_games(client):
     assert response.status_code == 200
     markup = response.content.decode()
     for slug, entry in GAMES.items():
-        assert f'<a href="/rules/{slug}/">{entry.name} rules</a>' in markup
+        assert f'<a href="/en/rules/{slug}/">{entry.name} rules</a>' in markup
     assert "<title>Rule book · Scorekeeper</title>" in markup
 
 
 @pytest.mark.parametrize("slug", ["poker", "Skat", "skat-rules"])
 def test_a_game_without_a_rule_book_is_not_found(client, slug):
-    assert client.get(f"/rules/{slug}/").status_code == 404
+    assert client.get(f"/en/rules/{slug}/").status_code == 404
 
 
 @pytest.mark.parametrize(
@@ -248,8 +248,8 @@ SHEET_DEALS = [
 def test_an_explanation_on_a_sheet_links_to_its_section(client, game, players, deal, cited):
     sheet = services.sheet_create(game=game, players=players)
     services.hand_record(sheet=sheet, data=deal)
-    markup = client.get(f"/s/{sheet.edit_token}/").content.decode()
-    linked = re.findall(rf'class="rule-link" href="/rules/{game}/#([a-z-]+)"', markup)
+    markup = client.get(f"/en/s/{sheet.edit_token}/").content.decode()
+    linked = re.findall(rf'class="rule-link" href="/en/rules/{game}/#([a-z-]+)"', markup)
     for anchor in cited:
         assert anchor in linked, f"no rule link to #{anchor}"
     rules = page(client, game)

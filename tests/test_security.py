@@ -127,35 +127,35 @@ def _url(world, template: str) -> str:
 
 
 PAGES = [
-    pytest.param("/", None, id="home"),
-    pytest.param("/", "member", id="home-signed-in"),
-    pytest.param("/new/", None, id="new-sheet"),
-    pytest.param("/new/skat/", None, id="new-skat-sheet"),
-    pytest.param("/s/{edit}/", None, id="sheet-edit"),
-    pytest.param("/v/{view}/", None, id="sheet-view"),
-    pytest.param("/s/{edit}/deals/1/", None, id="deal-correct"),
-    pytest.param("/s/{edit}/chart", None, id="sheet-chart"),
-    pytest.param("/referee/", None, id="referee"),
+    pytest.param("/en/", None, id="home"),
+    pytest.param("/en/", "member", id="home-signed-in"),
+    pytest.param("/en/new/", None, id="new-sheet"),
+    pytest.param("/en/new/skat/", None, id="new-skat-sheet"),
+    pytest.param("/en/s/{edit}/", None, id="sheet-edit"),
+    pytest.param("/en/v/{view}/", None, id="sheet-view"),
+    pytest.param("/en/s/{edit}/deals/1/", None, id="deal-correct"),
+    pytest.param("/en/s/{edit}/chart", None, id="sheet-chart"),
+    pytest.param("/en/referee/", None, id="referee"),
     pytest.param(
-        "/referee/skat/value/?game=null&bid=23&outcome=won", None, id="referee-skat-answer"
+        "/en/referee/skat/value/?game=null&bid=23&outcome=won", None, id="referee-skat-answer"
     ),
     pytest.param(
-        "/referee/pitch/trick/?trump=H&card1=AH&card2=JD&card3=JOKER-HIGH",
+        "/en/referee/pitch/trick/?trump=H&card1=AH&card2=JD&card3=JOKER-HIGH",
         None,
         id="referee-pitch-trick-answer",
     ),
-    pytest.param("/referee/manipulation/arrange/", None, id="referee-manipulation-arrange"),
-    pytest.param("/rules/", None, id="rule-book"),
-    pytest.param("/rules/skat/", None, id="rule-book-skat"),
-    pytest.param("/api/", None, id="api-page"),
-    pytest.param("/accounts/login/", None, id="login"),
-    pytest.param("/accounts/signup/", None, id="signup"),
-    pytest.param("/mine/", "member", id="mine"),
-    pytest.param("/circles/{circle}/", "member", id="circle"),
-    pytest.param("/circles/{circle}/seasons/{season}/", "member", id="season-member"),
-    pytest.param("/circles/{circle}/settings/", "owner", id="circle-settings"),
-    pytest.param("/circles/{circle}/players/{player}/", "member", id="player"),
-    pytest.param("/standings/{public}/", None, id="season-public"),
+    pytest.param("/en/referee/manipulation/arrange/", None, id="referee-manipulation-arrange"),
+    pytest.param("/en/rules/", None, id="rule-book"),
+    pytest.param("/en/rules/skat/", None, id="rule-book-skat"),
+    pytest.param("/en/api/", None, id="api-page"),
+    pytest.param("/en/accounts/login/", None, id="login"),
+    pytest.param("/en/accounts/signup/", None, id="signup"),
+    pytest.param("/en/mine/", "member", id="mine"),
+    pytest.param("/en/circles/{circle}/", "member", id="circle"),
+    pytest.param("/en/circles/{circle}/seasons/{season}/", "member", id="season-member"),
+    pytest.param("/en/circles/{circle}/settings/", "owner", id="circle-settings"),
+    pytest.param("/en/circles/{circle}/players/{player}/", "member", id="player"),
+    pytest.param("/en/standings/{public}/", None, id="season-public"),
     pytest.param("/no/such/page/", None, id="not-found"),
 ]
 
@@ -185,11 +185,11 @@ def test_every_page_has_the_policy_and_no_inline_code(client, world, path, who):
 @pytest.mark.parametrize(
     ("path", "headers"),
     [
-        pytest.param("/s/{edit}/", {"HTTP_HX_REQUEST": "true"}, id="board"),
-        pytest.param("/v/{view}/live?since=0", {"HTTP_HX_REQUEST": "true"}, id="live"),
-        pytest.param("/s/{edit}/chart", {"HTTP_HX_REQUEST": "true"}, id="chart"),
+        pytest.param("/en/s/{edit}/", {"HTTP_HX_REQUEST": "true"}, id="board"),
+        pytest.param("/en/v/{view}/live?since=0", {"HTTP_HX_REQUEST": "true"}, id="live"),
+        pytest.param("/en/s/{edit}/chart", {"HTTP_HX_REQUEST": "true"}, id="chart"),
         pytest.param(
-            "/referee/pitch/trick/?trump=H&card1=AH&card2=JD",
+            "/en/referee/pitch/trick/?trump=H&card1=AH&card2=JD",
             {"HTTP_HX_REQUEST": "true"},
             id="referee-pitch-trick-part",
         ),
@@ -222,7 +222,7 @@ def test_a_sheet_entry_answered_to_htmx_has_no_inline_code(client, world):
         "result_by": "outcome",
         "outcome": "won",
     }
-    response = client.post(_url(world, "/s/{edit}/"), form, HTTP_HX_REQUEST="true")
+    response = client.post(_url(world, "/en/s/{edit}/"), form, HTTP_HX_REQUEST="true")
     assert response.status_code in (200, 201)
     _assert_policy(response)
     assert inline_code(response.content.decode()) == []
@@ -293,18 +293,18 @@ def _no_store(response) -> bool:
 @pytest.mark.parametrize(
     ("path", "who"),
     [
-        pytest.param("/s/{edit}/", None, id="sheet-edit"),
-        pytest.param("/s/{edit}/chart", None, id="sheet-chart"),
-        pytest.param("/s/{edit}/sheet.csv", None, id="sheet-csv"),
-        pytest.param("/s/{edit}/deals/1/", None, id="deal-correct"),
-        pytest.param("/s/no-such-token/", None, id="sheet-not-found"),
-        pytest.param("/join/{invite}/", "member", id="join"),
-        pytest.param("/circles/{circle}/settings/", "owner", id="circle-settings"),
-        pytest.param("/circles/{circle}/export.json", "owner", id="circle-export"),
-        pytest.param("/circles/{circle}/seasons/{season}/", "member", id="season-member"),
-        pytest.param("/circles/{circle}/", "member", id="circle"),
-        pytest.param("/", "member", id="home-signed-in"),
-        pytest.param("/mine/", "member", id="mine"),
+        pytest.param("/en/s/{edit}/", None, id="sheet-edit"),
+        pytest.param("/en/s/{edit}/chart", None, id="sheet-chart"),
+        pytest.param("/en/s/{edit}/sheet.csv", None, id="sheet-csv"),
+        pytest.param("/en/s/{edit}/deals/1/", None, id="deal-correct"),
+        pytest.param("/en/s/no-such-token/", None, id="sheet-not-found"),
+        pytest.param("/en/join/{invite}/", "member", id="join"),
+        pytest.param("/en/circles/{circle}/settings/", "owner", id="circle-settings"),
+        pytest.param("/en/circles/{circle}/export.json", "owner", id="circle-export"),
+        pytest.param("/en/circles/{circle}/seasons/{season}/", "member", id="season-member"),
+        pytest.param("/en/circles/{circle}/", "member", id="circle"),
+        pytest.param("/en/", "member", id="home-signed-in"),
+        pytest.param("/en/mine/", "member", id="mine"),
     ],
 )
 def test_answers_with_an_edit_token_or_a_private_link_are_never_stored(client, world, path, who):
@@ -314,9 +314,9 @@ def test_answers_with_an_edit_token_or_a_private_link_are_never_stored(client, w
 
 
 def test_a_partial_of_the_edit_page_is_never_stored(client, world):
-    response = client.get(_url(world, "/s/{edit}/"), HTTP_HX_REQUEST="true")
+    response = client.get(_url(world, "/en/s/{edit}/"), HTTP_HX_REQUEST="true")
     assert _no_store(response)
-    response = client.post(_url(world, "/s/{edit}/undo"), HTTP_HX_REQUEST="true")
+    response = client.post(_url(world, "/en/s/{edit}/undo"), HTTP_HX_REQUEST="true")
     assert _no_store(response)
 
 
@@ -340,10 +340,10 @@ def test_the_api_answer_with_the_edit_token_is_never_stored(client, world):
 @pytest.mark.parametrize(
     "path",
     [
-        pytest.param("/", id="home"),
-        pytest.param("/rules/", id="rules"),
-        pytest.param("/v/{view}/", id="sheet-view"),
-        pytest.param("/standings/{public}/", id="season-public"),
+        pytest.param("/en/", id="home"),
+        pytest.param("/en/rules/", id="rules"),
+        pytest.param("/en/v/{view}/", id="sheet-view"),
+        pytest.param("/en/standings/{public}/", id="season-public"),
         pytest.param("/api/v1/openapi.json", id="openapi"),
     ],
 )
@@ -358,7 +358,7 @@ def test_the_read_only_poll_looks_up_nobody(client, world, django_assert_num_que
     about no-store looks at no session (the answer did not depend on who asks)."""
     client.force_login(world.member)
     world.sheet.refresh_from_db()
-    url = _url(world, "/v/{view}/live?since=") + str(world.sheet.version)
+    url = _url(world, "/en/v/{view}/live?since=") + str(world.sheet.version)
     with django_assert_num_queries(1):
         response = client.get(url)
     assert response.status_code == 204
@@ -386,22 +386,28 @@ TOKEN = "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-Xy7"
 @pytest.mark.parametrize(
     ("text", "masked"),
     [
-        (f"/s/{TOKEN}/", "/s/...Xy7/"),
-        (f"/s/{TOKEN}/deals/2/delete", "/s/...Xy7/deals/2/delete"),
-        (f"/v/{TOKEN}/live?since=4", "/v/...Xy7/live?since=4"),
-        (f"/standings/{TOKEN}/standings.csv", "/standings/...Xy7/standings.csv"),
-        (f"/join/{TOKEN}/", "/join/...Xy7/"),
-        (f"/s/{TOKEN}", "/s/...Xy7"),
+        (f"/en/s/{TOKEN}/", "/en/s/...Xy7/"),
+        (f"/en/s/{TOKEN}/deals/2/delete", "/en/s/...Xy7/deals/2/delete"),
+        (f"/en/v/{TOKEN}/live?since=4", "/en/v/...Xy7/live?since=4"),
+        (f"/en/standings/{TOKEN}/standings.csv", "/en/standings/...Xy7/standings.csv"),
+        (f"/en/join/{TOKEN}/", "/en/join/...Xy7/"),
+        (f"/en/s/{TOKEN}", "/en/s/...Xy7"),
         (f"GET /s/{TOKEN}/preview HTTP/1.1", "GET /s/...Xy7/preview HTTP/1.1"),
         (f"https://scores.example.org/v/{TOKEN}/", "https://scores.example.org/v/...Xy7/"),
-        (f"/accounts/login/?next=%2Fs%2F{TOKEN}%2F", "/accounts/login/?next=%2Fs%2F...Xy7%2F"),
-        (f"/accounts/password/reset/MQ/{TOKEN}/", "/accounts/password/reset/MQ/...Xy7/"),
-        ("/accounts/password/reset/MQ/set-password/", "/accounts/password/reset/MQ/set-password/"),
-        ("/s/short/", "/s/.../"),
+        (
+            f"/en/accounts/login/?next=%2Fs%2F{TOKEN}%2F",
+            "/en/accounts/login/?next=%2Fs%2F...Xy7%2F",
+        ),
+        (f"/en/accounts/password/reset/MQ/{TOKEN}/", "/en/accounts/password/reset/MQ/...Xy7/"),
+        (
+            "/en/accounts/password/reset/MQ/set-password/",
+            "/en/accounts/password/reset/MQ/set-password/",
+        ),
+        ("/en/s/short/", "/en/s/.../"),
         ("/static/css/scorekeeper.css", "/static/css/scorekeeper.css"),
         ("/api/v1/sheets/12/hands/3", "/api/v1/sheets/12/hands/3"),
-        ("/circles/3/seasons/4/", "/circles/3/seasons/4/"),
-        ("/accounts/password/reset/done/", "/accounts/password/reset/done/"),
+        ("/en/circles/3/seasons/4/", "/en/circles/3/seasons/4/"),
+        ("/en/accounts/password/reset/done/", "/en/accounts/password/reset/done/"),
     ],
 )
 def test_mask_tokens(text, masked):
@@ -410,17 +416,17 @@ def test_mask_tokens(text, masked):
 
 def test_django_request_warnings_show_no_token(client, db, caplog):
     caplog.set_level(logging.WARNING, logger="django.request")
-    assert client.get(f"/s/{TOKEN}/deals/1/").status_code == 404
+    assert client.get(f"/en/s/{TOKEN}/deals/1/").status_code == 404
     messages = [r.getMessage() for r in caplog.records if r.name == "django.request"]
-    assert messages == ["Not Found: /s/...Xy7/deals/1/"]
+    assert messages == ["Not Found: /en/s/...Xy7/deals/1/"]
     assert TOKEN not in caplog.text
 
 
 def test_csrf_refusals_show_no_token(db, caplog):
     caplog.set_level(logging.WARNING, logger="django.security.csrf")
     client = Client(enforce_csrf_checks=True)
-    assert client.post(f"/s/{TOKEN}/undo").status_code == 403
-    assert "/s/...Xy7/undo" in caplog.text
+    assert client.post(f"/en/s/{TOKEN}/undo").status_code == 403
+    assert "/en/s/...Xy7/undo" in caplog.text
     assert TOKEN not in caplog.text
 
 
@@ -454,9 +460,9 @@ def test_the_logging_settings_put_the_filter_where_paths_are_logged():
 
 def test_the_filter_masks_dict_arguments_and_leaves_other_values():
     record = logging.LogRecord("x", logging.INFO, __file__, 1, "%(path)s %(n)d", None, None)
-    record.args = {"path": f"/join/{TOKEN}/", "n": 3}
+    record.args = {"path": f"/en/join/{TOKEN}/", "n": 3}
     MaskTokensFilter().filter(record)
-    assert record.getMessage() == "/join/...Xy7/ 3"
+    assert record.getMessage() == "/en/join/...Xy7/ 3"
 
 
 # -- gunicorn's access and error logs -----------------------------------------------------
@@ -476,8 +482,8 @@ def _gunicorn_logger(tmp_path):
 def _request():
     environ = {
         "REQUEST_METHOD": "GET",
-        "RAW_URI": f"/s/{TOKEN}/chart?x=1",
-        "PATH_INFO": f"/s/{TOKEN}/chart",
+        "RAW_URI": f"/en/s/{TOKEN}/chart?x=1",
+        "PATH_INFO": f"/en/s/{TOKEN}/chart",
         "QUERY_STRING": f"next=%2Fv%2F{TOKEN}%2F",
         "SERVER_PROTOCOL": "HTTP/1.1",
         "REMOTE_ADDR": "203.0.113.9",
@@ -495,8 +501,8 @@ def test_gunicorn_access_log_atoms_are_masked(tmp_path):
     logger = _gunicorn_logger(tmp_path)
     response, request, environ = _request()
     atoms = logger.atoms(response, request, environ, datetime.timedelta(seconds=0.01))
-    assert atoms["r"] == "GET /s/...Xy7/chart?x=1 HTTP/1.1"
-    assert atoms["U"] == "/s/...Xy7/chart"
+    assert atoms["r"] == "GET /en/s/...Xy7/chart?x=1 HTTP/1.1"
+    assert atoms["U"] == "/en/s/...Xy7/chart"
     assert atoms["q"] == "next=%2Fv%2F...Xy7%2F"
     assert atoms["f"] == "https://scores.example.org/s/...Xy7/"
     assert atoms["{referer}i"] == atoms["{hx-current-url}i"] == atoms["f"]
@@ -509,15 +515,16 @@ def test_gunicorn_access_and_error_logs_show_no_token(tmp_path):
     logger = _gunicorn_logger(tmp_path)
     response, request, environ = _request()
     logger.access(response, request, environ, datetime.timedelta(seconds=0.01))
-    logger.error("Error handling request %s", f"/s/{TOKEN}/")
+    logger.error("Error handling request %s", f"/en/s/{TOKEN}/")
     logger.setup(logger.cfg)  # a reload (HUP) does not stack the filter
     assert sum(isinstance(f, MaskTokensFilter) for f in logger.error_log.filters) == 1
     for handler in [*logger.access_log.handlers, *logger.error_log.handlers]:
         handler.flush()
     access = (tmp_path / "access.log").read_text()
     error = (tmp_path / "error.log").read_text()
-    assert '"GET /s/...Xy7/chart?x=1 HTTP/1.1" 200 42 "https://scores.example.org/s/...Xy7/"' in (
-        access
+    assert (
+        '"GET /en/s/...Xy7/chart?x=1 HTTP/1.1" 200 42 "https://scores.example.org/s/...Xy7/"'
+        in (access)
     )
-    assert "Error handling request /s/...Xy7/" in error
+    assert "Error handling request /en/s/...Xy7/" in error
     assert TOKEN not in access + error

@@ -251,11 +251,11 @@ def make_sheet(game: str, players, **options) -> Sheet:
 
 
 def edit_url(sheet: Sheet, rest: str = "") -> str:
-    return f"/s/{sheet.edit_token}/{rest}"
+    return f"/en/s/{sheet.edit_token}/{rest}"
 
 
 def view_url(sheet: Sheet, rest: str = "") -> str:
-    return f"/v/{sheet.view_token}/{rest}"
+    return f"/en/v/{sheet.view_token}/{rest}"
 
 
 def entries(sheet: Sheet) -> list[dict]:
@@ -288,7 +288,7 @@ def idempotency_key(response) -> str:
 
 
 def test_new_sheet_page_offers_every_game(client):
-    response = client.get("/new/")
+    response = client.get("/en/new/")
     assert response.status_code == 200
     page = html(response)
     for slug, name in (
@@ -296,7 +296,7 @@ def test_new_sheet_page_offers_every_game(client):
         ("pitch", "10-Point Pitch"),
         ("manipulation", "Manipulation"),
     ):
-        assert f'href="/new/{slug}/"' in page
+        assert f'href="/en/new/{slug}/"' in page
         assert name in page
 
 
@@ -329,7 +329,7 @@ def test_new_sheet_page_offers_every_game(client):
     ],
 )
 def test_new_game_form_has_a_field_per_seat_and_every_option(client, game, seats, option_inputs):
-    response = client.get(f"/new/{game}/")
+    response = client.get(f"/en/new/{game}/")
     assert response.status_code == 200
     page = html(response)
     for seat in range(seats):
@@ -340,8 +340,8 @@ def test_new_game_form_has_a_field_per_seat_and_every_option(client, game, seats
 
 
 def test_new_game_form_for_an_unknown_game_is_404(client):
-    assert client.get("/new/bridge/").status_code == 404
-    assert client.post("/new/bridge/", {"player_0": "Ana"}).status_code == 404
+    assert client.get("/en/new/bridge/").status_code == 404
+    assert client.post("/en/new/bridge/", {"player_0": "Ana"}).status_code == 404
 
 
 @pytest.mark.parametrize(
@@ -417,10 +417,10 @@ def test_new_game_form_for_an_unknown_game_is_404(client):
 def test_new_game_post_creates_the_sheet_and_redirects_to_it(
     client, game, form, players, first_dealer, options
 ):
-    response = client.post(f"/new/{game}/", form)
+    response = client.post(f"/en/new/{game}/", form)
     sheet = Sheet.objects.get()
     assert response.status_code == 302
-    assert response["Location"] == f"/s/{sheet.edit_token}/"
+    assert response["Location"] == f"/en/s/{sheet.edit_token}/"
     assert sheet.game == game
     assert [s.name for s in sheet.seats.all()] == players
     assert sheet.first_dealer == first_dealer
@@ -476,7 +476,7 @@ def test_new_game_post_creates_the_sheet_and_redirects_to_it(
     ],
 )
 def test_new_game_post_with_a_problem_answers_422_and_creates_nothing(client, game, form, message):
-    response = client.post(f"/new/{game}/", form)
+    response = client.post(f"/en/new/{game}/", form)
     assert response.status_code == 422
     page = html(response)
     assert escape(message) in page
@@ -538,7 +538,7 @@ def test_sheet_page_shows_headline_entry_form_rules_and_share_links(client, game
         assert text in page
     assert f"Save {deal_word(game)} 1" in page
     assert idempotency_key(response)
-    assert f"http://testserver/v/{sheet.view_token}/" in page  # the read-only link to share
+    assert f"http://testserver/en/v/{sheet.view_token}/" in page  # the read-only link to share
     assert shown_totals(response) == ["0"] * (2 if game == "pitch" else len(players))
 
 
@@ -547,7 +547,7 @@ def deal_word(game: str) -> str:
 
 
 def test_sheet_page_of_an_unknown_token_is_404(client):
-    assert client.get("/s/no-such-token/").status_code == 404
+    assert client.get("/en/s/no-such-token/").status_code == 404
 
 
 @pytest.mark.parametrize(("game", "players", "form", "stored", "totals"), WEB_DEALS)
@@ -836,7 +836,7 @@ def test_preview_of_a_correction_rescores_from_that_deal(client):
 def test_preview_needs_the_edit_link(client):
     sheet = make_sheet("pitch", FOUR)
     assert (
-        client.post(f"/s/{sheet.view_token}/preview", pitch_form(1, "5", **B_TAKES)).status_code
+        client.post(f"/en/s/{sheet.view_token}/preview", pitch_form(1, "5", **B_TAKES)).status_code
         == 404
     )
     assert client.get(edit_url(sheet, "preview")).status_code == 405
@@ -1000,7 +1000,7 @@ def test_correction_page_of_a_missing_deal_is_404(client):
     sheet = record(make_sheet("pitch", FOUR), pitch_json(1, 5, **B_TAKES))
     assert client.get(edit_url(sheet, "deals/2/")).status_code == 404
     assert client.get(edit_url(sheet, "deals/0/")).status_code == 404
-    assert client.get(f"/s/{sheet.view_token}/deals/1/").status_code == 404
+    assert client.get(f"/en/s/{sheet.view_token}/deals/1/").status_code == 404
 
 
 def test_delete_removes_the_deal_and_renumbers(client):
@@ -1037,7 +1037,7 @@ def test_delete_with_htmx_answers_the_board_or_the_reason_it_cannot(client):
 
 def test_delete_needs_the_edit_link_and_post(client):
     sheet = record(make_sheet("pitch", FOUR), pitch_json(1, 5, **B_TAKES))
-    assert client.post(f"/s/{sheet.view_token}/deals/1/delete").status_code == 404
+    assert client.post(f"/en/s/{sheet.view_token}/deals/1/delete").status_code == 404
     assert client.get(edit_url(sheet, "deals/1/delete")).status_code == 405
     assert len(entries(sheet)) == 1
 
@@ -1066,16 +1066,16 @@ def test_read_only_page_shows_the_sheet_without_any_form_or_edit_link(
     assert 'id="deal-1"' in page
     assert "<form" not in page
     assert sheet.edit_token not in page  # the read-only link never leads to the edit link
-    assert f"/v/{sheet.view_token}/live?since=1" in page
+    assert f"/en/v/{sheet.view_token}/live?since=1" in page
 
 
 def test_read_only_links_do_not_open_the_edit_page(client):
     sheet = make_sheet("pitch", FOUR)
-    assert client.get("/v/not-a-token/").status_code == 404
-    assert client.get(f"/s/{sheet.view_token}/").status_code == 404
-    response = client.post(f"/s/{sheet.view_token}/", pitch_form(1, "5", **B_TAKES))
+    assert client.get("/en/v/not-a-token/").status_code == 404
+    assert client.get(f"/en/s/{sheet.view_token}/").status_code == 404
+    response = client.post(f"/en/s/{sheet.view_token}/", pitch_form(1, "5", **B_TAKES))
     assert response.status_code == 404
-    assert client.post(f"/s/{sheet.view_token}/undo").status_code == 404
+    assert client.post(f"/en/s/{sheet.view_token}/undo").status_code == 404
     assert entries(sheet) == []
 
 
@@ -1097,7 +1097,7 @@ def test_live_poll_is_204_until_the_sheet_changes(client):
 
 
 def test_live_poll_of_an_unknown_link_is_404(client):
-    assert client.get("/v/not-a-token/live?since=0").status_code == 404
+    assert client.get("/en/v/not-a-token/live?since=0").status_code == 404
 
 
 def test_read_only_page_answers_304_to_its_own_etag(client):

@@ -226,7 +226,7 @@ def test_clearexpired_forgets_old_keys_and_empties_old_trash():
 def test_two_taps_on_undo_undo_one_deal_and_every_undo_comes_back(client):
     sheet = sheet_with(*ROUNDS[:3])
     last = live_hands(sheet)[-1]
-    url = f"/s/{sheet.edit_token}/undo"
+    url = f"/en/s/{sheet.edit_token}/undo"
     # Both taps name the deal the button showed: the second finds it undone already.
     first = client.post(url, {"hand": last.pk}, HTTP_HX_REQUEST="true")
     second = client.post(url, {"hand": last.pk}, HTTP_HX_REQUEST="true")
@@ -237,7 +237,7 @@ def test_two_taps_on_undo_undo_one_deal_and_every_undo_comes_back(client):
     # Undo once more on purpose, then bring both back, last undone first.
     client.post(url, {"hand": live_hands(sheet)[-1].pk})
     assert entries(sheet) == ROUNDS[:1]
-    redo = f"/s/{sheet.edit_token}/redo"
+    redo = f"/en/s/{sheet.edit_token}/redo"
     client.post(redo)
     client.post(redo)
     assert entries(sheet) == ROUNDS[:3]
@@ -248,7 +248,7 @@ def test_a_second_tap_on_bring_back_brings_back_nothing_more(client):
     services.hand_remove(sheet=sheet, number=3)
     services.hand_remove(sheet=sheet, number=2)
     waiting = services.undone_hand(sheet)
-    redo = f"/s/{sheet.edit_token}/redo"
+    redo = f"/en/s/{sheet.edit_token}/redo"
     assert client.post(redo, {"hand": waiting.pk}, HTTP_HX_REQUEST="true").status_code == 200
     response = client.post(redo, {"hand": waiting.pk}, HTTP_HX_REQUEST="true")
     assert response.status_code == 422
@@ -261,7 +261,7 @@ def test_a_page_from_an_older_sheet_gets_412_and_the_sheet_now(client):
     services.hand_record(sheet=sheet, data=ROUNDS[2])
     second = live_hands(sheet)[1]
     response = client.post(
-        f"/s/{sheet.edit_token}/deals/2/delete",
+        f"/en/s/{sheet.edit_token}/deals/2/delete",
         {"hand": second.pk, "version": old_version},
         HTTP_HX_REQUEST="true",
     )
@@ -292,7 +292,7 @@ def test_the_history_keeps_every_change_with_before_and_after(client):
     ]
     corrected = SheetEvent.objects.get(sheet=sheet, kind="corrected")
     assert (corrected.before, corrected.after) == (ROUNDS[1], ROUNDS[3])
-    page = client.get(f"/s/{sheet.edit_token}/history/")
+    page = client.get(f"/en/s/{sheet.edit_token}/history/")
     assert page.status_code == 200
     # Manipulation scores rounds: the page says so.
     assert page.content.decode().count("Bring this round back") == 2
@@ -304,11 +304,11 @@ def test_a_deleted_deal_comes_back_where_it_was(client):
     sheet = sheet_with(*ROUNDS[:3])
     services.hand_remove(sheet=sheet, number=2)
     removed = SheetEvent.objects.get(sheet=sheet, kind="removed")
-    response = client.post(f"/s/{sheet.edit_token}/history/{removed.pk}/restore")
+    response = client.post(f"/en/s/{sheet.edit_token}/history/{removed.pk}/restore")
     assert response.status_code == 302
     assert entries(sheet) == ROUNDS[:3]
     # Once only.
-    client.post(f"/s/{sheet.edit_token}/history/{removed.pk}/restore")
+    client.post(f"/en/s/{sheet.edit_token}/history/{removed.pk}/restore")
     assert entries(sheet) == ROUNDS[:3]
 
 
@@ -343,29 +343,29 @@ def test_the_history_says_who_changed_what():
 
 def test_a_deleted_sheet_waits_in_the_trash_and_comes_back(client):
     sheet = sheet_with(*ROUNDS[:2])
-    assert client.post(f"/s/{sheet.edit_token}/delete").status_code == 302
-    page = client.get(f"/s/{sheet.edit_token}/")
+    assert client.post(f"/en/s/{sheet.edit_token}/delete").status_code == 302
+    page = client.get(f"/en/s/{sheet.edit_token}/")
     assert page.status_code == 410
     assert "in the trash" in page.content.decode()
-    assert client.get(f"/v/{sheet.view_token}/").status_code == 410
+    assert client.get(f"/en/v/{sheet.view_token}/").status_code == 410
     status, _, _ = api(client, "get", f"/api/v1/sheets/{sheet.pk}", token=sheet.view_token)
     assert status == 410
     # Writes are refused while it is there.
-    client.post(f"/s/{sheet.edit_token}/", {"mode": "penalties"})
+    client.post(f"/en/s/{sheet.edit_token}/", {"mode": "penalties"})
     assert Hand.objects.filter(sheet=sheet).count() == 2
-    assert client.post(f"/s/{sheet.edit_token}/undelete").status_code == 302
-    assert client.get(f"/s/{sheet.edit_token}/").status_code == 200
+    assert client.post(f"/en/s/{sheet.edit_token}/undelete").status_code == 302
+    assert client.get(f"/en/s/{sheet.edit_token}/").status_code == 200
     assert entries(sheet) == ROUNDS[:2]
 
 
 def test_only_the_account_that_started_a_sheet_may_delete_it(client):
     owner = User.objects.create_user("olga", password="pw-long-enough-1")
     sheet = sheet_with(ROUNDS[0], owner=owner)
-    client.post(f"/s/{sheet.edit_token}/delete")
+    client.post(f"/en/s/{sheet.edit_token}/delete")
     sheet.refresh_from_db()
     assert sheet.deleted_at is None
     client.force_login(owner)
-    client.post(f"/s/{sheet.edit_token}/delete")
+    client.post(f"/en/s/{sheet.edit_token}/delete")
     sheet.refresh_from_db()
     assert sheet.deleted_at is not None
 
@@ -373,13 +373,13 @@ def test_only_the_account_that_started_a_sheet_may_delete_it(client):
 def test_new_links_stop_the_old_ones_at_once(client):
     sheet = sheet_with(ROUNDS[0])
     old_edit, old_view = sheet.edit_token, sheet.view_token
-    response = client.post(f"/s/{old_edit}/links")
+    response = client.post(f"/en/s/{old_edit}/links")
     sheet.refresh_from_db()
-    assert response["Location"] == f"/s/{sheet.edit_token}/"
+    assert response["Location"] == f"/en/s/{sheet.edit_token}/"
     assert sheet.edit_token != old_edit
     assert sheet.view_token != old_view
-    assert client.get(f"/s/{old_edit}/").status_code == 404
-    assert client.get(f"/v/{old_view}/").status_code == 404
+    assert client.get(f"/en/s/{old_edit}/").status_code == 404
+    assert client.get(f"/en/v/{old_view}/").status_code == 404
     status, _, _ = api(client, "get", f"/api/v1/sheets/{sheet.pk}", token=old_view)
     assert status == 404
-    assert client.get(f"/s/{sheet.edit_token}/").status_code == 200
+    assert client.get(f"/en/s/{sheet.edit_token}/").status_code == 200

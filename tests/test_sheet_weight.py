@@ -51,7 +51,7 @@ MANIPULATION_FORM = {"penalty_0": "0", "penalty_1": "10", "penalty_2": "15"}
 def test_a_saved_deal_swaps_only_what_changed(client, deals):
     sheet = manipulation(deals)
     response = client.post(
-        f"/s/{sheet.edit_token}/", {**MANIPULATION_FORM, "idempotency_key": "k1"}, **HTMX
+        f"/en/s/{sheet.edit_token}/", {**MANIPULATION_FORM, "idempotency_key": "k1"}, **HTMX
     )
     assert response.status_code == 200
     body = response.content.decode()
@@ -72,7 +72,7 @@ def test_a_saved_deal_answer_is_the_same_size_at_10_and_50_rounds(client):
     for deals in (10, 50):
         sheet = manipulation(deals)
         response = client.post(
-            f"/s/{sheet.edit_token}/", {**MANIPULATION_FORM, "idempotency_key": "k"}, **HTMX
+            f"/en/s/{sheet.edit_token}/", {**MANIPULATION_FORM, "idempotency_key": "k"}, **HTMX
         )
         sizes.append(len(response.content))
     # Only the numbers' widths and the fresh key differ.
@@ -82,7 +82,7 @@ def test_a_saved_deal_answer_is_the_same_size_at_10_and_50_rounds(client):
 def test_the_first_deal_swaps_the_whole_board(client):
     sheet = manipulation(0)
     response = client.post(
-        f"/s/{sheet.edit_token}/", {**MANIPULATION_FORM, "idempotency_key": "a"}, **HTMX
+        f"/en/s/{sheet.edit_token}/", {**MANIPULATION_FORM, "idempotency_key": "a"}, **HTMX
     )
     assert "HX-Reswap" not in response
     assert response.content.decode().lstrip().startswith('<div id="board"')
@@ -91,7 +91,7 @@ def test_the_first_deal_swaps_the_whole_board(client):
 @pytest.mark.parametrize("view", ["edit", "view"])
 def test_the_page_lists_the_latest_deals_and_all_on_request(client, view):
     sheet = skat_passed(30)
-    base = f"/s/{sheet.edit_token}/" if view == "edit" else f"/v/{sheet.view_token}/"
+    base = f"/en/s/{sheet.edit_token}/" if view == "edit" else f"/en/v/{sheet.view_token}/"
     page = client.get(base).content.decode()
     listed = [int(n) for n in re.findall(r'<li id="deal-(\d+)"', page)]
     assert listed == list(range(30, 30 - snapshots.TAIL, -1))
@@ -105,11 +105,11 @@ def test_the_page_lists_the_latest_deals_and_all_on_request(client, view):
 def test_only_the_newest_deal_comes_explained_the_others_load_when_opened(client, view):
     sheet = skat_passed(5)
     if view == "edit":
-        page = client.get(f"/s/{sheet.edit_token}/").content.decode()
-        explain = f"/s/{sheet.edit_token}/deals/2/explain"
+        page = client.get(f"/en/s/{sheet.edit_token}/").content.decode()
+        explain = f"/en/s/{sheet.edit_token}/deals/2/explain"
     else:
-        page = client.get(f"/v/{sheet.view_token}/").content.decode()
-        explain = f"/v/{sheet.view_token}/deals/2/explain"
+        page = client.get(f"/en/v/{sheet.view_token}/").content.decode()
+        explain = f"/en/v/{sheet.view_token}/deals/2/explain"
     assert page.count('class="explanation') <= 1 or page.count("<ol class=") <= 3
     assert f'hx-get="{explain}"' in page
     # Skat rules, "All pass": the cards are thrown in and nobody scores.
@@ -124,7 +124,7 @@ def test_only_the_newest_deal_comes_explained_the_others_load_when_opened(client
 
 def test_an_old_deal_is_explained_by_replaying_up_to_it(client):
     sheet = skat_passed(snapshots.TAIL + 8)
-    response = client.get(f"/v/{sheet.view_token}/deals/1/explain", **HTMX)
+    response = client.get(f"/en/v/{sheet.view_token}/deals/1/explain", **HTMX)
     assert response.status_code == 200
     assert "Deal 1" in response.content.decode()
 
@@ -132,17 +132,17 @@ def test_an_old_deal_is_explained_by_replaying_up_to_it(client):
 @pytest.mark.parametrize("number", ["0", "99"])
 def test_explaining_a_deal_that_is_not_there_is_404(client, number):
     sheet = skat_passed(3)
-    assert client.get(f"/v/{sheet.view_token}/deals/{number}/explain").status_code == 404
+    assert client.get(f"/en/v/{sheet.view_token}/deals/{number}/explain").status_code == 404
 
 
 def test_the_explanation_of_an_edit_link_is_not_open_to_the_view_link(client):
     sheet = skat_passed(2)
-    assert client.get(f"/s/{sheet.view_token}/deals/1/explain").status_code == 404
+    assert client.get(f"/en/s/{sheet.view_token}/deals/1/explain").status_code == 404
 
 
 def test_pages_travel_gzipped(client):
     sheet = skat_passed(36)
-    response = client.get(f"/s/{sheet.edit_token}/", HTTP_ACCEPT_ENCODING="gzip")
+    response = client.get(f"/en/s/{sheet.edit_token}/", HTTP_ACCEPT_ENCODING="gzip")
     assert response["Content-Encoding"] == "gzip"
     html = gzip.decompress(response.content)
     assert b"<html" in html
@@ -151,7 +151,7 @@ def test_pages_travel_gzipped(client):
 
 def test_read_only_phones_share_one_rendering_per_version(client, django_assert_num_queries):
     sheet = skat_passed(20)
-    url = f"/v/{sheet.view_token}/live?since=0"
+    url = f"/en/v/{sheet.view_token}/live?since=0"
     first = client.get(url, **HTMX).content
     # The second phone: the sheet by its token and nothing more.
     with django_assert_num_queries(1):
@@ -164,18 +164,18 @@ def test_read_only_phones_share_one_rendering_per_version(client, django_assert_
 
 def test_empty_card_pickers_load_when_opened_and_are_in_the_page_on_request(client):
     sheet = skat_passed(2)
-    page = client.get(f"/s/{sheet.edit_token}/").content.decode()
+    page = client.get(f"/en/s/{sheet.edit_token}/").content.decode()
     assert 'class="card-picker-lazy"' in page
     assert '<fieldset class="card-picker"' not in page
     # Without JavaScript the placeholder links to the page with the pickers in it.
     assert '<noscript><p><a href="?pickers=all">' in page
-    every = client.get(f"/s/{sheet.edit_token}/?pickers=all").content.decode()
+    every = client.get(f"/en/s/{sheet.edit_token}/?pickers=all").content.decode()
     assert '<fieldset class="card-picker"' in every
     assert 'class="card-picker-lazy"' not in every
 
 
 def test_a_card_picker_loads_on_its_own(client):
-    response = client.get("/cards/picker?name=declarer_cards&deck=skat&total=points&label=Cards")
+    response = client.get("/en/cards/picker?name=declarer_cards&deck=skat&total=points&label=Cards")
     assert response.status_code == 200
     body = response.content.decode()
     assert body.count('name="declarer_cards"') == 32
@@ -187,13 +187,13 @@ def test_a_card_picker_loads_on_its_own(client):
     ["name=Bad-Name&deck=skat", "name=cards&deck=tarot", "name=cards&deck=skat&copies=3", ""],
 )
 def test_a_card_picker_that_does_not_exist_is_400(client, query):
-    assert client.get(f"/cards/picker?{query}").status_code == 400
+    assert client.get(f"/en/cards/picker?{query}").status_code == 400
 
 
 def test_a_deal_saved_without_javascript_is_confirmed_on_the_page_it_returns_to(client):
     sheet = manipulation(1)
     response = client.post(
-        f"/s/{sheet.edit_token}/", {**MANIPULATION_FORM, "idempotency_key": "plain"}, follow=True
+        f"/en/s/{sheet.edit_token}/", {**MANIPULATION_FORM, "idempotency_key": "plain"}, follow=True
     )
     assert "Round 2 saved:" in response.content.decode()
 
@@ -228,11 +228,11 @@ def oob_ids(body: str) -> list[str]:
 @pytest.mark.parametrize(("players", "deals"), [(THREE, 10), (THREE, 60), (FOUR, 10), (FOUR, 60)])
 def test_a_skat_deal_from_a_fresh_form_is_answered_without_a_new_form(client, players, deals):
     sheet = skat(players, deals, all_pass="ramsch")
-    page = client.get(f"/s/{sheet.edit_token}/").content.decode()
+    page = client.get(f"/en/s/{sheet.edit_token}/").content.decode()
     # The form drawn for a new deal says so; the phone resets it after the save.
     assert '<input type="hidden" name="entry_fresh" value="1">' in page
     response = client.post(
-        f"/s/{sheet.edit_token}/",
+        f"/en/s/{sheet.edit_token}/",
         # The seat after the dealer plays (at four the dealer sits out).
         {
             **SKAT_GRAND,
@@ -269,13 +269,13 @@ def test_a_skat_deal_from_a_fresh_form_is_answered_without_a_new_form(client, pl
 def test_a_form_shown_again_with_its_problems_is_answered_with_a_new_form(client):
     sheet = skat(THREE, 3)
     refused = client.post(
-        f"/s/{sheet.edit_token}/", {"game": "grand", "idempotency_key": "x"}, **HTMX
+        f"/en/s/{sheet.edit_token}/", {"game": "grand", "idempotency_key": "x"}, **HTMX
     )
     assert refused.status_code == 422
     assert 'name="entry_fresh"' not in refused.content.decode()
     # Its defaults are what was posted: after the save it is replaced as a whole.
     response = client.post(
-        f"/s/{sheet.edit_token}/", {**SKAT_GRAND, "idempotency_key": "y"}, **HTMX
+        f"/en/s/{sheet.edit_token}/", {**SKAT_GRAND, "idempotency_key": "y"}, **HTMX
     )
     assert oob_ids(response.content.decode()) == [
         "totals", "entry-slot", "undo-bar", "tally", "deal-delete",
@@ -290,7 +290,7 @@ def test_the_last_deal_of_a_series_brings_game_over_in_place_of_the_form(client)
     for _ in range(2):
         services.hand_record(sheet=Sheet.objects.get(pk=sheet.pk), data={"passed": True})
     response = client.post(
-        f"/s/{sheet.edit_token}/",
+        f"/en/s/{sheet.edit_token}/",
         {**SKAT_GRAND, "idempotency_key": "last", "entry_fresh": "1"},
         **HTMX,
     )
@@ -310,10 +310,10 @@ def test_after_a_saved_deal_an_older_deal_can_be_deleted_from_the_same_page(clie
     # The rows' Delete buttons share one form, whose version the answer brings up to
     # date: deleting deal 2 from the page kept after saving deal 4 is no stale write.
     sheet = skat(THREE, 3)
-    page = client.get(f"/s/{sheet.edit_token}/").content.decode()
+    page = client.get(f"/en/s/{sheet.edit_token}/").content.decode()
     assert page.count('form="deal-delete"') == 3
     answer = client.post(
-        f"/s/{sheet.edit_token}/",
+        f"/en/s/{sheet.edit_token}/",
         {**SKAT_GRAND, "declarer": "1", "entry_fresh": "1", "idempotency_key": "4"},
         **HTMX,
     ).content.decode()
@@ -323,7 +323,7 @@ def test_after_a_saved_deal_an_older_deal_can_be_deleted_from_the_same_page(clie
     hand = re.search(r'form="deal-delete" formaction="[^"]*/deals/2/delete" name="hand" '
                      r'value="(\d+)"', page).group(1)  # fmt: skip
     deleted = client.post(
-        f"/s/{sheet.edit_token}/deals/2/delete", {"hand": hand, "version": version}, **HTMX
+        f"/en/s/{sheet.edit_token}/deals/2/delete", {"hand": hand, "version": version}, **HTMX
     )
     assert deleted.status_code == 200
     assert [h.number for h in live_hands(Sheet.objects.get(pk=sheet.pk))] == [1, 2, 3]
@@ -333,7 +333,7 @@ def test_a_kept_row_is_the_row_rendered_afresh(client):
     from django.core.cache import caches
 
     sheet = skat(FOUR, 14)
-    url = f"/s/{sheet.edit_token}/"
+    url = f"/en/s/{sheet.edit_token}/"
     # The CSRF token (a form field and the page's htmx header) and the deal's key.
     strip = re.compile(r'(value="|"X-CSRFToken": ")[0-9a-zA-Z]{32,}"')
     caches["renders"].clear()

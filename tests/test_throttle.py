@@ -224,14 +224,14 @@ def test_the_default_limits_let_a_busy_client_through(client):
 
 def test_starting_sheets_is_limited_and_a_refused_start_makes_nothing(client, limits, clock):
     limits("sheet-new", 2, 3600)
-    assert client.post("/new/skat/", SKAT).status_code == 302
-    assert client.post("/new/skat/", SKAT).status_code == 302
-    refused = client.post("/new/skat/", SKAT)
+    assert client.post("/en/new/skat/", SKAT).status_code == 302
+    assert client.post("/en/new/skat/", SKAT).status_code == 302
+    refused = client.post("/en/new/skat/", SKAT)
     _refused_by_a_page(refused)
     assert 1 <= int(refused["Retry-After"]) <= 3600
     assert Sheet.objects.count() == 2
     # The form itself still opens.
-    assert client.get("/new/skat/").status_code == 200
+    assert client.get("/en/new/skat/").status_code == 200
     # The API's sheets count against the same limit, and answer in its format.
     refused = client.post("/api/v1/sheets", API_SHEET, content_type="application/json")
     _refused_by_the_api(refused)
@@ -245,8 +245,8 @@ def test_a_circle_sheet_counts_against_the_same_limit(client, limits, clock):
     owner = User.objects.create_user("olga", "olga@example.org", "pw-long-enough-1")
     circle = circle_services.circle_create(owner=owner, name="Club", player_name="Olga")
     client.force_login(owner)
-    assert client.post("/new/skat/", SKAT).status_code == 302
-    _refused_by_a_page(client.post(f"/circles/{circle.pk}/new/skat/", SKAT))
+    assert client.post("/en/new/skat/", SKAT).status_code == 302
+    _refused_by_a_page(client.post(f"/en/circles/{circle.pk}/new/skat/", SKAT))
     assert Sheet.objects.count() == 1
 
 
@@ -265,7 +265,7 @@ def test_the_api_sheet_limit(client, limits, clock):
 
 
 def _login(client, username="ana", password="wrong-password", **extra):
-    return client.post("/accounts/login/", {"username": username, "password": password}, **extra)
+    return client.post("/en/accounts/login/", {"username": username, "password": password}, **extra)
 
 
 def test_login_attempts_are_limited_per_address(client, ana, limits, clock):
@@ -298,24 +298,24 @@ def test_login_attempts_are_limited_per_user_name_from_any_address(client, ana, 
 
 def test_the_login_page_itself_is_never_refused(client, limits, clock):
     limits("login-ip", 0, 300)
-    assert client.get("/accounts/login/").status_code == 200
+    assert client.get("/en/accounts/login/").status_code == 200
     _refused_by_a_page(_login(client))
 
 
 def test_sign_ups_are_limited_and_a_refused_one_makes_no_account(client, limits, clock):
     limits("signup-ip", 1, 3600)
     data = {"email": "x@example.org", "password1": PASSWORD, "password2": PASSWORD}
-    assert client.post("/accounts/signup/", {"username": "bert", **data}).status_code == 302
+    assert client.post("/en/accounts/signup/", {"username": "bert", **data}).status_code == 302
     client.logout()
-    _refused_by_a_page(client.post("/accounts/signup/", {"username": "cleo", **data}))
+    _refused_by_a_page(client.post("/en/accounts/signup/", {"username": "cleo", **data}))
     assert list(User.objects.values_list("username", flat=True)) == ["bert"]
 
 
 def test_password_reset_mail_is_limited(client, ana, limits, clock, mailoutbox):
     limits("password-reset-ip", 1, 3600)
     form = {"email": "ana@example.org"}
-    assert client.post("/accounts/password/reset/", form).status_code == 302
-    _refused_by_a_page(client.post("/accounts/password/reset/", form))
+    assert client.post("/en/accounts/password/reset/", form).status_code == 302
+    _refused_by_a_page(client.post("/en/accounts/password/reset/", form))
     assert len(mailoutbox) == 1
 
 
@@ -326,7 +326,7 @@ def _request(rf, remote="203.0.113.5", forwarded=None):
     extra = {"REMOTE_ADDR": remote}
     if forwarded is not None:
         extra["HTTP_X_FORWARDED_FOR"] = forwarded
-    return rf.get("/", **extra)
+    return rf.get("/en/", **extra)
 
 
 def test_without_a_proxy_x_forwarded_for_is_ignored(rf, settings):

@@ -14,7 +14,7 @@ def test_home_says_what_the_app_is_and_links_to_the_api_docs(client):
     assert "Keep score at a real card table" in html
     for name in ("Skat", "10-Point Pitch", "Manipulation"):
         assert name in html
-    assert 'href="/api/"' in html
+    assert 'href="/en/api/"' in html
     assert "vendor/htmx/htmx.min.js" in html  # htmx from our own static files, never a CDN
     assert 'name="viewport"' in html
     assert 'name="color-scheme" content="light dark"' in html
@@ -76,7 +76,7 @@ def test_api_docs_page_documents_every_endpoint_with_a_live_example(client):
 
 
 def test_openapi_schema_is_served_and_describes_every_referee_endpoint(client):
-    response = client.get(reverse("games:openapi"))
+    response = client.get(reverse("openapi"))
     assert response.status_code == 200
     schema = response.json()
     assert schema["openapi"].startswith("3.1")
@@ -134,6 +134,6 @@ def test_error_pages_speak_json_under_the_api(rf, handler, status):
 def test_server_error_page_reassures_the_player(rf):
     from games import views
 
-    response = views.server_error(rf.get("/"))
+    response = views.server_error(rf.get("/en/"))
     assert response.status_code == 500
     assert b"Nothing you entered was lost" in response.content

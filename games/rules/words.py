@@ -21,11 +21,6 @@ def signed(n: int) -> Text:
     return Number(n, sign=True)
 
 
-def plural(n: int, word: str) -> str:
-    """``1 deal`` / ``3 deals`` (English only: being replaced by ``ngettext``)."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def joined(words: Sequence[str], last: str | None = None) -> Text | str:
     """``Ana``; ``Ana and Ben``; ``Ana, Ben and Cem`` (``last="or"``: ``Ana or Ben``)."""
     if not words:

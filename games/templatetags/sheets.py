@@ -9,7 +9,7 @@ from django import template
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import pgettext
+from django.utils.translation import get_language, pgettext
 
 from games import cards_ui, entry_forms, selectors
 from games.games import GAMES
@@ -24,6 +24,7 @@ from games.rules import (
 )
 from games.rules.cards import SUIT_SYMBOLS, parse_card
 from games.rules.errors import Problem, RuleError
+from scorekeeper import i18n
 
 register = template.Library()
 
@@ -57,9 +58,10 @@ def errors_at(errors: list, field: str) -> list[str]:
 
 @register.filter
 def number(value: Any) -> str:
-    """A whole number with a real minus sign (−96, not -96), as the changes are shown."""
-    if isinstance(value, int) and value < 0:
-        return f"−{-value}"
+    """A whole number with a real minus sign (−96, not -96), grouped as the reader's
+    language groups digits (1.234 in German)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return i18n.number(value)
     return str(value)
 
 
@@ -111,11 +113,8 @@ def suit_symbol(suit: str) -> str:
 
 @register.filter
 def signed(number: int) -> str:
-    if number > 0:
-        return f"+{number}"
-    if number < 0:
-        return f"−{-number}"
-    return "0"
+    """A change of score: +50, −50, 0 (grouped as the reader's language does)."""
+    return i18n.signed(number)
 
 
 @register.simple_tag
@@ -273,17 +272,22 @@ def rule_url(step: Any) -> str:
     game = RULE_BOOKS.get(anchor.split("-", 1)[0])
     if game is None:
         return ""
-    return _rule_book(game) + f"#{anchor}"
+    return _rule_book(game, get_language()) + f"#{anchor}"
 
 
 @cache
-def _rule_book(game: str) -> str:
-    # A sheet page has hundreds of explanation lines: resolve each game's URL once.
+def _rule_book(game: str, language: str | None) -> str:
+    # A sheet page has hundreds of explanation lines: resolve each game's URL once
+    # per language (its prefix).
     return reverse("games:rules-game", args=[game])
 
 
-@cache
 def _rule_fragment(anchor: str) -> str:
+    return _rule_fragment_in(anchor, get_language())
+
+
+@cache
+def _rule_fragment_in(anchor: str, language: str | None) -> str:
     """The rule-book section alone, which the entry form opens in a dialog."""
     game = RULE_BOOKS.get(anchor.split("-", 1)[0])
     if game is None:

@@ -512,7 +512,7 @@
 
   // -- the copy the service worker keeps of this sheet --------------------------------------
 
-  const SHEET_PAGE = /^\/[sv]\/[A-Za-z0-9_-]+\/$/;
+  const SHEET_PAGE = /^\/(?:[a-z]{2}\/)?[sv]\/[A-Za-z0-9_-]+\/$/;
   const PAGES_CACHE = "scorekeeper-pages"; // the service worker's copies of sheets (sw.js)
   let refreshTimer = null;
 

@@ -17,19 +17,20 @@
 
 const VERSION = "{{ version }}";
 const SHELL = {{ shell|safe }};
-const OFFLINE_URL = {{ offline_url|safe }};
+// The offline page in each language, by language code; the first is the default.
+const OFFLINE_URLS = {{ offline_urls|safe }};
 const SHELL_CACHE = "scorekeeper-shell-" + VERSION;
 const PAGES_CACHE = "scorekeeper-pages";
 const PARTS_CACHE = "scorekeeper-parts-" + VERSION;
 const PAGES_KEPT = 40;
 // The edit link's and the read-only link's page; not their parts (/live, /chart, …).
-const SHEET_PAGE = /^\/[sv]\/[A-Za-z0-9_-]+\/$/;
+const SHEET_PAGE = /^\/(?:[a-z]{2}\/)?[sv]\/[A-Za-z0-9_-]+\/$/;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
     caches
       .open(SHELL_CACHE)
-      .then((cache) => cache.addAll([...SHELL, OFFLINE_URL]))
+      .then((cache) => cache.addAll([...SHELL, ...Object.values(OFFLINE_URLS)]))
       .then(() => self.skipWaiting())
   );
 });
@@ -78,8 +79,10 @@ async function forgetPage(key) {
   await cache.delete(key);
 }
 
-async function offlinePage() {
-  const cached = await caches.match(OFFLINE_URL);
+async function offlinePage(url) {
+  // In the language of the page asked for (its prefix: /de/…), else the default one.
+  const language = new URL(url).pathname.split("/")[1];
+  const cached = await caches.match(OFFLINE_URLS[language] || Object.values(OFFLINE_URLS)[0]);
   return cached || Response.error();
 }
 
@@ -100,7 +103,7 @@ async function sheetPage(event, url) {
     const cached =
       event.request.cache === "no-store" ? null : await caches.match(key, { cacheName: PAGES_CACHE });
     if (cached) return cached;
-    if (event.request.mode === "navigate") return offlinePage();
+    if (event.request.mode === "navigate") return offlinePage(event.request.url);
     throw error;
   }
 }
@@ -143,7 +146,7 @@ async function otherPage(event) {
   try {
     return await fetch(event.request);
   } catch (error) {
-    return offlinePage();
+    return offlinePage(event.request.url);
   }
 }
 

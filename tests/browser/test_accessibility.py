@@ -227,7 +227,7 @@ def test_the_read_only_sheet_fits_reads_and_taps(live_server, both):
     in_both(both, "read-only skat", kind="sheet")
 
 
-@pytest.mark.parametrize("path", ["/", "/new/"])
+@pytest.mark.parametrize("path", ["/", "/en/new/"])
 def test_home_and_the_choice_of_game_fit_read_and_tap(live_server, both, path):
     both.goto(live_server.url + path)
     in_both(both, path)
@@ -235,7 +235,7 @@ def test_home_and_the_choice_of_game_fit_read_and_tap(live_server, both, path):
 
 @pytest.mark.parametrize(("game", "players"), [("skat", 3), ("pitch", 4), ("manipulation", 4)])
 def test_the_new_sheet_form_with_long_names_fits_reads_and_taps(live_server, both, game, players):
-    both.goto(live_server.url + f"/new/{game}/")
+    both.goto(live_server.url + f"/en/new/{game}/")
     for seat, name in enumerate(LONG_NAMES[:players]):
         both.locator(f"input[name=player_{seat}]").fill(name)
     in_both(both, f"new {game}", picture=f"a11y-new-{game}")
@@ -262,7 +262,7 @@ def test_a_selected_red_suit_keeps_its_colour_readable(live_server, screen):
 
 def test_switches_read_off_and_on_and_stand_out_in_light_and_dark(live_server, screen):
     # The Skat form's house rules are on/off switches; the first (Kontra and Re) is off.
-    screen.goto(live_server.url + "/new/skat/")
+    screen.goto(live_server.url + "/en/new/skat/")
     screen.evaluate(CONTRAST)
     switch = screen.locator(".switch").first
     measure = """s => {
@@ -376,7 +376,7 @@ def dealer_choices(page) -> list[str]:
 
 def test_who_deals_first_offers_the_players_by_the_names_being_typed(live_server, screen):
     # Skat is kept for three or four: the fourth seat is offered only once it has a name.
-    screen.goto(live_server.url + "/new/skat/")
+    screen.goto(live_server.url + "/en/new/skat/")
     assert dealer_choices(screen) == [
         "The first player named",
         "The second player named",
@@ -405,7 +405,7 @@ def test_without_javascript_the_dealers_are_named_by_their_place(browser, live_s
     context = browser.new_context(viewport=PHONE, java_script_enabled=False)
     try:
         page = context.new_page()
-        page.goto(live_server.url + "/new/manipulation/")
+        page.goto(live_server.url + "/en/new/manipulation/")
         # Three to five play: the two optional seats, still empty, deal nobody.
         assert dealer_choices(page) == [
             "The first player named",

@@ -34,11 +34,11 @@ def _sign_up(page, name: str) -> None:
 
 
 def _start_circle(page, live_server) -> str:
-    page.goto(live_server.url + "/")
+    page.goto(live_server.url + "/en/")
     page.get_by_role("link", name="Log in").click()
     page.get_by_role("link", name="Sign up").click()
     _sign_up(page, "ana")
-    page.wait_for_url(live_server.url + "/")
+    page.wait_for_url(live_server.url + "/en/")
     expect(page.get_by_role("heading", name="Your circles")).to_be_visible()
     page.get_by_role("link", name="New circle").click()
     page.get_by_label("Name of the circle").fill("Tuesday Skat")
@@ -108,7 +108,7 @@ def test_a_season_kept_by_two_phones(live_server, phone, browser):
     _start_season(phone)
     season_url = phone.url
     invite = _invite_link(phone, circle_url)
-    assert "/join/" in invite
+    assert "/en/join/" in invite
 
     other = browser.new_context(viewport=PHONE, color_scheme=phone.color_scheme)
     try:
@@ -134,7 +134,7 @@ def test_a_season_kept_by_two_phones(live_server, phone, browser):
     anonymous = browser.new_context(viewport=PHONE, color_scheme=phone.color_scheme)
     try:
         page = anonymous.new_page()
-        page.goto(live_server.url + "/new/manipulation/")
+        page.goto(live_server.url + "/en/new/manipulation/")
         for seat, name in enumerate(("Ana", "Ben", "Dora")):
             page.locator(f"input[name=player_{seat}]").fill(name)
         page.get_by_role("button", name="Start the sheet").click()

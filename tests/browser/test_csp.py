@@ -51,7 +51,7 @@ def _assert_none(page, console: list[str]) -> None:
 
 def test_the_home_page_runs_htmx_without_a_refusal(live_server, desktop):
     console = _watch(desktop)
-    desktop.goto(live_server.url + "/")
+    desktop.goto(live_server.url + "/en/")
     desktop.wait_for_function("window.htmx !== undefined")
     # htmx read its configuration: no <style> of its own, no eval.
     assert desktop.evaluate("htmx.config.includeIndicatorStyles") is False
@@ -62,7 +62,7 @@ def test_the_home_page_runs_htmx_without_a_refusal(live_server, desktop):
 
 def test_a_sheet_entered_through_htmx_without_a_refusal(live_server, phone):
     console = _watch(phone)
-    phone.goto(live_server.url + "/new/skat/")
+    phone.goto(live_server.url + "/en/new/skat/")
     for seat, name in enumerate(("Ali", "Bea", "Cleo")):
         phone.locator(f"input[name=player_{seat}]").fill(name)
     phone.get_by_role("button", name="Start the sheet").click()
@@ -106,7 +106,7 @@ def test_the_standings_page_without_a_refusal(live_server, desktop):
         )
         services.hand_record(sheet=sheet, data=won)
     console = _watch(desktop)
-    desktop.goto(f"{live_server.url}/standings/{season.view_token}/")
+    desktop.goto(f"{live_server.url}/en/standings/{season.view_token}/")
     expect(desktop.get_by_role("heading", name="This season")).to_be_visible()
     desktop.wait_for_function("window.htmx !== undefined")
     _assert_none(desktop, console)

@@ -121,7 +121,7 @@ def test_rounds_entered_without_a_connection_reach_the_sheet_in_order(live_serve
     expect(phone.get_by_role("heading", name="Round 4")).to_be_visible()
     assert live_hands(sheet) == []
     # A page this phone never opened: the offline page, listing the sheet.
-    phone.goto(live_server.url + "/rules/")
+    phone.goto(live_server.url + "/en/rules/")
     expect(phone.get_by_role("heading", name="No connection", exact=True)).to_be_visible()
     phone.locator("#recent-sheets").get_by_role("link", name=re.compile("^Continue")).click()
     phone.wait_for_url(f"**{sheet.get_absolute_url()}")
@@ -267,7 +267,7 @@ def test_the_read_only_sheet_says_when_it_is_not_live(live_server, phone):
 
 
 def test_the_home_page_lists_the_sheets_opened_on_this_phone(live_server, phone):
-    home = live_server.url + "/"
+    home = live_server.url + "/en/"
     phone.goto(home)
     recent = phone.locator("#recent-sheets")
     expect(recent).to_be_hidden()
@@ -304,7 +304,7 @@ def test_the_home_page_lists_the_sheets_opened_on_this_phone(live_server, phone)
 
 
 def test_back_from_a_new_sheet_starts_no_second_one(live_server, desktop):
-    desktop.goto(live_server.url + "/new/manipulation/")
+    desktop.goto(live_server.url + "/en/new/manipulation/")
     for seat, name in enumerate(PLAYERS):
         desktop.locator(f"input[name=player_{seat}]").fill(name)
     desktop.get_by_role("button", name="Start the sheet").click()
@@ -362,11 +362,11 @@ def test_the_share_panel_copies_a_link(live_server, phone):
 
 
 def test_the_home_page_shows_the_latest_sheets_first_and_all_on_request(live_server, desktop):
-    desktop.goto(live_server.url + "/")
+    desktop.goto(live_server.url + "/en/")
     sheets = [
         {
             "id": str(n),
-            "url": f"/s/sheet-{n}/",
+            "url": f"/en/s/sheet-{n}/",
             "kind": "edit",
             "game": "Skat",
             "players": f"Player {n}, B, C",

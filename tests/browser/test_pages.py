@@ -18,7 +18,7 @@ def _small_tap_targets(page) -> list[str]:
 
 
 def test_home_fits_a_phone_and_reaches_the_api_docs_in_one_tap(live_server, phone):
-    phone.goto(live_server.url + "/")
+    phone.goto(live_server.url + "/en/")
     assert phone.title().startswith("Scorekeeper")
     assert overflow(phone) <= 0
     assert _small_tap_targets(phone) == []
@@ -31,7 +31,7 @@ def test_home_fits_a_phone_and_reaches_the_api_docs_in_one_tap(live_server, phon
 
 
 def test_dark_mode_really_is_dark(live_server, phone):
-    phone.goto(live_server.url + "/")
+    phone.goto(live_server.url + "/en/")
     background = phone.evaluate("getComputedStyle(document.body).backgroundColor")
     channels = [int(c) for c in background.removeprefix("rgb(").removesuffix(")").split(",")]
     if phone.color_scheme == "dark":
@@ -41,10 +41,10 @@ def test_dark_mode_really_is_dark(live_server, phone):
 
 
 def test_api_docs_on_a_desktop(live_server, desktop):
-    desktop.goto(live_server.url + "/api/")
+    desktop.goto(live_server.url + "/en/api/")
     desktop.get_by_role("link", name="10-Point Pitch").click()
     assert desktop.url.endswith("#pitch")
     assert desktop.locator("#pitch-hand").is_visible()
     screenshot(desktop, "api-desktop")
-    desktop.goto(live_server.url + "/")
+    desktop.goto(live_server.url + "/en/")
     screenshot(desktop, "home-desktop")

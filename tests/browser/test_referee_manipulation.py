@@ -35,7 +35,7 @@ def _tap(page, picker: str, *codes: str) -> None:
 
 
 def test_meld_checker_names_the_bad_line_then_judges_every_meld(live_server, phone):
-    phone.goto(live_server.url + "/referee/manipulation/melds/")
+    phone.goto(live_server.url + "/en/referee/manipulation/melds/")
     expect(phone.get_by_role("heading", level=1)).to_have_text("Are these melds valid?")
     assert _small_tap_targets(phone) == []
 
@@ -58,13 +58,13 @@ def test_meld_checker_names_the_bad_line_then_judges_every_meld(live_server, pho
     )
     expect(phone).to_have_url(re.compile(r"melds=7H"))
     expect(phone.locator(".verdict .explanation a.rule-link").first).to_have_attribute(
-        "href", "/rules/manipulation/#manipulation-sequences"
+        "href", "/en/rules/manipulation/#manipulation-sequences"
     )
     _picture(phone, "referee-manipulation-melds")
 
 
 def test_turn_checker_reads_both_tables_and_the_hand(live_server, phone):
-    phone.goto(live_server.url + "/referee/manipulation/turn/")
+    phone.goto(live_server.url + "/en/referee/manipulation/turn/")
     expect(phone.get_by_role("heading", level=1)).to_have_text("Was that turn legal?")
     assert _small_tap_targets(phone) == []
 
@@ -94,7 +94,7 @@ def test_turn_checker_reads_both_tables_and_the_hand(live_server, phone):
 
 
 def test_arrange_asks_for_cards_then_lays_them_out(live_server, phone):
-    phone.goto(live_server.url + "/referee/manipulation/arrange/")
+    phone.goto(live_server.url + "/en/referee/manipulation/arrange/")
     expect(phone.get_by_role("heading", level=1)).to_have_text("Can all these cards go down?")
     assert _small_tap_targets(phone) == []
 

@@ -36,7 +36,7 @@ def _tap_card(page, slot: str, code: str) -> None:
 
 
 def test_trick_judge_shows_the_order_refuses_a_non_trump_and_names_the_winner(live_server, phone):
-    phone.goto(live_server.url + "/referee/pitch/trick/")
+    phone.goto(live_server.url + "/en/referee/pitch/trick/")
     expect(phone.get_by_role("heading", level=1)).to_have_text("Who wins the trick?")
     assert _small_tap_targets(phone) == []
 
@@ -71,7 +71,7 @@ def test_trick_judge_shows_the_order_refuses_a_non_trump_and_names_the_winner(li
     explanation = phone.locator(".verdict .explanation")
     expect(explanation).to_contain_text("J♦ is the off-jack")
     expect(explanation.locator("a.rule-link").first).to_have_attribute(
-        "href", "/rules/pitch/#pitch-trumps"
+        "href", "/en/rules/pitch/#pitch-trumps"
     )
     _picture(phone, "referee-pitch-trick")
 
@@ -90,7 +90,7 @@ def test_trick_judge_shows_the_order_refuses_a_non_trump_and_names_the_winner(li
 
 
 def test_hand_scorer_asks_for_a_missing_point_then_scores_a_set_hand(live_server, phone):
-    phone.goto(live_server.url + "/referee/pitch/hand/")
+    phone.goto(live_server.url + "/en/referee/pitch/hand/")
     expect(phone.get_by_role("heading", level=1)).to_have_text("Score a hand")
     assert _small_tap_targets(phone) == []
 
@@ -127,6 +127,6 @@ def test_hand_scorer_asks_for_a_missing_point_then_scores_a_set_hand(live_server
     expect(phone.get_by_test_id("after-B")).to_have_text("5")
     expect(phone.get_by_test_id("game-end")).to_have_text("No winner yet: play goes on.")
     expect(phone.locator(".verdict .explanation a.rule-link").first).to_have_attribute(
-        "href", "/rules/pitch/#pitch-points"
+        "href", "/en/rules/pitch/#pitch-points"
     )
     _picture(phone, "referee-pitch-hand")

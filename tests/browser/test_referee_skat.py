@@ -69,7 +69,7 @@ def _answer(page):
 
 
 def test_game_value(live_server, phone):
-    phone.goto(live_server.url + "/referee/skat/value/")
+    phone.goto(live_server.url + "/en/referee/skat/value/")
     expect(phone.get_by_role("heading", level=1)).to_have_text("What is the game worth?")
     _picture(phone, "value-empty")
     _mark_page(phone)
@@ -107,7 +107,7 @@ def test_game_value(live_server, phone):
     # Each explanation line links to its rule in the rule book.
     link = _answer(phone).locator(".explanation li", has_text="Clubs counts 12 a level")
     href = link.get_by_role("link").get_attribute("href")
-    assert href == "/rules/skat/#skat-game-value"
+    assert href == "/en/rules/skat/#skat-game-value"
 
     # The link opened afresh shows the same answer, without JavaScript's help.
     phone.goto(phone.url)
@@ -115,7 +115,7 @@ def test_game_value(live_server, phone):
 
 
 def test_how_high_may_i_bid(live_server, phone):
-    phone.goto(live_server.url + "/referee/skat/bid/")
+    phone.goto(live_server.url + "/en/referee/skat/bid/")
     expect(phone.get_by_role("heading", level=1)).to_have_text("How high may I bid?")
     _mark_page(phone)
     hand = "Your 10 cards (not the skat)"
@@ -151,7 +151,7 @@ def test_how_high_may_i_bid(live_server, phone):
 
 
 def test_who_takes_the_trick(live_server, phone):
-    phone.goto(live_server.url + "/referee/skat/trick/")
+    phone.goto(live_server.url + "/en/referee/skat/trick/")
     expect(phone.get_by_role("heading", level=1)).to_have_text("Who takes the trick?")
     _mark_page(phone)
 
@@ -185,7 +185,7 @@ def test_who_takes_the_trick(live_server, phone):
 
 
 def test_may_i_play_that_card(live_server, phone):
-    phone.goto(live_server.url + "/referee/skat/follow/")
+    phone.goto(live_server.url + "/en/referee/skat/follow/")
     expect(phone.get_by_role("heading", level=1)).to_have_text("May I play that card?")
     _mark_page(phone)
 
@@ -211,7 +211,7 @@ def test_may_i_play_that_card(live_server, phone):
 
 
 def test_bid_ladder_and_the_tools_nav(live_server, phone):
-    phone.goto(live_server.url + "/referee/skat/bids/")
+    phone.goto(live_server.url + "/en/referee/skat/bids/")
     expect(phone.get_by_role("heading", level=1)).to_have_text("The bid ladder")
     expect(phone.locator(".bid-ladder li")).to_have_count(63)
     expect(phone.locator("#bid-18")).to_contain_text("Diamonds ×2")
@@ -231,7 +231,7 @@ def test_bid_ladder_and_the_tools_nav(live_server, phone):
         expect(nav.get_by_role("link", name=name, exact=True)).to_have_attribute(
             "aria-current", "page"
         )
-    expect(nav.get_by_role("link", name="Rule book")).to_have_attribute("href", "/rules/skat/")
+    expect(nav.get_by_role("link", name="Rule book")).to_have_attribute("href", "/en/rules/skat/")
 
 
 def test_a_question_without_javascript(live_server, browser):
@@ -240,7 +240,7 @@ def test_a_question_without_javascript(live_server, browser):
     context = browser.new_context(viewport=PHONE, java_script_enabled=False)
     try:
         page = context.new_page()
-        page.goto(live_server.url + "/referee/skat/trick/")
+        page.goto(live_server.url + "/en/referee/skat/trick/")
         page.locator(".game-choice label", has_text="Hearts").click()
         for legend, code in (("1st card", "AC"), ("2nd card", "7H"), ("3rd card", "10C")):
             _tap(_part(page, legend), [code])

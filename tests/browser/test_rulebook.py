@@ -46,7 +46,7 @@ def _viewport_picture(page, name: str) -> None:
 
 @pytest.mark.parametrize(("slug", "name"), GAMES)
 def test_a_rule_page_fits_a_phone(live_server, phone, slug, name):
-    phone.goto(f"{live_server.url}/rules/{slug}/")
+    phone.goto(f"{live_server.url}/en/rules/{slug}/")
     expect(phone.get_by_role("heading", level=1)).to_have_text(name)
     assert overflow(phone) <= 0
     assert _small_tap_targets(phone) == []
@@ -60,7 +60,7 @@ def test_a_rule_page_fits_a_phone(live_server, phone, slug, name):
 
 
 def test_the_contents_and_the_hash_links_jump_to_their_sections(live_server, phone):
-    phone.goto(f"{live_server.url}/rules/skat/")
+    phone.goto(f"{live_server.url}/en/rules/skat/")
     phone.locator(".rb-toc").get_by_role("link", name="Overbidding", exact=True).click()
     phone.wait_for_url("**/rules/skat/#skat-overbid")
     assert _in_view_below_the_top_bar(phone, "#skat-overbid h3")
@@ -74,12 +74,12 @@ def test_the_contents_and_the_hash_links_jump_to_their_sections(live_server, pho
 
 def test_the_index_reaches_each_game_in_one_tap(live_server, phone):
     for slug, name in GAMES:
-        phone.goto(f"{live_server.url}/rules/")
+        phone.goto(f"{live_server.url}/en/rules/")
         assert overflow(phone) <= 0
         phone.get_by_role("link", name=f"{name} rules", exact=True).click()
         phone.wait_for_url(f"**/rules/{slug}/")
         expect(phone.get_by_role("heading", level=1)).to_have_text(name)
-    phone.goto(f"{live_server.url}/rules/")
+    phone.goto(f"{live_server.url}/en/rules/")
     assert _small_tap_targets(phone) == []
     screenshot(phone, f"rulebook-index-{phone.color_scheme}")
 
@@ -98,13 +98,13 @@ def test_a_rule_link_on_a_sheet_opens_its_section(live_server, phone):
             "outcome": "won",
         },
     )
-    phone.goto(f"{live_server.url}/s/{sheet.edit_token}/")
+    phone.goto(f"{live_server.url}/en/s/{sheet.edit_token}/")
     deal = phone.locator("#deal-1")
     deal.locator("summary").click()
     expect(deal.get_by_text("Matadors: with 2.")).to_be_visible()
     deal.locator(".explanation").scroll_into_view_if_needed()
     _viewport_picture(phone, f"rulebook-from-sheet-{phone.color_scheme}")
-    deal.locator('a.rule-link[href="/rules/skat/#skat-matadors"]').click()
+    deal.locator('a.rule-link[href="/en/rules/skat/#skat-matadors"]').click()
     phone.wait_for_url("**/rules/skat/#skat-matadors")
     heading = phone.locator("#skat-matadors h3")
     expect(heading).to_contain_text("Matadors")

@@ -31,7 +31,7 @@ LIVE_UPDATE_MS = 6_000
 
 def _start_sheet(page, live_server) -> None:
     """Home → new sheet → Manipulation, three names, Cem deals first, the ace high or low."""
-    page.goto(live_server.url + "/")
+    page.goto(live_server.url + "/en/")
     page.get_by_role("link", name="Start a score sheet").click()
     page.get_by_role("link", name=re.compile("Manipulation")).click()
     page.wait_for_url("**/new/manipulation/")
@@ -218,7 +218,7 @@ def test_a_short_game_of_manipulation_on_a_phone(live_server, phone, browser):
 
 
 def test_a_manipulation_sheet_on_a_desktop(live_server, desktop):
-    desktop.goto(live_server.url + "/new/manipulation/")
+    desktop.goto(live_server.url + "/en/new/manipulation/")
     for seat, name in enumerate(PLAYERS):
         desktop.locator(f"input[name=player_{seat}]").fill(name)
     desktop.get_by_role("button", name="Start the sheet").click()

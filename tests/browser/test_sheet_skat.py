@@ -39,7 +39,7 @@ SKAT = ["QD", "9H"]
 
 def _start_sheet(page, live_server) -> None:
     """Home → new sheet → Skat, three names, Ali deals first, Kontra and Re, six deals."""
-    page.goto(live_server.url + "/")
+    page.goto(live_server.url + "/en/")
     page.get_by_role("link", name="Start a score sheet").click()
     page.get_by_role("link", name=re.compile("Skat")).click()
     page.wait_for_url("**/new/skat/")
@@ -228,7 +228,7 @@ def test_a_short_skat_series_on_a_phone(live_server, phone, browser):
 
 
 def test_a_skat_sheet_on_a_desktop(live_server, desktop):
-    desktop.goto(live_server.url + "/new/skat/")
+    desktop.goto(live_server.url + "/en/new/skat/")
     for seat, name in enumerate(PLAYERS):
         desktop.locator(f"input[name=player_{seat}]").fill(name)
     desktop.get_by_role("button", name="Start the sheet").click()
@@ -249,7 +249,7 @@ def test_a_four_figure_loss_fits_the_totals_of_four_players(live_server, browser
     context = browser.new_context(viewport=PHONE, color_scheme="light", device_scale_factor=1)
     try:
         page = context.new_page()
-        page.goto(live_server.url + "/new/skat/")
+        page.goto(live_server.url + "/en/new/skat/")
         for seat, name in enumerate((*PLAYERS, "Dora")):
             page.locator(f"input[name=player_{seat}]").fill(name)
         page.get_by_text("Kontra and Re", exact=True).click()

@@ -342,14 +342,14 @@ def test_a_rule_link_in_the_preview_opens_over_the_form(live_server, phone):
     _radio(phone, "matadors_tap", "with-2").click()
     expect(phone.locator("#preview .preview-summary")).to_have_text("Bea: Spades with 2, won, +33")
     phone.locator("#preview .preview-why").click()
-    phone.locator('#preview a.rule-link[href="/rules/skat/#skat-game-value"]').click()
+    phone.locator('#preview a.rule-link[href="/en/rules/skat/#skat-game-value"]').click()
     dialog = phone.locator("dialog.rule-dialog")
     expect(dialog).to_be_visible()
     expect(dialog.locator("#skat-game-value h2")).to_contain_text("Game value")
     assert phone.url == url
     _picture(phone, "entry-rule-dialog")
     # A link inside the rule opens its section in place too.
-    dialog.locator('.rule-dialog-body a[href="/rules/skat/#skat-levels"]').first.click()
+    dialog.locator('.rule-dialog-body a[href="/en/rules/skat/#skat-levels"]').first.click()
     expect(dialog.locator("#skat-levels h3")).to_contain_text("Levels")
     expect(dialog.locator("#skat-game-value")).to_have_count(0)
     dialog.get_by_role("button", name="Back to the deal").click()

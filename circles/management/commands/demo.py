@@ -723,7 +723,7 @@ class Command(BaseCommand):
         out(f"  view token:  {current.view_token}")
         out(f"  standings:   {base}{current.get_absolute_url()}")
         out(f"  public link: {base}{reverse('circles:season-public', args=[current.view_token])}")
-        api = reverse("circles:api-standings", args=[current.pk])
+        api = reverse("api-standings", args=[current.pk])
         out(f'  API:         curl -H "Authorization: Bearer {current.view_token}" {base}{api}')
         out(
             f'Previous season "{previous.name}" (id {previous.pk}): '
