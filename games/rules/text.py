@@ -17,8 +17,10 @@ The web app installs the translation (Django's ``gettext`` and number formats) w
 finds these messages because they are written as ``_()``, ``ngettext()`` and
 ``pgettext()`` calls, as in any Django code.
 
-Never put a ``Text`` into an f-string or ``+``: that freezes its English. Pass it as a
-parameter of another ``_()`` instead, or use :func:`join`.
+Never put a ``Text`` into an f-string or ``+``: that keeps a plain string in one
+language (the active one for an f-string, English for ``+``), which a kept result then
+shows to every reader. Pass it as a parameter of another ``_()`` instead, or use
+:func:`join`.
 """
 
 from __future__ import annotations
