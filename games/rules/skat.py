@@ -16,6 +16,7 @@ import bisect
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
 from .cards import SKAT_DECK, SUIT_NAMES, Card, labels
@@ -360,6 +361,25 @@ def contract_name(
         # Translators: {game} is a suit or "Grand".
         return _("{game} Hand", game=name)
     return name
+
+
+def contract_named(english: str) -> str:
+    """The contract whose English name this is, as a translatable Text (the name as
+    given when no contract has it). For names kept as plain English, such as a circle's
+    stored "biggest game"."""
+    return _contracts_by_name().get(english, english)
+
+
+@cache
+def _contracts_by_name() -> dict[str, str]:
+    names: dict[str, str] = {}
+    for game in GAMES:
+        for hand in (False, True):
+            for ouvert in (False, True):
+                for announced in ("none", "schneider", "schwarz"):
+                    named = contract_name(game=game, hand=hand, ouvert=ouvert, announced=announced)
+                    names.setdefault(str.__str__(named), named)
+    return names
 
 
 def _null_key(hand: bool, ouvert: bool) -> str:

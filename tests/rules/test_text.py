@@ -156,3 +156,22 @@ def test_without_a_translation_installed_everything_is_english():
     assert untranslated.ngettext("{n} trick", "{n} tricks", 2) == "{n} tricks"
     assert untranslated.pgettext("card rank", "J") == "J"
     assert untranslated.number(-7) == "−7"
+
+
+@pytest.mark.parametrize(
+    "name", ["Grand Hand", "Null Ouvert Hand", "Clubs, schneider announced", "Spades Ouvert"]
+)
+def test_a_contract_kept_as_english_is_shown_translated(name, shouting):
+    # A circle keeps each player's biggest game by its English name; it is shown in the
+    # reader's language (Skat rules, "Game value": the contract's name).
+    from games.rules.skat import contract_named
+
+    named = contract_named(name)
+    assert named == name
+    assert str(named) == name.upper()
+
+
+def test_a_name_that_is_no_contract_is_shown_as_it_is():
+    from games.rules.skat import contract_named
+
+    assert contract_named("Ramsch") == "Ramsch"
