@@ -98,8 +98,8 @@ def seat_stats(
     """
     per_game = _game(game)
     if len(entries) != len(state.deals):
-        # Translators: {deals} is e.g. "12 deals", {entries} e.g. "11 entries".
         message = _(
+            # Translators: {deals} is e.g. "12 deals", {entries} e.g. "11 entries".
             "Give one entry per deal of the sheet: it has {deals}, got {entries}.",
             deals=ngettext("{n} deal", "{n} deals", len(state.deals), n=len(state.deals)),
             entries=ngettext("{n} entry", "{n} entries", len(entries), n=len(entries)),

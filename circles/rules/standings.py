@@ -146,9 +146,9 @@ def _shown(value: object) -> str:
 def _read_rank_by(value: object, name: str) -> Text | None:
     if value in RANK_BY:
         return None
-    # Translators: {name} is the rule's name (rank_by); "total" and "average" are its
-    # values: keep all three. {got} is what was given, as written in JSON.
     return _(
+        # Translators: {name} is the rule's name (rank_by); "total" and "average" are its
+        # values: keep all three. {got} is what was given, as written in JSON.
         '{name} is "total" (the Seeger-Fabian points of the counted series added up) or '
         '"average" (those points per counted series); got {got}.',
         name=name,
@@ -159,9 +159,9 @@ def _read_rank_by(value: object, name: str) -> Text | None:
 def _read_missed(value: object, name: str) -> Text | None:
     if value in MISSED:
         return None
-    # Translators: {name} is the rule's name (missed); "ignore" and "zero" are its
-    # values: keep all three. {got} is what was given, as written in JSON.
     return _(
+        # Translators: {name} is the rule's name (missed); "ignore" and "zero" are its
+        # values: keep all three. {got} is what was given, as written in JSON.
         '{name} is "ignore" (an evening a player missed does not count) or "zero" (it '
         "counts as a series of 0); got {got}.",
         name=name,
@@ -172,9 +172,9 @@ def _read_missed(value: object, name: str) -> Text | None:
 def _read_switch(value: object, name: str) -> Text | None:
     if isinstance(value, bool):
         return None
-    # Translators: {name} is the rule's name (scale); true and false are JSON: keep them.
-    # {got} is what was given, as written in JSON.
     return _(
+        # Translators: {name} is the rule's name (scale); true and false are JSON: keep them.
+        # {got} is what was given, as written in JSON.
         "{name} is switched on with true or off with false, not {got}.",
         name=name,
         got=_shown(value),
@@ -185,9 +185,9 @@ def _read_series(value: object, name: str) -> Text | None:
     # A bool is an int in Python, but "true series" means nothing to a player.
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MOST_SERIES:
         return None
-    # Translators: {name} is the rule's name (min_series, drop_worst): keep it. {got} is
-    # what was given, as written in JSON.
     return _(
+        # Translators: {name} is the rule's name (min_series, drop_worst): keep it. {got} is
+        # what was given, as written in JSON.
         "{name} is a whole number of series from 0 to {most}; got {got}.",
         name=name,
         most=MOST_SERIES,
@@ -238,9 +238,9 @@ class ClubRules:
         if data is None:
             return cls()
         if not isinstance(data, Mapping):
-            # Translators: {example} is JSON, {"rank_by": "average"}: keep it as it is.
-            # {got} is what was given, as written in JSON.
             message = _(
+                # Translators: {example} is JSON, {"rank_by": "average"}: keep it as it is.
+                # {got} is what was given, as written in JSON.
                 "Give the club rules as an object of names and values, like {example}; got {got}.",
                 example='{"rank_by": "average"}',
                 got=_shown(data),
@@ -254,9 +254,9 @@ class ClubRules:
             if name not in known:
                 close = difflib.get_close_matches(str(name), known, n=1, cutoff=0.6)
                 if close:
-                    # Translators: {name} is what was typed, {rules} the rules' names
-                    # ("rank_by, scale and missed"), {close} the one that was probably meant.
                     message = _(
+                        # Translators: {name} is what was typed, {rules} the rules' names
+                        # ("rank_by, scale and missed"), {close} the one that was probably meant.
                         '"{name}" is not a club rule; the rules are {rules}. Did you mean '
                         '"{close}"?',
                         name=name,
@@ -264,9 +264,9 @@ class ClubRules:
                         close=close[0],
                     )
                 else:
-                    # Translators: {name} is what was typed, {rules} the rules' names
-                    # ("rank_by, scale and missed").
                     message = _(
+                        # Translators: {name} is what was typed, {rules} the rules' names
+                        # ("rank_by, scale and missed").
                         '"{name}" is not a club rule; the rules are {rules}.',
                         name=name,
                         rules=joined(known),

@@ -72,8 +72,8 @@ _SYMBOL_TO_SUIT = {
 _CARD_RE = re.compile(r"^(10|[2-9]|[AKQJT])([CSHD])$")
 _JOKER_RE = re.compile(r"^JOKER[-_ ]?(HIGH|LOW)$")
 
-# Translators: the codes JC and 10H are what a player types, in every language: keep them.
 CARD_HELP = _(
+    # Translators: the codes JC and 10H are what a player types, in every language: keep them.
     "Write rank then suit, for example JC for the jack of clubs or 10H for the ten of hearts."
 )
 HIGH_JOKER = _("high joker")
@@ -84,9 +84,9 @@ LOW_JOKER = _("low joker")
 def _label(rank: str, suit: str | None) -> Text:
     if suit is None:
         return HIGH_JOKER if rank == JOKER_HIGH else LOW_JOKER
-    # Translators: a short card label: {rank} is a rank letter or number, {suit} a suit
-    # symbol (J♣, 10♥).
     return pgettext(
+        # Translators: a short card label: {rank} is a rank letter or number, {suit} a suit
+        # symbol (J♣, 10♥).
         "card label: rank then suit symbol",
         "{rank}{suit}",
         rank=RANK_LETTERS.get(rank, rank),
@@ -216,8 +216,8 @@ class Deck:
         bound, e.g. to 1 for a single hand in a one-deck game).
         """
         if not isinstance(values, list):
-            # Translators: {got} says what was given instead, e.g. "a number" or "nothing".
             message = _(
+                # Translators: {got} says what was given instead, e.g. "a number" or "nothing".
                 'Give the cards as a list of codes like ["JC", "10H"]; got {got}.',
                 got=_shown(values),
             )
@@ -252,9 +252,9 @@ class Deck:
         for c, n in sorted(Counter(cards).items()):
             if n > limit:
                 if limit == 1:
-                    # Translators: {card} is a card label (J♣), {deck} e.g. "a Skat deck",
-                    # {name} the card's full name ("jack of clubs").
                     message = ngettext(
+                        # Translators: {card} is a card label (J♣), {deck} e.g. "a Skat deck",
+                        # {name} the card's full name ("jack of clubs").
                         "{card} is there {n} time, but {deck} has only one {name}.",
                         "{card} is there {n} times, but {deck} has only one {name}.",
                         n,
@@ -264,8 +264,8 @@ class Deck:
                         name=c.name,
                     )
                 else:
-                    # Translators: {card} is a card label (J♣), {deck} e.g. "two 52-card decks".
                     message = ngettext(
+                        # Translators: {card} is a card label (J♣), {deck} e.g. "two 52-card decks".
                         "{card} is there {n} time, but there are only {limit} of each card "
                         "in {deck}.",
                         "{card} is there {n} times, but there are only {limit} of each card "

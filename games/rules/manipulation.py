@@ -115,9 +115,9 @@ class ManipulationOptions:
             if name not in ("target", "ace", "stock_out"):
                 problems.add(
                     f"{field}.{name}",
-                    # Translators: {name} is what was typed; target, ace and stock_out are
-                    # the option names of the API: keep them.
                     _(
+                        # Translators: {name} is what was typed; target, ace and stock_out are
+                        # the option names of the API: keep them.
                         'Manipulation has no option "{name}"; the options are target, ace and '
                         "stock_out.",
                         name=name,
@@ -127,8 +127,8 @@ class ManipulationOptions:
         if not isinstance(target, int) or isinstance(target, bool) or target not in TARGETS:
             problems.add(
                 f"{field}.target",
-                # Translators: {value} is what was given, as written in JSON.
                 _(
+                    # Translators: {value} is what was given, as written in JSON.
                     "The game is played to 200 or 300 penalty points; {value} is not one of them.",
                     value=_as_typed(target),
                 ),
@@ -137,9 +137,9 @@ class ManipulationOptions:
         if ace not in ACE_RULES:
             problems.add(
                 f"{field}.ace",
-                # Translators: "high" and "low_or_high" are the API's values: keep them.
-                # {value} is what was given, as written in JSON.
                 _(
+                    # Translators: "high" and "low_or_high" are the API's values: keep them.
+                    # {value} is what was given, as written in JSON.
                     'The ace is either "high" (Q-K-A only) or "low_or_high" (A-2-3 too); '
                     "{value} is neither.",
                     value=_as_typed(ace),
@@ -149,9 +149,9 @@ class ManipulationOptions:
         if stock_out not in STOCK_OUT_RULES:
             problems.add(
                 f"{field}.stock_out",
-                # Translators: "play_on" and "end_round" are the API's values: keep them.
-                # {value} is what was given, as written in JSON.
                 _(
+                    # Translators: "play_on" and "end_round" are the API's values: keep them.
+                    # {value} is what was given, as written in JSON.
                     "When the stock runs out the table either plays on "
                     '("play_on") or ends the round ("end_round"); {value} is neither.',
                     value=_as_typed(stock_out),
@@ -275,8 +275,8 @@ def _judge_meld(cards: Sequence[Card], options: ManipulationOptions) -> _Judgeme
             "(one rank, different suits)"
         ),
         "manipulation-melds",
-        # Translators: {cards} are card labels (7♠ 7♥ 8♥).
         reason=_(
+            # Translators: {cards} are card labels (7♠ 7♥ 8♥).
             "{cards} is neither a sequence (one suit, ranks in a row) nor a group "
             "(one rank, different suits)",
             cards=labels(_sorted_cards(cards)),
@@ -307,8 +307,8 @@ def _judge_group(cards: Sequence[Card]) -> _Judgement:
     repeated = _sorted_cards(c for c, n in Counter(cards).items() if n > 1)
     if repeated:
         return _invalid(
-            # Translators: {cards} are card labels joined by "and" (Q♠, or Q♠ and K♠).
             ngettext(
+                # Translators: {cards} are card labels joined by "and" (Q♠, or Q♠ and K♠).
                 "a group needs different suits: {cards} is there twice",
                 "a group needs different suits: {cards} are there twice",
                 len(repeated),
@@ -343,8 +343,8 @@ def _judge_sequence(cards: Sequence[Card], options: ManipulationOptions) -> _Jud
     repeated = _sorted_cards(c for c, n in Counter(cards).items() if n > 1)
     if repeated:
         return _invalid(
-            # Translators: {cards} are card labels joined by "and" (8♥, or 8♥ and 9♥).
             ngettext(
+                # Translators: {cards} are card labels joined by "and" (8♥, or 8♥ and 9♥).
                 "{cards} is there twice, but a sequence holds each rank only once",
                 "{cards} are there twice, but a sequence holds each rank only once",
                 len(repeated),
@@ -370,8 +370,8 @@ def _judge_sequence(cards: Sequence[Card], options: ManipulationOptions) -> _Jud
         )
     if has_ace and _in_a_row(low):
         return _invalid(
-            # Translators: {ace} and {two} are card labels (A♣, 2♣).
             _(
+                # Translators: {ace} and {two} are card labels (A♣, 2♣).
                 "the ace counts high only here, so {ace} cannot go below {two} "
                 "(A-2-3 needs the option ace low or high)",
                 ace=Card("A", suit).label,
@@ -423,16 +423,16 @@ def _gap_reason(values: list[int], suit: str | None) -> Text:
         missing = _cards_at(range(below + 1, above), suit)
         lower, upper = _cards_at([below], suit)[0].label, _cards_at([above], suit)[0].label
         if len(missing) == 1:
-            # Translators: all three are card labels of one suit (10♥, 9♥, J♥).
             hole = _(
+                # Translators: all three are card labels of one suit (10♥, 9♥, J♥).
                 "the {card} is missing between {lower} and {upper}",
                 card=missing[0].label,
                 lower=lower,
                 upper=upper,
             )
         elif len(missing) == 2:
-            # Translators: all four are card labels of one suit (9♥, 10♥, 8♥, J♥).
             hole = _(
+                # Translators: all four are card labels of one suit (9♥, 10♥, 8♥, J♥).
                 "the {first} and {second} are missing between {lower} and {upper}",
                 first=missing[0].label,
                 second=missing[1].label,
@@ -440,8 +440,8 @@ def _gap_reason(values: list[int], suit: str | None) -> Text:
                 upper=upper,
             )
         else:
-            # Translators: all four are card labels of one suit (4♥, 9♥, 3♥, 10♥).
             hole = _(
+                # Translators: all four are card labels of one suit (4♥, 9♥, 3♥, 10♥).
                 "everything from {first} to {last} is missing between {lower} and {upper}",
                 first=missing[0].label,
                 last=missing[-1].label,
@@ -521,9 +521,11 @@ def _meld_step(number: int, meld: Sequence[Card], judgement: _Judgement) -> Step
     if not judgement.check.valid:
         return Step(_meld_not_valid(number, shown, judgement.detail), judgement.rule)
     if judgement.ace_low:
-        # Translators: {cards} are card labels (A♣ 2♣ 3♣).
         text = _(
-            "Meld {number} ({cards}) is a sequence with the ace low.", number=number, cards=shown
+            # Translators: {cards} are card labels (A♣ 2♣ 3♣).
+            "Meld {number} ({cards}) is a sequence with the ace low.",
+            number=number,
+            cards=shown,
         )
     elif judgement.check.kind == "sequence":
         # Translators: {cards} are card labels (7♣ 8♣ 9♣).
@@ -535,10 +537,13 @@ def _meld_step(number: int, meld: Sequence[Card], judgement: _Judgement) -> Step
 
 
 def _meld_not_valid(number: int, shown: str, detail: str | None) -> Text:
-    # Translators: {cards} are card labels (or "no cards"); {reason} is a clause such as
-    # "a group needs at least 3 cards; this one has only 2".
     return _(
-        "Meld {number} ({cards}) is not valid: {reason}.", number=number, cards=shown, reason=detail
+        # Translators: {cards} are card labels (or "no cards"); {reason} is a clause such as
+        # "a group needs at least 3 cards; this one has only 2".
+        "Meld {number} ({cards}) is not valid: {reason}.",
+        number=number,
+        cards=shown,
+        reason=detail,
     )
 
 
@@ -574,8 +579,8 @@ def check_turn(
     played = after - before
     steps = [
         Step(
-            # Translators: {before} and {after} are e.g. "9 cards in 3 melds".
             _(
+                # Translators: {before} and {after} are e.g. "9 cards in 3 melds".
                 "Before the turn the table held {before}; after it, {after}.",
                 before=_cards_in_melds(before, table_before),
                 after=_cards_in_melds(after, table_after),
@@ -592,8 +597,8 @@ def check_turn(
         count = len(reasons)
         steps.append(
             Step(
-                # Translators: {count} is a number, written as a word up to six ("two").
                 ngettext(
+                    # Translators: {count} is a number, written as a word up to six ("two").
                     "The turn is not legal: {count} rule broken.",
                     "The turn is not legal: {count} rules broken.",
                     count,
@@ -615,8 +620,8 @@ def check_turn(
 def _cards_in_melds(cards: Counter[Card], table: Sequence[Sequence[Card]]) -> Text:
     total = cards.total()
     melds = len(table)
-    # Translators: {melds} is e.g. "3 melds".
     return ngettext(
+        # Translators: {melds} is e.g. "3 melds".
         "{n} card in {melds}",
         "{n} cards in {melds}",
         total,
@@ -642,9 +647,9 @@ def _judge_table_after(
     for number, (meld, judgement) in enumerate(zip(table_after, judgements, strict=True), 1):
         if not judgement.check.valid:
             shown = _meld_label(meld)
-            # Translators: {cards} are card labels (or "no cards"); {reason} is a clause
-            # such as "a group needs at least 3 cards; this one has only 2".
             reason = _(
+                # Translators: {cards} are card labels (or "no cards"); {reason} is a clause
+                # such as "a group needs at least 3 cards; this one has only 2".
                 "meld {number} ({cards}) is not valid: {reason}",
                 number=number,
                 cards=shown,
@@ -660,8 +665,8 @@ def _judge_table_after(
         ]
         steps.append(
             Step(
-                # Translators: {melds} is a list such as "7♣ 8♣ 9♣ (sequence), 7♠ 7♥ 7♦ (group)".
                 _(
+                    # Translators: {melds} is a list such as "7♣ 8♣ 9♣ (sequence), 7♠ 7♥ 7♦ (group)".
                     "Every meld on the table afterwards is valid: {melds}.",
                     melds=join(_(", "), melds),
                 ),
@@ -685,15 +690,17 @@ def _judge_table_kept(missing: Counter[Card], reasons: list[str], steps: list[St
             # Translators: {card} is a card label (J♣): both copies of that card.
             reason = _("both {card} from the table are missing", card=c.label)
         else:
-            # Translators: {count} is a number (three or more, as a word up to six),
-            # {card} a card label (J♣).
             reason = _(
-                "{count} {card} from the table are missing", count=_count_word(n), card=c.label
+                # Translators: {count} is a number (three or more, as a word up to six),
+                # {card} a card label (J♣).
+                "{count} {card} from the table are missing",
+                count=_count_word(n),
+                card=c.label,
             )
         reasons.append(reason)
-        # Translators: {reason} is a clause such as "the J♣ from the table is missing";
-        # the first letter of the sentence becomes a capital.
         text = _(
+            # Translators: {reason} is a clause such as "the J♣ from the table is missing";
+            # the first letter of the sentence becomes a capital.
             "{reason}: cards on the table stay on the table, though they may move between melds.",
             reason=reason,
         )
@@ -732,16 +739,16 @@ def _judge_played(
             # Translators: {card} is a card label (J♣).
             reason = _("{card} was not in your hand", card=c.label)
         elif have == 0:
-            # Translators: {card} is a card label (J♣); {times} is "twice" or "3 times".
             reason = _(
+                # Translators: {card} is a card label (J♣); {times} is "twice" or "3 times".
                 "{card} was added {times} but was not in your hand",
                 card=c.label,
                 times=_times_word(count),
             )
         else:
-            # Translators: {card} is a card label (J♣); {times} is "twice" or "3 times";
-            # {count} is how many of that card the hand held, as a word ("one").
             reason = _(
+                # Translators: {card} is a card label (J♣); {times} is "twice" or "3 times";
+                # {count} is how many of that card the hand held, as a word ("one").
                 "{card} was added {times} but your hand held only {count}",
                 card=c.label,
                 times=_times_word(count),
@@ -765,18 +772,18 @@ def _judge_copies(
     for c in _sorted_cards(c for c, n in everything.items() if n > MANIPULATION_DECK.copies):
         n = everything[c]
         if leftovers[c]:
-            # Translators: {count} is a number (three or more, as a word up to six),
-            # {card} a card label (J♣).
             reason = _(
+                # Translators: {count} is a number (three or more, as a word up to six),
+                # {card} a card label (J♣).
                 "there would be {count} {card} on the table and in your hand, but the two "
                 "decks hold only two of each card",
                 count=_count_word(n),
                 card=c.label,
             )
         else:
-            # Translators: {count} is a number (three or more, as a word up to six),
-            # {card} a card label (J♣).
             reason = _(
+                # Translators: {count} is a number (three or more, as a word up to six),
+                # {card} a card label (J♣).
                 "there would be {count} {card} on the table, but the two decks hold only two "
                 "of each card",
                 count=_count_word(n),
@@ -815,8 +822,8 @@ def arrange(*, cards: Sequence[Card], options: ManipulationOptions) -> Arrangeme
     counts = Counter(cards)
     stranded = _stranded_cards(counts, options)
     if stranded:
-        # Translators: {cards} is e.g. "12 cards"; {stranded} are card labels (J♣ 4♦).
         text = ngettext(
+            # Translators: {cards} is e.g. "12 cards"; {stranded} are card labels (J♣ 4♦).
             "{cards} cannot all be laid out: {stranded} has no meld to go in. There are not "
             "enough neighbouring cards of the same suit for a sequence, nor three suits of the "
             "same rank for a group.",
@@ -848,8 +855,8 @@ def arrange(*, cards: Sequence[Card], options: ManipulationOptions) -> Arrangeme
         kinds.append(ngettext("{n} group", "{n} groups", groups, n=groups))
     steps = [
         Step(
-            # Translators: {melds} is e.g. "3 sequences and 1 group".
             ngettext(
+                # Translators: {melds} is e.g. "3 sequences and 1 group".
                 "All {n} card can be laid out as {melds}:",
                 "All {n} cards can be laid out as {melds}:",
                 total,
@@ -1178,9 +1185,9 @@ def score_round(
         if all(Counter(hand)[c] <= limit for hand in hands.values()):
             problems.add(
                 "hands",
-                # Translators: {card} is a card label (J♣); {count} a number, written as a
-                # word up to six ("three").
                 ngettext(
+                    # Translators: {card} is a card label (J♣); {count} a number, written as a
+                    # word up to six ("three").
                     "{card} is in the hands {count} time between them, but the two decks "
                     "hold only two of each card.",
                     "{card} is in the hands {count} times between them, but the two decks "
@@ -1192,15 +1199,17 @@ def score_round(
             )
     empty = [name for name, hand in hands.items() if not hand]
     if len(empty) == 2:
-        # Translators: {names} are two player names, "Ana and Ben".
         message = _(
-            "Only one player can go out, but {names} both have no cards left.", names=joined(empty)
+            # Translators: {names} are two player names, "Ana and Ben".
+            "Only one player can go out, but {names} both have no cards left.",
+            names=joined(empty),
         )
         problems.add("hands", message)
     elif len(empty) > 2:
-        # Translators: {names} are player names, "Ana, Ben and Cem".
         message = _(
-            "Only one player can go out, but {names} all have no cards left.", names=joined(empty)
+            # Translators: {names} are player names, "Ana, Ben and Cem".
+            "Only one player can go out, but {names} all have no cards left.",
+            names=joined(empty),
         )
         problems.add("hands", message)
     _check_scores_before(hands, scores_before, options, problems)
@@ -1216,9 +1225,9 @@ def score_round(
         values = [penalty(c) for c in ordered]
         points = penalties[name]
         if len(values) > 1:
-            # Translators: {cards} are card labels (A♣ 7♦); {sum} adds up their penalty
-            # points ("15 + 5"), and {points} is the result.
             text = ngettext(
+                # Translators: {cards} are card labels (A♣ 7♦); {sum} adds up their penalty
+                # points ("15 + 5"), and {points} is the result.
                 "{name} is left with {cards}: {sum} = {points} point.",
                 "{name} is left with {cards}: {sum} = {points} points.",
                 points,
@@ -1228,8 +1237,8 @@ def score_round(
                 points=points,
             )
         else:
-            # Translators: {cards} is a card label (A♣).
             text = ngettext(
+                # Translators: {cards} is a card label (A♣).
                 "{name} is left with {cards}: {points} point.",
                 "{name} is left with {cards}: {points} points.",
                 points,
@@ -1270,8 +1279,8 @@ def score_round_from_penalties(
         elif points > WORST_PENALTY:
             problems.add(
                 field,
-                # Translators: {most} is the penalty of every card of both decks together.
                 _(
+                    # Translators: {most} is the penalty of every card of both decks together.
                     "{name}'s penalty of {points} is more than every card of both decks "
                     "together ({most}).",
                     name=name,
@@ -1283,8 +1292,8 @@ def score_round_from_penalties(
     if len(zero) == 2:
         problems.add(
             "penalties",
-            # Translators: {names} are two player names, "Ana and Ben".
             _(
+                # Translators: {names} are two player names, "Ana and Ben".
                 "Only one player can go out, but {names} both have 0; a player still holding "
                 "cards scores at least 5.",
                 names=joined(zero),
@@ -1293,8 +1302,8 @@ def score_round_from_penalties(
     elif len(zero) > 2:
         problems.add(
             "penalties",
-            # Translators: {names} are player names, "Ana, Ben and Cem".
             _(
+                # Translators: {names} are player names, "Ana, Ben and Cem".
                 "Only one player can go out, but {names} all have 0; a player still holding "
                 "cards scores at least 5.",
                 names=joined(zero),
@@ -1304,8 +1313,8 @@ def score_round_from_penalties(
     if not problems and total > WORST_PENALTY:
         problems.add(
             "penalties",
-            # Translators: {most} is the penalty of every card of both decks together.
             _(
+                # Translators: {most} is the penalty of every card of both decks together.
                 "Together these penalties come to {total}, more than every card of both decks "
                 "({most}).",
                 total=total,
@@ -1428,9 +1437,9 @@ def _finish_round(
         text = _("Totals after this first round: {totals}.", totals=join(_(", "), totals))
     else:
         totals = [
-            # Translators: a player's total before the round, plus this round's penalty,
-            # and the new total: "Ana 25 + 10 = 35".
             _(
+                # Translators: a player's total before the round, plus this round's penalty,
+                # and the new total: "Ana 25 + 10 = 35".
                 "{name} {before} + {penalty} = {after}",
                 name=name,
                 before=before[name],
@@ -1455,8 +1464,8 @@ def _finish_round(
     winners = tuple(name for name, total in after.items() if total == lowest)
     steps.append(
         Step(
-            # Translators: {names} are player names, "Ana" or "Ana and Ben".
             ngettext(
+                # Translators: {names} are player names, "Ana" or "Ana and Ben".
                 "{names} reached the target of {target}, so the game ends with this round.",
                 "{names} reached the target of {target}, so the game ends with this round.",
                 len(reached),
@@ -1469,8 +1478,8 @@ def _finish_round(
     if len(winners) == 1:
         text = _("{name} has the lowest total, {lowest}, and wins.", name=winners[0], lowest=lowest)
     else:
-        # Translators: {names} are player names, "Ana and Ben".
         text = _(
+            # Translators: {names} are player names, "Ana and Ben".
             "{names} share the lowest total, {lowest}, and share the win.",
             names=joined(winners),
             lowest=lowest,

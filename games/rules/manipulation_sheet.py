@@ -85,9 +85,9 @@ class ManipulationSheet:
     def add(self, deal: ManipulationDeal) -> DealResult:
         """Score the next round; on any problem raise ``RuleError`` and change nothing."""
         if self.finished:
-            # Translators: {reached} is e.g. "Cem reached 210" (or several joined by "and"),
-            # {won} e.g. "Ana won with 85" or "Ana and Ben shared the win with 85".
             message = _(
+                # Translators: {reached} is e.g. "Cem reached 210" (or several joined by "and"),
+                # {won} e.g. "Ana won with 85" or "Ana and Ben shared the win with 85".
                 "The game is over: {reached} and {won}. Start a new sheet for another game.",
                 reached=self._reached(),
                 won=self._won(past=True),
@@ -124,8 +124,8 @@ class ManipulationSheet:
         given = [name for name, entries in entered.items() if entries is not None]
         count = len(self.players)
         if not given:
-            # Translators: "hands" and "penalties" are the API's names: keep them.
             message = _(
+                # Translators: "hands" and "penalties" are the API's names: keep them.
                 'Enter the round either as the cards left in each hand ("hands", one list '
                 'per seat) or as each player\'s penalty points ("penalties", one number per '
                 "seat)."
@@ -142,8 +142,8 @@ class ManipulationSheet:
         if got != count:
             players = join(_(", "), self.players)
             if field == "hands":
-                # Translators: {players} are the player names in seat order, "Ana, Ben, Cem".
                 message = ngettext(
+                    # Translators: {players} are the player names in seat order, "Ana, Ben, Cem".
                     "This table has {count} players ({players}), so give {count} hands, one "
                     "per seat in that order; got {got} hand.",
                     "This table has {count} players ({players}), so give {count} hands, one "
@@ -154,8 +154,8 @@ class ManipulationSheet:
                     got=got,
                 )
             else:
-                # Translators: {players} are the player names in seat order, "Ana, Ben, Cem".
                 message = ngettext(
+                    # Translators: {players} are the player names in seat order, "Ana, Ben, Cem".
                     "This table has {count} players ({players}), so give {count} penalties, "
                     "one per seat in that order; got {got} penalty.",
                     "This table has {count} players ({players}), so give {count} penalties, "
@@ -183,8 +183,8 @@ class ManipulationSheet:
         dealer = self._dealer(number)
         went_out = None if played.went_out is None else self.players.index(played.went_out)
         penalties = tuple(played.penalties[name] for name in self.players)
-        # Translators: {went_out} is "Ana went out" or "nobody went out".
         opening_text = _(
+            # Translators: {went_out} is "Ana went out" or "nobody went out".
             "Round {number}: {dealer} dealt and {first} played first; {went_out}.",
             number=number,
             dealer=self.players[dealer],
@@ -266,18 +266,18 @@ class ManipulationSheet:
             " · ",
             (
                 _("Round {number}", number=number),
-                # Translators: {names} are the players with the fewest penalty points
-                # ({points}), "Ana" or "Ana and Ben".
                 ngettext(
+                    # Translators: {names} are the players with the fewest penalty points
+                    # ({points}), "Ana" or "Ana and Ben".
                     "{names} leads with {points}",
                     "{names} lead with {points}",
                     leaders,
                     names=self._names_with(lowest),
                     points=lowest,
                 ),
-                # Translators: {names} are the players nearest to ending the game, {gap}
-                # penalty points from the {target} that ends it.
                 ngettext(
+                    # Translators: {names} are the players nearest to ending the game, {gap}
+                    # penalty points from the {target} that ends it.
                     "{names} is {gap} from {target}",
                     "{names} are {gap} from {target}",
                     closest,
@@ -370,8 +370,8 @@ def _check_seating(players: Sequence[str], first_dealer: int, problems: ProblemC
         problems.add("players", message)
     check_player_names(players, problems)
     if table_ok and not 0 <= first_dealer < count:
-        # Translators: the seats are numbered from 0 to {last}.
         message = _(
+            # Translators: the seats are numbered from 0 to {last}.
             "The first dealer is one of the {count} seats, 0 to {last}; got {got}.",
             count=count,
             last=count - 1,

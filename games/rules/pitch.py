@@ -151,13 +151,13 @@ def _option_problem(name: str, value: object) -> str | None:
     described = join(
         "; ",
         [
-            # Translators: one allowed value of a house rule and what it means; {choice}
-            # is a code to type as it is, e.g. "taken".
             _('"{choice}": {meaning}', choice=choice, meaning=meaning)
             for choice, meaning in choices.items()
         ],
     )
     return _(
+        # Translators: one allowed value of a house rule and what it means; {choice}
+        # is a code to type as it is, e.g. "taken".
         # Translators: {option} is the name of a house rule as typed in a request, e.g.
         # "made_scores"; {choices} lists its allowed values with their meanings.
         "{option} must be one of these: {choices}. Got {value}.",
@@ -396,7 +396,6 @@ def _bid_problem(value: object, *, allow_pass: bool) -> str | None:
         if allow_pass:
             return None
         return _(
-            # Translators: "moon" is the word to type for a moon bid; keep it as it is.
             "A hand is only scored after someone bid: give the winning bid, "
             '{lowest} to {highest} or "moon".',
             lowest=LOWEST_BID,
@@ -405,16 +404,15 @@ def _bid_problem(value: object, *, allow_pass: bool) -> str | None:
     if isinstance(value, bool) or not isinstance(value, int):
         if allow_pass:
             return _(
-                # Translators: "moon" and "pass" are the words to type; keep them as they are.
-                # {value} is what was given, e.g. '"ten"' or 'nothing'.
+                # Translators: "moon" is the word to type for a moon bid; keep it as it is.
                 'A bid is a number from {lowest} to {highest}, "moon" or "pass"; got {value}.',
                 lowest=LOWEST_BID,
                 highest=HIGHEST_BID,
                 value=_shown(value),
             )
         return _(
-            # Translators: "moon" is the word to type; keep it as it is. {value} is what was
-            # given, e.g. '"ten"' or 'nothing'.
+            # Translators: "moon" and "pass" are the words to type; keep them as they are.
+            # {value} is what was given, e.g. '"ten"' or 'nothing'.
             'A bid is a number from {lowest} to {highest} or "moon"; got {value}.',
             lowest=LOWEST_BID,
             highest=HIGHEST_BID,
@@ -422,6 +420,8 @@ def _bid_problem(value: object, *, allow_pass: bool) -> str | None:
         )
     if value < LOWEST_BID:
         return _(
+            # Translators: "moon" is the word to type; keep it as it is. {value} is what was
+            # given, e.g. '"ten"' or 'nothing'.
             "{bid} is below the lowest bid: bids run from {lowest} to {highest}.",
             bid=value,
             lowest=LOWEST_BID,
@@ -518,13 +518,13 @@ def _not_higher(call: int | str, high: int | str) -> str:
     # Moon outranks every number and bidding stops there, so both are numbers here.
     if high == HIGHEST_BID:
         return _(
-            # Translators: "moon" is the word to type; keep it as it is.
             "{bid} is not higher than the {high} already bid; each bid must beat the one "
             'before: bid "moon" or pass.',
             bid=call,
             high=high,
         )
     return _(
+        # Translators: "moon" is the word to type; keep it as it is.
         # Translators: "moon" is the word to type; keep it as it is. {next} is the lowest
         # bid that would beat {high}.
         "{bid} is not higher than the {high} already bid; each bid must beat the one "
@@ -572,12 +572,12 @@ def _bidding_result(
             )
         )
         highest = _(
-            # Translators: {seat} is e.g. "the dealer's partner".
             "The highest bid is moon, so {seat} is the pitcher and names trump.",
             seat=_BIDDING_SEATS[seat],
         )
     else:
         highest = _(
+            # Translators: {seat} is e.g. "the dealer's partner".
             # Translators: {bid} is a number from 4 to 9; {seat} is e.g. "the dealer's partner".
             "The highest bid is {bid}, so {seat} is the pitcher and names trump.",
             bid=bid,
@@ -686,8 +686,6 @@ def _points_steps(hand: _Hand, taken: dict[str, int]) -> list[Step]:
         names = [POINT_CARD_NAMES[k] for k in POINT_CARDS if hand.points[k] == team]
         if names:
             text = _(
-                # Translators: {team} is "A" or "B"; {cards} lists point cards, e.g. "ace,
-                # jack and three"; {points} is e.g. "5 points".
                 "Team {team} took the {cards}: {points}.",
                 team=team,
                 cards=joined(names),
@@ -695,6 +693,8 @@ def _points_steps(hand: _Hand, taken: dict[str, int]) -> list[Step]:
             )
         else:
             # Translators: {team} is "A" or "B".
+            # Translators: {team} is "A" or "B"; {cards} lists point cards, e.g. "ace,
+            # jack and three"; {points} is e.g. "5 points".
             text = _("Team {team} took no points.", team=team)
         steps.append(Step(text, "pitch-points"))
     if hand.options.two_goes_to == "player" and hand.points["two"] != OUT:
@@ -766,7 +766,6 @@ def _score_numbered_bid(
         delta[pitcher] = -bid
         if hand.before[pitcher] - bid < 0:
             text = _(
-                # Translators: {team} is "A" or "B"; {taken} is how many points it took.
                 "Team {team} bid {bid} but took only {taken}, so it is set: "
                 "its bid of {bid} is taken off its score. Scores can go below zero.",
                 team=pitcher,
@@ -775,6 +774,7 @@ def _score_numbered_bid(
             )
         else:
             text = _(
+                # Translators: {team} is "A" or "B"; {taken} is how many points it took.
                 # Translators: {team} is "A" or "B"; {taken} is how many points it took.
                 "Team {team} bid {bid} but took only {taken}, so it is set: "
                 "its bid of {bid} is taken off its score.",
@@ -790,13 +790,13 @@ def _score_numbered_bid(
 def _opponents_step(opponents: str, points: int) -> Step:
     if points:
         text = _(
-            # Translators: {team} is "A" or "B"; {points} is e.g. "3 points".
             "Team {team}, the opponents, score the {points} they took.",
             team=opponents,
             points=_points_words(points),
         )
     else:
         # Translators: {team} is "A" or "B".
+        # Translators: {team} is "A" or "B"; {points} is e.g. "3 points".
         text = _("Team {team}, the opponents, took nothing and score nothing.", team=opponents)
     return Step(text, "pitch-opponents")
 
@@ -811,8 +811,6 @@ def _score_moon(
     if taken[pitcher] < TOTAL_POINTS:
         if out:
             reason = _(
-                # Translators: {cards} lists point cards, e.g. "jack and three"; {team} is
-                # "A" or "B".
                 "With the {cards} out of play, team {team} could not take all "
                 "{total} points, so its moon fails.",
                 cards=joined(out),
@@ -821,7 +819,8 @@ def _score_moon(
             )
         else:
             reason = _(
-                # Translators: {team} is "A" or "B"; {taken} is how many points it took.
+                # Translators: {cards} lists point cards, e.g. "jack and three"; {team} is
+                # "A" or "B".
                 "Team {team} bid moon but took only {taken} of the "
                 "{total} points, so its moon fails.",
                 team=pitcher,
@@ -830,6 +829,7 @@ def _score_moon(
             )
         if taken[opponents]:
             lost = _(
+                # Translators: {team} is "A" or "B"; {taken} is how many points it took.
                 # Translators: {pitcher} and {opponents} are teams, "A" or "B"; {score} is the
                 # pitcher's score before the hand; {points} is e.g. "3 points".
                 "A failed moon loses the game at once: team {pitcher} keeps its {score}, "
@@ -884,7 +884,6 @@ def _score_moon(
         new = max(before, target)
         if before > target:
             text = _(
-                # Translators: {team} is "A" or "B"; {score} is its score before the hand.
                 "Team {team} already had {score}, above the target of {target}; a made "
                 "moon does not lower it, and team {team} wins the game at once.",
                 team=pitcher,
@@ -893,6 +892,7 @@ def _score_moon(
             )
         else:
             text = _(
+                # Translators: {team} is "A" or "B"; {score} is its score before the hand.
                 # Translators: {team} is "A" or "B"; {score} is its score before the hand.
                 "Team {team} had {score}, above zero, so its score becomes the target, "
                 "{target}, and it wins the game at once.",
@@ -1054,14 +1054,14 @@ def _check_points(points: object, problems: ProblemCollector) -> dict[str, str] 
         if key not in points:
             problems.add(
                 f"points.{key}",
-                # Translators: {card} is a point card, e.g. "off-jack"; "A", "B" and "out"
-                # are what to type; keep them as they are.
                 _('Say who took the {card}: "A", "B", or "out" if it was out of play.', card=name),
             )
         elif points[key] not in (*TEAMS, OUT) or not isinstance(points[key], str):
             problems.add(
                 f"points.{key}",
                 _(
+                    # Translators: {card} is a point card, e.g. "off-jack"; "A", "B" and "out"
+                    # are what to type; keep them as they are.
                     # Translators: {card} is a point card, e.g. "off-jack"; "A", "B" and "out"
                     # are what to type; keep them as they are.
                     'The {card} goes to team "A" or "B", or is "out" of play; got {value}.',
@@ -1146,8 +1146,6 @@ def _unknown_option(name: str, known: Mapping[str, Any]) -> str:
     options = ", ".join(known)
     if close:
         return _(
-            # Translators: {name} is what was typed, {suggestion} a close option name and
-            # {options} the list of option names (codes, kept as they are).
             '"{name}" is not a Pitch option. Did you mean "{suggestion}"? '
             "The options are {options}.",
             name=name,
@@ -1155,6 +1153,8 @@ def _unknown_option(name: str, known: Mapping[str, Any]) -> str:
             options=options,
         )
     return _(
+        # Translators: {name} is what was typed, {suggestion} a close option name and
+        # {options} the list of option names (codes, kept as they are).
         # Translators: {name} is what was typed and {options} the list of option names
         # (codes, kept as they are).
         '"{name}" is not a Pitch option. The options are {options}.',
@@ -1176,14 +1176,14 @@ def _unknown_point_card(key: str) -> str:
             suggestion=close,
             keys=keys,
         )
-    # Translators: {key} is what was typed and {keys} the list of point card keys (codes,
-    # kept as they are).
     return _('"{key}" is not a point card. The point cards are {keys}.', key=key, keys=keys)
 
 
 def _shown(value: object) -> str:
     """A value as a player typed it, for a message (what follows "got")."""
     if value is None:
+        # Translators: {key} is what was typed and {keys} the list of point card keys (codes,
+        # kept as they are).
         return pgettext("value given", "nothing")
     if isinstance(value, bool):
         # JSON's words, as typed.

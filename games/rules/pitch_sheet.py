@@ -306,12 +306,12 @@ class PitchSheet:
             return _("it pitched, made its bid and reached {target}", target=target)
         if self._teams[_other(winner)] >= target:
             return _(
-                # Translators: why a team won the game; {team} is the winning team, "A" or "B".
                 "both teams reached {target} on the same hand, and team {team} pitched it",
                 target=target,
                 team=winner,
             )
         # Translators: why a team won the game; "it" is the winning team.
+        # Translators: why a team won the game; {team} is the winning team, "A" or "B".
         return _("it reached {target}", target=target)
 
     # -- wording ----------------------------------------------------------------------

@@ -86,8 +86,8 @@ def check_player_names(players: Sequence[str], problems: ProblemCollector) -> No
         elif key in seen:
             problems.add(
                 f"players.{seat}",
-                # Translators: {name} is a player's name, {seat} the seat number (from 1).
                 _(
+                    # Translators: {name} is a player's name, {seat} the seat number (from 1).
                     "{name} already sits at seat {seat}; give every player a different name "
                     "so the sheet can tell them apart.",
                     name=name.strip(),

@@ -113,8 +113,8 @@ LEVELS_BESIDES_MATADORS = 7
 
 
 def unknown_game_message(game: object) -> str:
-    # Translators: {game} is what was sent, as typed; the six words are the API's game codes.
     return _(
+        # Translators: {game} is what was sent, as typed; the six words are the API's game codes.
         '"{game}" is not a Skat game; choose diamonds, hearts, spades, clubs, grand or null.',
         game=str(game),
     )
@@ -131,8 +131,8 @@ def _require_skat_card(card: Card) -> None:
 
 
 def _not_skat_card_message(card: Card) -> str:
-    # Translators: {card} is a card such as "6♥".
     return _(
+        # Translators: {card} is a card such as "6♥".
         "{card} is not a Skat card; Skat uses 7, 8, 9, 10, J, Q, K and A of each suit.",
         card=card.label,
     )
@@ -207,8 +207,8 @@ class Matadors:
         shape = {"with_n": '{"with": N}', "against_n": '{"against": N}'}
         if not isinstance(data, dict) or len(data) != 1:
             raise RuleError(
-                # Translators: {with_n} and {against_n} are JSON: {"with": N} and {"against": N}.
                 _(
+                    # Translators: {with_n} and {against_n} are JSON: {"with": N} and {"against": N}.
                     "Give matadors as {with_n} or {against_n}, with exactly one of the two.",
                     **shape,
                 ),
@@ -217,9 +217,9 @@ class Matadors:
         ((direction, count),) = data.items()
         if direction not in ("with", "against"):
             raise RuleError(
-                # Translators: {with_n} and {against_n} are JSON: {"with": N} and {"against": N};
-                # {direction} is the key that was sent instead.
                 _(
+                    # Translators: {with_n} and {against_n} are JSON: {"with": N} and {"against": N};
+                    # {direction} is the key that was sent instead.
                     'Give matadors as {with_n} or {against_n}; "{direction}" is neither.',
                     direction=str(direction),
                     **shape,
@@ -274,16 +274,16 @@ def _matadors_from_cards(game: str, cards: Iterable[Card]) -> tuple[Matadors, St
             run += 1
         result = Matadors("with", run)
         if run == len(order):
-            # Translators: {game} is e.g. "Grand"; {matadors} is e.g. "with 4".
             text = _(
+                # Translators: {game} is e.g. "Grand"; {matadors} is e.g. "with 4".
                 "The declarer's 12 cards (skat included) hold every trump of {game}: {matadors}.",
                 game=name,
                 matadors=result.label,
             )
         else:
-            # Translators: {cards} is a list of cards such as "J♣ J♠"; {missing} is one card;
-            # {matadors} is e.g. "with 2".
             text = _(
+                # Translators: {cards} is a list of cards such as "J♣ J♠"; {missing} is one card;
+                # {matadors} is e.g. "with 2".
                 "The declarer's 12 cards (skat included) hold {cards} from the top "
                 "and then miss {missing}: {matadors}.",
                 cards=labels(order[:run]),
@@ -296,16 +296,16 @@ def _matadors_from_cards(game: str, cards: Iterable[Card]) -> tuple[Matadors, St
             missing += 1
         result = Matadors("against", missing)
         if missing == len(order):
-            # Translators: {game} is e.g. "Grand"; {matadors} is e.g. "against 4".
             text = _(
+                # Translators: {game} is e.g. "Grand"; {matadors} is e.g. "against 4".
                 "The declarer's 12 cards (skat included) hold no trump of {game}: {matadors}.",
                 game=name,
                 matadors=result.label,
             )
         else:
-            # Translators: {cards} is a list of cards such as "J♣ J♠"; {highest} is one card;
-            # {matadors} is e.g. "against 2".
             text = _(
+                # Translators: {cards} is a list of cards such as "J♣ J♠"; {highest} is one card;
+                # {matadors} is e.g. "against 2".
                 "The declarer's 12 cards (skat included) miss {cards}; "
                 "the highest trump held is {highest}: {matadors}.",
                 cards=labels(order[:missing]),
@@ -424,8 +424,8 @@ def _bid_problem(bid: int) -> str | None:
             bid=bid,
         )
     at = bisect.bisect_left(BIDS, bid)
-    # Translators: {below} and {above} are the legal bids on either side of {bid}.
     return _(
+        # Translators: {below} and {above} are the legal bids on either side of {bid}.
         "{bid} is not a legal bid, because no game is worth exactly that; "
         "the nearest bids are {below} and {above}.",
         bid=bid,
@@ -536,9 +536,9 @@ def check_declaration(
     if announced not in ANNOUNCEMENTS:
         problems.add(
             "announced",
-            # Translators: {announced} is what was sent, as typed; none, schneider and
-            # schwarz are the API's values.
             _(
+                # Translators: {announced} is what was sent, as typed; none, schneider and
+                # schwarz are the API's values.
                 '"{announced}" is not an announcement; say none, schneider or schwarz.',
                 announced=str(announced),
             ),
@@ -566,8 +566,8 @@ def check_declaration(
     if ouvert and game in BASE_VALUES and not hand:
         problems.add(
             "ouvert",
-            # Translators: {game} is a suit or "Grand".
             _(
+                # Translators: {game} is a suit or "Grand".
                 "{game} Ouvert can only be played as a hand game; "
                 "either play it hand or, after picking up the skat, play it closed.",
                 game=GAME_NAMES[game],
@@ -601,8 +601,8 @@ def _read_matadors(
         if matadors is None:
             problems.add(
                 "matadors",
-                # Translators: {game} is a suit or "Grand".
                 _(
+                    # Translators: {game} is a suit or "Grand".
                     "{game} needs the matadors: give them as with/against N, "
                     "or give the declarer's 12 cards (skat included) to count them.",
                     game=GAME_NAMES[game],
@@ -619,9 +619,9 @@ def _read_matadors(
         if given is not None:
             problems.add(
                 "matadors",
-                # Translators: {given} and {counted} are matadors, e.g. "with 2" and "against 1";
-                # {game} is a suit or "Grand".
                 _(
+                    # Translators: {given} and {counted} are matadors, e.g. "with 2" and "against 1";
+                    # {game} is a suit or "Grand".
                     "You gave {given}, but the declarer's cards make it {counted} "
                     "in {game}; correct one of them or leave the matadors out.",
                     given=given.label,
@@ -645,8 +645,8 @@ def _check_given_matadors(
     if not 1 <= matadors.count <= most:
         problems.add(
             "matadors",
-            # Translators: {game} is a suit or "Grand"; {matadors} is e.g. "with 12".
             _(
+                # Translators: {game} is a suit or "Grand"; {matadors} is e.g. "with 12".
                 "{game} has {most} trumps, so matadors run from 1 to {most}; "
                 "{matadors} is not possible.",
                 game=GAME_NAMES[game],
@@ -676,8 +676,8 @@ def _read_skat(
             if c not in declarer_cards:
                 problems.add(
                     f"skat.{i}",
-                    # Translators: {card} is a card such as "J♣".
                     _(
+                        # Translators: {card} is a card such as "J♣".
                         "{card} is in the skat but not among the declarer's 12 cards; "
                         "the skat the declarer keeps or lays down comes from those cards.",
                         card=c.label,
@@ -740,9 +740,9 @@ def _read_play(
     if len(ways) == 2:
         problems.add(
             None,
-            # Translators: {first} and {second} are two of "points and tricks", "the declarer's
-            # trick cards" and "an outcome".
             _(
+                # Translators: {first} and {second} are two of "points and tricks", "the declarer's
+                # trick cards" and "an outcome".
                 "Give the result one way only; you gave {first} and {second}.",
                 first=ways[0],
                 second=ways[1],
@@ -752,9 +752,9 @@ def _read_play(
     if len(ways) > 2:
         problems.add(
             None,
-            # Translators: {first}, {second} and {third} are "points and tricks", "the declarer's
-            # trick cards" and "an outcome".
             _(
+                # Translators: {first}, {second} and {third} are "points and tricks", "the declarer's
+                # trick cards" and "an outcome".
                 "Give the result one way only; you gave {first} and {second} and {third}.",
                 first=ways[0],
                 second=ways[1],
@@ -798,8 +798,8 @@ def _play_from_outcome(game: str, outcome: str, problems: ProblemCollector) -> _
         if outcome not in NULL_OUTCOMES:
             problems.add(
                 "outcome",
-                # Translators: {outcome} is what was sent, as typed.
                 _(
+                    # Translators: {outcome} is what was sent, as typed.
                     'Null is simply won or lost (no schneider or schwarz); "{outcome}" does not fit.',
                     outcome=str(outcome),
                 ),
@@ -811,9 +811,9 @@ def _play_from_outcome(game: str, outcome: str, problems: ProblemCollector) -> _
     if outcome not in OUTCOMES:
         problems.add(
             "outcome",
-            # Translators: {outcome} is what was sent, as typed; the six words after "use" are
-            # the API's values.
             _(
+                # Translators: {outcome} is what was sent, as typed; the six words after "use" are
+                # the API's values.
                 '"{outcome}" is not an outcome; use won, won_schneider, won_schwarz, lost, '
                 "lost_schneider or lost_schwarz.",
                 outcome=str(outcome),
@@ -869,8 +869,8 @@ def _check_points_and_tricks(
                     points=points,
                 )
             else:
-                # Translators: {cards} is the number of cards in {n} tricks plus the skat.
                 text = ngettext(
+                    # Translators: {cards} is the number of cards in {n} tricks plus the skat.
                     "With {n} trick and the skat the declarer holds {cards} cards, "
                     "worth {fewest} to {most} card points; {points} is not possible.",
                     "With {n} tricks and the skat the declarer holds {cards} cards, "
@@ -889,8 +889,8 @@ def _check_points_and_tricks(
         if points < in_skat or (tricks == 0 and points != in_skat):
             problems.add(
                 "declarer_points",
-                # Translators: {skat} is the two skat cards, such as "J♣ 10♥".
                 _(
+                    # Translators: {skat} is the two skat cards, such as "J♣ 10♥".
                     "The skat ({skat}) alone holds {in_skat} points for the declarer, "
                     "so {points} does not fit a declarer without a trick.",
                     skat=labels(skat),
@@ -1005,9 +1005,9 @@ def _play_from_trick_cards(
         )
     else:
         points = in_tricks + count_points(skat)
-        # Translators: {skat} is the two skat cards, such as "J♣ 10♥"; {skat_points} is
-        # what they are worth; {points} is the sum of {in_tricks} and {skat_points}.
         text = ngettext(
+            # Translators: {skat} is the two skat cards, such as "J♣ 10♥"; {skat_points} is
+            # what they are worth; {points} is the sum of {in_tricks} and {skat_points}.
             "The declarer's {n} trick holds {in_tricks} card points and the skat "
             "({skat}) adds {skat_points}: {points} in all.",
             "The declarer's {n} tricks hold {in_tricks} card points and the skat "
@@ -1039,9 +1039,9 @@ def _check_own_cards(
     own = [c for c in trick_cards if c in played]
     if len(own) != tricks:
         if own:
-            # Translators: {n} is the number of tricks; {own} is how many of the declarer's own
-            # cards are among them, {cards} those cards, such as "J♣ 10♥".
             message = ngettext(
+                # Translators: {n} is the number of tricks; {own} is how many of the declarer's own
+                # cards are among them, {cards} those cards, such as "J♣ 10♥".
                 "Each trick the declarer took holds exactly one of the declarer's own cards, so "
                 "{n} trick need {n} of them; these cards hold {own} ({cards}).",
                 "Each trick the declarer took holds exactly one of the declarer's own cards, so "
@@ -1052,9 +1052,9 @@ def _check_own_cards(
                 cards=labels(own),
             )
         else:
-            # Translators: {n} is the number of tricks; {own} is how many of the declarer's own
-            # cards are among them (none).
             message = ngettext(
+                # Translators: {n} is the number of tricks; {own} is how many of the declarer's own
+                # cards are among them (none).
                 "Each trick the declarer took holds exactly one of the declarer's own cards, so "
                 "{n} trick need {n} of them; these cards hold {own}.",
                 "Each trick the declarer took holds exactly one of the declarer's own cards, so "
@@ -1202,8 +1202,8 @@ def _alternatives(
             _("another suit or grand game") if game != "null" else _("a suit or grand game")
         )
     null_options = [
-        # Translators: {contract} is e.g. "Null Ouvert"; {value} is what it is worth.
         _(
+            # Translators: {contract} is e.g. "Null Ouvert"; {value} is what it is worth.
             "{contract} ({value})",
             contract=contract_name(game="null", hand=hand, ouvert=o),
             value=null_value(hand=hand, ouvert=o),
@@ -1240,9 +1240,9 @@ def _check_reachable(
             )
             problems.add(
                 "bid",
-                # Translators: {contract} is e.g. "Null Hand"; {alternatives} is e.g.
-                # "declare Grand Hand (up to 120)".
                 _(
+                    # Translators: {contract} is e.g. "Null Hand"; {alternatives} is e.g.
+                    # "declare Grand Hand (up to 120)".
                     "You bid {bid} but {contract} is worth {value}; {alternatives}.",
                     bid=bid,
                     contract=name,
@@ -1267,9 +1267,9 @@ def _check_reachable(
         )
         problems.add(
             "bid",
-            # Translators: {contract} is e.g. "Clubs"; {matadors} e.g. "with 1";
-            # {alternatives} is e.g. "declare Grand (up to 120)".
             _(
+                # Translators: {contract} is e.g. "Clubs"; {matadors} e.g. "with 1";
+                # {alternatives} is e.g. "declare Grand (up to 120)".
                 "You bid {bid} but {contract} {matadors} is worth at most {most} "
                 "({multiplier} × {base}, even with schneider and schwarz); {alternatives}.",
                 bid=bid,
@@ -1411,8 +1411,8 @@ def _list_score(
         score = -2 * game_value
         steps.append(
             Step(
-                # Translators: {score} is signed, e.g. "−96"; {value} is the game's value.
                 _(
+                    # Translators: {score} is signed, e.g. "−96"; {value} is the game's value.
                     "Lost: a lost game counts double, −2 × {value} = {score}.",
                     value=game_value,
                     score=signed(score),
@@ -1459,8 +1459,8 @@ def _score_null(
     steps = [
         opening,
         Step(
-            # Translators: {contract} is e.g. "Null Ouvert Hand".
             _(
+                # Translators: {contract} is e.g. "Null Ouvert Hand".
                 "{contract} has a fixed value of {value}; Null has no matadors and no levels.",
                 contract=contract,
                 value=value,
@@ -1607,9 +1607,9 @@ def _score_suit(
     base = BASE_VALUES[game]
     steps.append(
         Step(
-            # Translators: {levels} is e.g. "with 2 (2) + game (1) + hand (1)";
-            # {multiplier} is their sum.
             _(
+                # Translators: {levels} is e.g. "with 2 (2) + game (1) + hand (1)";
+                # {multiplier} is their sum.
                 "Levels: {levels} = {multiplier}.",
                 levels=levels_added(levels),
                 multiplier=multiplier,
@@ -1620,8 +1620,8 @@ def _score_suit(
     value = base * multiplier
     steps.append(
         Step(
-            # Translators: {game} is a suit or "Grand"; {base} is its base value.
             _(
+                # Translators: {game} is a suit or "Grand"; {base} is its base value.
                 "{game} counts {base} a level: {multiplier} × {base} = {value}.",
                 game=GAME_NAMES[game],
                 base=base,
@@ -1647,8 +1647,8 @@ def _score_suit(
         )
         steps.append(
             Step(
-                # Translators: {base} is the game's base value; {raised} = {multiplier} × {base}.
                 _(
+                    # Translators: {base} is the game's base value; {raised} = {multiplier} × {base}.
                     "The lost game is valued at the smallest multiple of {base} that reaches "
                     "{bid}: {multiplier} × {base} = {raised}.",
                     base=base,
@@ -1706,8 +1706,8 @@ class FollowResult:
 def _led_sentence(card: Card, game: str) -> str:
     suit = plays_as_suit(card, game)
     if suit == TRUMP and card.rank == "J":
-        # Translators: {card} is a jack such as "J♥"; {game} is a suit or "Grand".
         return _(
+            # Translators: {card} is a jack such as "J♥"; {game} is a suit or "Grand".
             "{card} was led; in {game} every jack is a trump, so trumps were led.",
             card=card.label,
             game=GAME_NAMES[game],
@@ -1715,9 +1715,11 @@ def _led_sentence(card: Card, game: str) -> str:
     if suit == TRUMP:
         # Translators: {card} is a card such as "A♣".
         return _("{card} was led: trumps were led.", card=card.label)
-    # Translators: {card} is a card such as "A♣"; {suit} is a suit, "clubs".
     return _(
-        "{card} was led: the suit to follow is {suit}.", card=card.label, suit=_suit_words(suit)
+        # Translators: {card} is a card such as "A♣"; {suit} is a suit, "clubs".
+        "{card} was led: the suit to follow is {suit}.",
+        card=card.label,
+        suit=_suit_words(suit),
     )
 
 
@@ -1734,15 +1736,15 @@ def _strength(card: Card, game: str, led_suit: str) -> tuple[int, int]:
 
 def _cannot_win(off: list[Card], led_suit: str) -> str:
     if led_suit == TRUMP:
-        # Translators: {cards} is one or two cards such as "7♦ 8♦".
         return ngettext(
+            # Translators: {cards} is one or two cards such as "7♦ 8♦".
             "{cards} is not a trump, so it cannot take the trick.",
             "{cards} are not trumps, so they cannot take the trick.",
             len(off),
             cards=labels(off),
         )
-    # Translators: {cards} is one or two cards such as "7♦ 8♦"; {suit} is the suit led, "clubs".
     return ngettext(
+        # Translators: {cards} is one or two cards such as "7♦ 8♦"; {suit} is the suit led, "clubs".
         "{cards} neither follows {suit} nor is a trump, so it cannot take the trick.",
         "{cards} neither follow {suit} nor are trumps, so they cannot take the trick.",
         len(off),
@@ -1776,24 +1778,24 @@ def trick_winner(*, game: str, cards: Sequence[Card]) -> TrickResult:
         steps.append(Step(_cannot_win(off, led_suit), "skat-tricks"))
     best = cards[winner].label
     if led_suit == TRUMP:
-        # Translators: {card} is a card such as "J♣"; {position} is 1, 2 or 3 (in play order).
         text = _(
+            # Translators: {card} is a card such as "J♣"; {position} is 1, 2 or 3 (in play order).
             "The highest trump, {card}, takes the trick (card {position}).",
             card=best,
             position=winner + 1,
         )
     elif strengths[winner][0] == 2:
-        # Translators: {card} is a card such as "J♣"; {position} is 1, 2 or 3 (in play order).
         text = _(
+            # Translators: {card} is a card such as "J♣"; {position} is 1, 2 or 3 (in play order).
             "Trumps beat every other card; the highest trump, {card}, takes the trick "
             "(card {position}).",
             card=best,
             position=winner + 1,
         )
     else:
-        # Translators: {suit} is the suit led, "clubs"; {card} is a card such as "A♣";
-        # {position} is 1, 2 or 3 (in play order).
         text = _(
+            # Translators: {suit} is the suit led, "clubs"; {card} is a card such as "A♣";
+            # {position} is 1, 2 or 3 (in play order).
             "The highest of the {suit} led, {card}, takes the trick (card {position}).",
             suit=_suit_words(led_suit),
             card=best,
@@ -1818,8 +1820,8 @@ def follow_check(*, game: str, led: Card, hand: Sequence[Card], played: Card) ->
     if led in hand:
         problems.add(
             "led",
-            # Translators: {card} is a card such as "A♣".
             _(
+                # Translators: {card} is a card such as "A♣".
                 "{card} was led by another player, so it cannot also be in this hand.",
                 card=led.label,
             ),
@@ -1844,9 +1846,9 @@ def follow_check(*, game: str, led: Card, hand: Sequence[Card], played: Card) ->
     if jacks_of_suit:
         steps.append(
             Step(
-                # Translators: {card} is a jack such as "J♥"; {suit} is one card of a suit,
-                # "heart"; {game} is a suit or "Grand".
                 _(
+                    # Translators: {card} is a jack such as "J♥"; {suit} is one card of a suit,
+                    # "heart"; {game} is a suit or "Grand".
                     "{card} does not count as a {suit}: in {game} every jack is a trump.",
                     card=labels(jacks_of_suit),
                     suit=_suit_words(suit, plural=False),
@@ -1858,9 +1860,9 @@ def follow_check(*, game: str, led: Card, hand: Sequence[Card], played: Card) ->
     if not followers:
         steps.append(
             Step(
-                # Translators: {suit} is one card of a suit, "heart", or "trump";
-                # {card} is a card such as "A♣".
                 _(
+                    # Translators: {suit} is one card of a suit, "heart", or "trump";
+                    # {card} is a card such as "A♣".
                     "The hand holds no {suit}, so any card may be played: {card} is allowed.",
                     suit=_suit_words(suit, plural=False),
                     card=played.label,
@@ -1871,8 +1873,8 @@ def follow_check(*, game: str, led: Card, hand: Sequence[Card], played: Card) ->
         return FollowResult(True, tuple(steps))
     steps.append(
         Step(
-            # Translators: {cards} is the cards of the hand that follow suit, such as "A♣ 7♣".
             ngettext(
+                # Translators: {cards} is the cards of the hand that follow suit, such as "A♣ 7♣".
                 "The hand holds {cards}, so it must be played.",
                 "The hand holds {cards}, so one of them must be played.",
                 len(followers),
@@ -1891,9 +1893,9 @@ def follow_check(*, game: str, led: Card, hand: Sequence[Card], played: Card) ->
 
 
 def _does_not_follow(played: Card, game: str, led_suit: str) -> str:
-    # Translators: {card} is a card such as "A♥"; {belongs} and {led} are one card of a suit,
-    # "heart", or "trump".
     return _(
+        # Translators: {card} is a card such as "A♥"; {belongs} and {led} are one card of a suit,
+        # "heart", or "trump".
         "{card} is a {belongs}, not a {led}: not allowed.",
         card=played.label,
         belongs=_suit_words(plays_as_suit(played, game), plural=False),
@@ -1957,25 +1959,25 @@ class _Auction:
         """Whose turn it is and what they may say, said after "it is"."""
         if self.stage == "bid":
             if self.bid:
-                # Translators: follows "it is" in "it is middlehand to bid more than 18 to
-                # forehand, or pass"; {bidder} and {holder} are seats.
                 return _(
+                    # Translators: follows "it is" in "it is middlehand to bid more than 18 to
+                    # forehand, or pass"; {bidder} and {holder} are seats.
                     "{bidder} to bid more than {bid} to {holder}, or pass",
                     bidder=_seat(self.bidder),
                     bid=self.bid,
                     holder=_seat(self.holder),
                 )
-            # Translators: follows "it is" in "it is middlehand to bid 18 or more to forehand,
-            # or pass"; {bidder} and {holder} are seats.
             return _(
+                # Translators: follows "it is" in "it is middlehand to bid 18 or more to forehand,
+                # or pass"; {bidder} and {holder} are seats.
                 "{bidder} to bid 18 or more to {holder}, or pass",
                 bidder=_seat(self.bidder),
                 holder=_seat(self.holder),
             )
         if self.stage == "answer":
-            # Translators: follows "it is" in "it is forehand to answer middlehand's 18 with
-            # yes or pass"; {holder} and {bidder} are seats; "yes" and "pass" are the calls.
             return _(
+                # Translators: follows "it is" in "it is forehand to answer middlehand's 18 with
+                # yes or pass"; {holder} and {bidder} are seats; "yes" and "pass" are the calls.
                 "{holder} to answer {bidder}'s {bid} with yes or pass",
                 holder=_seat(self.holder),
                 bidder=_seat(self.bidder),
@@ -1990,16 +1992,16 @@ class _Auction:
             return _("The bidding was already over; no more calls belong here.")
         if position != self.speaker:
             if position in self.passed:
-                # Translators: {seat} is e.g. "Middlehand"; {expected} is e.g. "forehand to
-                # answer middlehand's 18 with yes or pass".
                 return _(
+                    # Translators: {seat} is e.g. "Middlehand"; {expected} is e.g. "forehand to
+                    # answer middlehand's 18 with yes or pass".
                     "{seat} already passed, and a pass is final; it is {expected}.",
                     seat=_seat_capitalised(position),
                     expected=self.what_is_expected(),
                 )
-            # Translators: {expected} is e.g. "middlehand to bid 18 or more to forehand, or
-            # pass"; {seat} is a seat such as "rearhand".
             return _(
+                # Translators: {expected} is e.g. "middlehand to bid 18 or more to forehand, or
+                # pass"; {seat} is a seat such as "rearhand".
                 "It is {expected}; {seat} spoke out of turn.",
                 expected=self.what_is_expected(),
                 seat=_seat(position),
@@ -2011,8 +2013,8 @@ class _Auction:
     def _bid(self, call: int | str) -> str | None:
         speaker = self.speaker
         if call == HOLD:
-            # Translators: {seat} is e.g. "Middlehand"; "yes" and "pass" are the calls.
             return _(
+                # Translators: {seat} is e.g. "Middlehand"; "yes" and "pass" are the calls.
                 "{seat} is the one bidding here: name a bid or pass; yes is the answer to a bid.",
                 seat=_seat_capitalised(speaker),
             )
@@ -2035,9 +2037,9 @@ class _Auction:
             return None
         assert isinstance(call, int)
         if self.bid is not None and call <= self.bid:
-            # Translators: {seat} is e.g. "Middlehand"; {call} is the bid said, {bid} the one
-            # standing.
             return _(
+                # Translators: {seat} is e.g. "Middlehand"; {call} is the bid said, {bid} the one
+                # standing.
                 "{seat} bid {call}, but the bid already stands at {bid}; bid more or pass.",
                 seat=_seat_capitalised(self.bidder),
                 call=call,
@@ -2053,8 +2055,8 @@ class _Auction:
             return None
         self.steps.append(
             Step(
-                # Translators: {seat} is e.g. "Middlehand"; {holder} is e.g. "forehand".
                 _(
+                    # Translators: {seat} is e.g. "Middlehand"; {holder} is e.g. "forehand".
                     "{seat} bids {bid} to {holder}.",
                     seat=_seat_capitalised(self.bidder),
                     bid=call,
@@ -2085,9 +2087,9 @@ class _Auction:
             )
             self._end_duel(self.bidder)
             return None
-        # Translators: {seat} is e.g. "Forehand"; {bidder} is e.g. "middlehand"; "yes" and
-        # "pass" are the calls.
         return _(
+            # Translators: {seat} is e.g. "Forehand"; {bidder} is e.g. "middlehand"; "yes" and
+            # "pass" are the calls.
             "{seat} answers {bidder}'s {bid} with yes or pass; only {bidder} names numbers here.",
             seat=_seat_capitalised(self.holder),
             bidder=_seat(self.bidder),
@@ -2099,18 +2101,18 @@ class _Auction:
             self.duel = 2
             self.bidder, self.holder, self.stage = "rearhand", survivor, "bid"
             if self.bid:
-                # Translators: {seat} and {survivor} are the same seat, e.g. "Forehand" at the
-                # start of the sentence and "forehand" inside it.
                 text = _(
+                    # Translators: {seat} and {survivor} are the same seat, e.g. "Forehand" at the
+                    # start of the sentence and "forehand" inside it.
                     "{seat} stays in at {bid}; rearhand bids to {survivor} next.",
                     seat=_seat_capitalised(survivor),
                     bid=self.bid,
                     survivor=_seat(survivor),
                 )
             else:
-                # Translators: {seat} and {survivor} are the same seat, e.g. "Forehand" at the
-                # start of the sentence and "forehand" inside it.
                 text = _(
+                    # Translators: {seat} and {survivor} are the same seat, e.g. "Forehand" at the
+                    # start of the sentence and "forehand" inside it.
                     "{seat} stays in; rearhand bids to {survivor} next.",
                     seat=_seat_capitalised(survivor),
                     survivor=_seat(survivor),
@@ -2131,8 +2133,8 @@ class _Auction:
             self.declarer, self.stage = survivor, "over"
             self.steps.append(
                 Step(
-                    # Translators: {seat} is e.g. "Forehand".
                     _(
+                        # Translators: {seat} is e.g. "Forehand".
                         "{seat} is declarer at {bid}.",
                         seat=_seat_capitalised(survivor),
                         bid=self.bid,
@@ -2144,13 +2146,13 @@ class _Auction:
 
 def _call_problem(pair: object) -> str | None:
     if not isinstance(pair, (tuple, list)) or len(pair) != 2:
-        # Translators: ["middlehand", 18] is JSON, the same in every language.
         return _('Each call is a pair: a position and what was said, like ["middlehand", 18].')
     position, call = pair
     if position not in POSITIONS:
         # Translators: {position} is what was sent, as typed; forehand, middlehand and rearhand
         # are the API's values.
         return _(
+            # Translators: ["middlehand", 18] is JSON, the same in every language.
             '"{position}" is not a seat; use forehand, middlehand or rearhand.',
             position=str(position),
         )
@@ -2184,8 +2186,8 @@ def check_bidding(*, calls: Sequence[tuple[str, int | str]]) -> BiddingResult:
     if in_order and auction.stage != "over":
         problems.add(
             "calls",
-            # Translators: {expected} is e.g. "forehand to answer middlehand's 18 with yes or pass".
             _(
+                # Translators: {expected} is e.g. "forehand to answer middlehand's 18 with yes or pass".
                 "The bidding is not finished: it is {expected}.",
                 expected=auction.what_is_expected(),
             ),

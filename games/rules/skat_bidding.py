@@ -122,18 +122,18 @@ def bid_limit(
 def _check_ten_cards(cards: Sequence[Card], problems: ProblemCollector) -> None:
     if len(cards) != HAND_SIZE:
         if len(cards) == HAND_SIZE + SKAT_SIZE:
-            # Translators: {hand_size} is 10, the cards dealt to each player; {count} how
-            # many were given (12, the skat included).
             message = _(
+                # Translators: {hand_size} is 10, the cards dealt to each player; {count} how
+                # many were given (12, the skat included).
                 "Give the {hand_size} cards you were dealt, the hand you bid with; "
                 "you gave {count}. Leave the skat out: nobody knows it while bidding.",
                 hand_size=HAND_SIZE,
                 count=len(cards),
             )
         else:
-            # Translators: {hand_size} is 10, the cards dealt to each player; {count} how
-            # many were given.
             message = _(
+                # Translators: {hand_size} is 10, the cards dealt to each player; {count} how
+                # many were given.
                 "Give the {hand_size} cards you were dealt, the hand you bid with; "
                 "you gave {count}.",
                 hand_size=HAND_SIZE,
@@ -150,8 +150,8 @@ def _check_ten_cards(cards: Sequence[Card], problems: ProblemCollector) -> None:
 def _null_limit(contract: str, value: int) -> BidLimit:
     steps = (
         Step(
-            # Translators: {contract} is e.g. "Null Ouvert Hand".
             _(
+                # Translators: {contract} is e.g. "Null Ouvert Hand".
                 "{contract} has a fixed value of {value}: no matadors and no levels, so neither "
                 "your cards nor the skat change it.",
                 contract=contract,
@@ -236,8 +236,8 @@ def _suit_limit(
     steps = [
         Step(_base_text(contract, game, base, plain=plain), "skat-game-value"),
         Step(
-            # Translators: {hand_size} is 10, {skat_size} 2, {unseen} 22 and {possible} 231.
             _(
+                # Translators: {hand_size} is 10, {skat_size} 2, {unseen} 22 and {possible} 231.
                 "Matadors count your {hand_size} cards and the {skat_size} skat cards, even in a "
                 "hand game; while you bid, the skat can be any {skat_size} of the {unseen} cards "
                 "you cannot see: {possible} possible skats.",
@@ -253,8 +253,8 @@ def _suit_limit(
         *_announcement_steps(ouvert, announced),
         Step(_levels_text(result, worst, several=len(cases) > 1), "skat-levels"),
         Step(
-            # Translators: {multiplier} is the number of levels, {base} the game's base value.
             _(
+                # Translators: {multiplier} is the number of levels, {base} the game's base value.
                 "{multiplier} × {base} = {value}: the least this declaration is "
                 "worth with these cards.",
                 multiplier=worst[0].multiplier,
@@ -322,8 +322,8 @@ def _condition(
     in_skat: tuple[Card, ...], not_in_skat: tuple[Card, ...], order: tuple[Card, ...]
 ) -> str:
     if len(in_skat) == SKAT_SIZE:
-        # Translators: {first} and {second} are the two skat cards, such as "J♣" and "J♠".
         return _(
+            # Translators: {first} and {second} are the two skat cards, such as "J♣" and "J♠".
             "If the skat is {first} and {second}",
             first=in_skat[0].label,
             second=in_skat[1].label,
@@ -350,14 +350,14 @@ def _without(trumps: tuple[Card, ...], order: tuple[Card, ...], held: str | None
         return _("If the skat holds {card} but no {missing}", card=held, missing=trumps[0].label)
     if len(trumps) == 2:
         if held is None:
-            # Translators: {first} and {second} are trumps such as "J♣" and "J♠".
             return _(
+                # Translators: {first} and {second} are trumps such as "J♣" and "J♠".
                 "If the skat holds neither {first} nor {second}",
                 first=trumps[0].label,
                 second=trumps[1].label,
             )
-        # Translators: {card}, {first} and {second} are trumps such as "J♥", "J♣" and "J♠".
         return _(
+            # Translators: {card}, {first} and {second} are trumps such as "J♥", "J♣" and "J♠".
             "If the skat holds {card} but neither {first} nor {second}",
             card=held,
             first=trumps[0].label,
@@ -386,13 +386,15 @@ def _own_trumps(game: str, order: tuple[Card, ...], held: set[Card]) -> str:
         while run < len(order) and order[run] in held:
             run += 1
         if run == len(order):
-            # Translators: {hand_size} is 10; {game} is a suit or "Grand".
             return _(
-                "Your {hand_size} cards hold every trump of {game}.", hand_size=HAND_SIZE, game=name
+                # Translators: {hand_size} is 10; {game} is a suit or "Grand".
+                "Your {hand_size} cards hold every trump of {game}.",
+                hand_size=HAND_SIZE,
+                game=name,
             )
-        # Translators: {hand_size} is 10; {cards} is the top trumps held, such as "J♣ J♠";
-        # {missing} the next trump.
         return _(
+            # Translators: {hand_size} is 10; {cards} is the top trumps held, such as "J♣ J♠";
+            # {missing} the next trump.
             "Your {hand_size} cards hold {cards} from the top and miss {missing}.",
             hand_size=HAND_SIZE,
             cards=labels(order[:run]),
@@ -402,8 +404,8 @@ def _own_trumps(game: str, order: tuple[Card, ...], held: set[Card]) -> str:
     if highest is None:
         # Translators: {hand_size} is 10; {game} is a suit or "Grand".
         return _("Your {hand_size} cards hold no trump of {game}.", hand_size=HAND_SIZE, game=name)
-    # Translators: {hand_size} is 10; {top} is the highest trump, J♣; {highest} a card.
     return _(
+        # Translators: {hand_size} is 10; {top} is the highest trump, J♣; {highest} a card.
         "Your {hand_size} cards miss {top}; your highest trump is {highest}.",
         hand_size=HAND_SIZE,
         top=order[0].label,
@@ -413,9 +415,9 @@ def _own_trumps(game: str, order: tuple[Card, ...], held: set[Card]) -> str:
 
 def _case_text(case: SkatCase, base: int) -> str:
     if case.skats == POSSIBLE_SKATS:
-        # Translators: {condition} is e.g. "Whatever the skat holds"; {matadors} e.g. "with 2";
-        # {multiplier} the levels, {base} the game's base value, {possible} 231.
         return _(
+            # Translators: {condition} is e.g. "Whatever the skat holds"; {matadors} e.g. "with 2";
+            # {multiplier} the levels, {base} the game's base value, {possible} 231.
             "{condition}: {matadors}, worth {multiplier} × {base} = {value} "
             "(all {possible} possible skats).",
             condition=case.condition,
@@ -425,10 +427,10 @@ def _case_text(case: SkatCase, base: int) -> str:
             value=case.value,
             possible=POSSIBLE_SKATS,
         )
-    # Translators: {condition} is e.g. "If the skat holds J♣ but no J♠"; {matadors} e.g.
-    # "with 2"; {multiplier} the levels, {base} the game's base value; {skats} of the
-    # {possible} (231) possible skats give this case.
     return _(
+        # Translators: {condition} is e.g. "If the skat holds J♣ but no J♠"; {matadors} e.g.
+        # "with 2"; {multiplier} the levels, {base} the game's base value; {skats} of the
+        # {possible} (231) possible skats give this case.
         "{condition}: {matadors}, worth {multiplier} × {base} = {value} "
         "({skats} of the {possible} possible skats).",
         condition=case.condition,
@@ -479,9 +481,9 @@ def _levels_text(result: skat.GameResult, worst: list[SkatCase], *, several: boo
     added = skat.levels_added(result.levels)
     n = worst[0].multiplier
     if len(worst) > 1:
-        # Translators: {cases} is two matador counts, "with 1 and against 1"; {levels} is
-        # e.g. "with 1 (1) + game (1)", {n} their sum.
         return ngettext(
+            # Translators: {cases} is two matador counts, "with 1 and against 1"; {levels} is
+            # e.g. "with 1 (1) + game (1)", {n} their sum.
             "The worst cases, {cases}, count the same: {levels} = {n} level.",
             "The worst cases, {cases}, count the same: {levels} = {n} levels.",
             n,
@@ -490,9 +492,9 @@ def _levels_text(result: skat.GameResult, worst: list[SkatCase], *, several: boo
             n=n,
         )
     if several:
-        # Translators: {matadors} is e.g. "against 1"; {levels} is e.g. "against 1 (1) +
-        # game (1)", {n} their sum.
         return ngettext(
+            # Translators: {matadors} is e.g. "against 1"; {levels} is e.g. "against 1 (1) +
+            # game (1)", {n} their sum.
             "The worst case is {matadors}: {levels} = {n} level.",
             "The worst case is {matadors}: {levels} = {n} levels.",
             n,
@@ -500,9 +502,13 @@ def _levels_text(result: skat.GameResult, worst: list[SkatCase], *, several: boo
             levels=added,
             n=n,
         )
-    # Translators: {levels} is e.g. "with 2 (2) + game (1) + hand (1)", {n} their sum.
     return ngettext(
-        "Levels: {levels} = {n} level.", "Levels: {levels} = {n} levels.", n, levels=added, n=n
+        # Translators: {levels} is e.g. "with 2 (2) + game (1) + hand (1)", {n} their sum.
+        "Levels: {levels} = {n} level.",
+        "Levels: {levels} = {n} levels.",
+        n,
+        levels=added,
+        n=n,
     )
 
 
@@ -520,8 +526,8 @@ def _above_text(safe_bid: int, best: int, ouvert: bool, announced: str) -> str:
         )
     if ouvert or announced == "schwarz":
         if best > safe_bid:
-            # Translators: {best} is the value with the best skat, {bid} the safe bid.
             return _(
+                # Translators: {best} is the value with the best skat, {bid} the safe bid.
                 "A helpful skat makes it worth up to {best}; every other level already counts, "
                 "so above {bid} only that skat saves the game from being overbid and lost.",
                 best=best,
@@ -534,8 +540,8 @@ def _above_text(safe_bid: int, best: int, ouvert: bool, announced: str) -> str:
         )
     if announced == "schneider":
         if best > safe_bid:
-            # Translators: {best} is the value with the best skat, {bid} the safe bid.
             return _(
+                # Translators: {best} is the value with the best skat, {bid} the safe bid.
                 "A helpful skat makes it worth up to {best}; above {bid} you need that skat "
                 "or schwarz, which nobody can promise before the play, or the game is overbid "
                 "and lost.",
@@ -548,8 +554,8 @@ def _above_text(safe_bid: int, best: int, ouvert: bool, announced: str) -> str:
             bid=safe_bid,
         )
     if best > safe_bid:
-        # Translators: {best} is the value with the best skat, {bid} the safe bid.
         return _(
+            # Translators: {best} is the value with the best skat, {bid} the safe bid.
             "A helpful skat makes it worth up to {best}; above {bid} you need that skat "
             "or schneider or schwarz, which nobody can promise before the play, or the game "
             "is overbid and lost.",

@@ -148,8 +148,8 @@ def seats_for_deal(
     who = [_seat_name(s, shown) for s in (dealer, forehand, middlehand, rearhand)]
     steps = [
         Step(
-            # Translators: {dealer} … {rearhand} are players' names or "seat 2".
             _(
+                # Translators: {dealer} … {rearhand} are players' names or "seat 2".
                 "Deal {number}: {dealer} deals; {forehand} is forehand and leads the first "
                 "trick, {middlehand} is middlehand and {rearhand} is rearhand.",
                 number=deal_number,
@@ -325,8 +325,8 @@ def _check_listed_deal(
     if len(deal.scores) != players:
         problems.add(
             f"{where}.scores",
-            # Translators: {seats} is how many seats the table has, {given} how many scores came.
             _(
+                # Translators: {seats} is how many seats the table has, {given} how many scores came.
                 "Give one score per seat ({seats}); got {given}.",
                 seats=players,
                 given=len(deal.scores),
@@ -353,8 +353,8 @@ def _check_listed_deal(
         elif deal.scores[sitting_out] != 0:
             problems.add(
                 f"{where}.scores.{sitting_out}",
-                # Translators: {player} is a player's name or "Seat 2"; {score} a change like +24.
                 _(
+                    # Translators: {player} is a player's name or "Seat 2"; {score} a change like +24.
                     "{player} sat this deal out, so their list entry cannot change; got {score}.",
                     player=capitalised(_seat_name(sitting_out, names)),
                     score=signed(deal.scores[sitting_out]),
@@ -476,8 +476,8 @@ def _row_step(row: SeegerFabianRow, players: int, names: Sequence[str] | None) -
     parts = [_("{points} list points", points=number(row.list_points))]
     if row.games_won:
         parts.append(
-            # Translators: {score} is a bonus like +100, {n} how many games it is for.
             ngettext(
+                # Translators: {score} is a bonus like +100, {n} how many games it is for.
                 "{score} for {n} game won",
                 "{score} for {n} games won",
                 row.games_won,
@@ -487,8 +487,8 @@ def _row_step(row: SeegerFabianRow, players: int, names: Sequence[str] | None) -
         )
     if row.games_lost:
         parts.append(
-            # Translators: {score} is a penalty like −100, {n} how many games it is for.
             ngettext(
+                # Translators: {score} is a penalty like −100, {n} how many games it is for.
                 "{score} for {n} game lost",
                 "{score} for {n} games lost",
                 row.games_lost,
@@ -499,8 +499,8 @@ def _row_step(row: SeegerFabianRow, players: int, names: Sequence[str] | None) -
     if row.defence_bonus:
         lost_by_others = row.defence_bonus // DEFENCE_BONUS[players]
         parts.append(
-            # Translators: {score} is a bonus like +80, {n} how many games it is for.
             ngettext(
+                # Translators: {score} is a bonus like +80, {n} how many games it is for.
                 "{score} for {n} game lost by another declarer",
                 "{score} for {n} games lost by another declarer",
                 lost_by_others,
@@ -509,9 +509,9 @@ def _row_step(row: SeegerFabianRow, players: int, names: Sequence[str] | None) -
             )
         )
     return Step(
-        # Translators: {player} is a player's name or "Seat 2"; {parts} a list such as
-        # "96 list points, +100 for 2 games won"; {total} the player's total.
         _(
+            # Translators: {player} is a player's name or "Seat 2"; {parts} a list such as
+            # "96 list points, +100 for 2 games won"; {total} the player's total.
             "{player}: {parts}; total {total}.",
             player=capitalised(_seat_name(row.seat, names)),
             parts=join(", ", parts),
@@ -538,9 +538,9 @@ def _tie_steps(
         places = join(
             ", ",
             [
-                # Translators: {player} is a name or "seat 2", {won} and {lost} counts of
-                # games, {place} e.g. "1st".
                 _(
+                    # Translators: {player} is a name or "seat 2", {won} and {lost} counts of
+                    # games, {place} e.g. "1st".
                     "{player} ({won} won, {lost} lost) {place}",
                     player=_seat_name(seat, names),
                     won=rows[seat].games_won,
@@ -551,9 +551,9 @@ def _tie_steps(
             ],
         )
         if len(seats) == 2:
-            # Translators: {players} is e.g. "Ana and Ben"; {places} a list of
-            # "Ana (3 won, 1 lost) 1st".
             text = _(
+                # Translators: {players} is e.g. "Ana and Ben"; {places} a list of
+                # "Ana (3 won, 1 lost) 1st".
                 "{players} both total {total}; the tie goes to more games won, then fewer "
                 "games lost: {places}.",
                 players=who,
@@ -561,9 +561,9 @@ def _tie_steps(
                 places=places,
             )
         else:
-            # Translators: {players} is e.g. "Ana, Ben and Cem"; {places} a list of
-            # "Ana (3 won, 1 lost) 1st".
             text = _(
+                # Translators: {players} is e.g. "Ana, Ben and Cem"; {places} a list of
+                # "Ana (3 won, 1 lost) 1st".
                 "{players} all total {total}; the tie goes to more games won, then fewer "
                 "games lost: {places}.",
                 players=who,
@@ -594,8 +594,8 @@ def _read_options(
         if name not in known:
             problems.add(
                 f"{field_name}.{name}",
-                # Translators: {name} is what was sent; {options} the option names (codes).
                 _(
+                    # Translators: {name} is what was sent; {options} the option names (codes).
                     '"{name}" is not an option here; the options are {options}.',
                     name=name,
                     options=joined(known),
@@ -644,8 +644,8 @@ class RamschOptions:
         check = {
             "tie": (
                 lambda v: v in RAMSCH_TIES,
-                # Translators: what the tie option accepts; the quoted values are codes, keep them.
                 _(
+                    # Translators: what the tie option accepts; the quoted values are codes, keep them.
                     'one of "all_tied_lose" (every tied player loses) or "last_trick_loses" '
                     "(the tied player who took the last trick loses)"
                 ),
@@ -736,8 +736,8 @@ def _check_ramsch(
     last_ok = 0 <= last_trick < RAMSCH_PLAYERS
     if not last_ok:
         if names:
-            # Translators: {players} is e.g. "Ana, Ben or Cem"; {got} the number sent.
             text = _(
+                # Translators: {players} is e.g. "Ana, Ben or Cem"; {got} the number sent.
                 "The last trick was taken by {players} (0 to 2); got {got}.",
                 players=joined(names, last="or"),
                 got=last_trick,
@@ -754,8 +754,8 @@ def _check_ramsch(
         last_ok = False
         problems.add(
             "last_trick",
-            # Translators: {player} is a player's name or "Player 2".
             _(
+                # Translators: {player} is a player's name or "Player 2".
                 "{player} took no trick, so cannot have taken the last one.",
                 player=_player_first(last_trick, names),
             ),
@@ -766,8 +766,8 @@ def _check_ramsch(
     for i in empty_handed:
         problems.add(
             f"points.{i}",
-            # Translators: {player} is a player's name or "Player 2"; {points} card points.
             _(
+                # Translators: {player} is a player's name or "Player 2"; {points} card points.
                 "{player} took no trick, so has no card points; got {points}.",
                 player=_player_first(i, names),
                 points=points[i],
@@ -855,8 +855,8 @@ def _check_ramsch_piles(
         ]
         problems.add(
             "points",
-            # Translators: {piles} is e.g. "player 1 40 in 11 cards, player 2 …".
             _(
+                # Translators: {piles} is e.g. "player 1 40 in 11 cards, player 2 …".
                 "The 32 cards cannot be shared out to give these card points with these "
                 "tricks ({piles}); please count again.",
                 piles=joined(piles),
@@ -881,9 +881,9 @@ def _pile_message(
         held = ngettext("{n} trick", "{n} tricks", tricks, n=tricks)
     who = _player_first(player, names)
     if have > max(sums):
-        # Translators: {player} is a name or "Player 2"; {held} e.g. "3 tricks and the
-        # skat"; {cards} how many cards that is; {points} the card points counted.
         return _(
+            # Translators: {player} is a name or "Player 2"; {held} e.g. "3 tricks and the
+            # skat"; {cards} how many cards that is; {points} the card points counted.
             "{player} took {held}, {cards} cards, which hold at most {most} card points; "
             "got {points}.",
             player=who,
@@ -893,9 +893,9 @@ def _pile_message(
             points=have,
         )
     if have < min(sums):
-        # Translators: {player} is a name or "Player 2"; {held} e.g. "3 tricks and the
-        # skat"; {cards} how many cards that is; {points} the card points counted.
         return _(
+            # Translators: {player} is a name or "Player 2"; {held} e.g. "3 tricks and the
+            # skat"; {cards} how many cards that is; {points} the card points counted.
             "{player} took {held}, {cards} cards, which hold at least {least} card points; "
             "got {points}.",
             player=who,
@@ -904,9 +904,9 @@ def _pile_message(
             least=min(sums),
             points=have,
         )
-    # Translators: {player} is a name or "Player 2"; {held} e.g. "3 tricks and the skat";
-    # {cards} how many cards that is; {points} e.g. "37 card points".
     return _(
+        # Translators: {player} is a name or "Player 2"; {held} e.g. "3 tricks and the skat";
+        # {cards} how many cards that is; {points} e.g. "37 card points".
         "{player} took {held}, {cards} cards, and no {cards} Skat cards are worth exactly "
         "{points}.",
         player=who,
@@ -941,8 +941,8 @@ def score_ramsch(
     piles = join(
         ", ",
         [
-            # Translators: {player} is a name or "player 2"; {points} card points; {n} tricks.
             ngettext(
+                # Translators: {player} is a name or "player 2"; {points} card points; {n} tricks.
                 "{player} {points} card points in {n} trick",
                 "{player} {points} card points in {n} tricks",
                 t,
@@ -955,9 +955,9 @@ def score_ramsch(
     )
     steps = [
         Step(
-            # Translators: {piles} is e.g. "player 1 40 card points in 3 tricks, player 2 …";
-            # {player} a name or "player 2".
             _(
+                # Translators: {piles} is e.g. "player 1 40 card points in 3 tricks, player 2 …";
+                # {player} a name or "player 2".
                 "Ramsch: {piles}; {player} took the last trick and with it the skat.",
                 piles=piles,
                 player=_player(last_trick, names),
@@ -980,8 +980,8 @@ def score_ramsch(
         loss *= 2
         steps.append(
             Step(
-                # Translators: {player} is a name or "Player 2".
                 _(
+                    # Translators: {player} is a name or "Player 2".
                     "{player} took no trick (Jungfrau), which doubles the loss to {loss}.",
                     player=_player_first(player, names),
                     loss=loss,
@@ -1017,8 +1017,8 @@ def _durchmarsch(
     gain = TOTAL_CARD_POINTS * factor
     steps.append(
         Step(
-            # Translators: {player} is a name or "Player 2"; {score} e.g. +120.
             _(
+                # Translators: {player} is a name or "Player 2"; {score} e.g. +120.
                 "{player} took every trick (Durchmarsch) and scores {score}; nobody loses.",
                 player=_player_first(sweeper, names),
                 score=signed(TOTAL_CARD_POINTS),
@@ -1047,8 +1047,8 @@ def _ramsch_losers(
     if len(tied) == 1:
         steps.append(
             Step(
-                # Translators: {player} is a name or "Player 2"; {points} card points.
                 _(
+                    # Translators: {player} is a name or "Player 2"; {points} card points.
                     "{player} has the most card points, {points}, and loses that many.",
                     player=_player_first(tied[0], names),
                     points=top,
@@ -1061,16 +1061,16 @@ def _ramsch_losers(
     two = len(tied) == 2
     if options.tie == "all_tied_lose":
         if two:
-            # Translators: {players} is e.g. "Ana and Ben"; {points} card points.
             text = _(
+                # Translators: {players} is e.g. "Ana and Ben"; {points} card points.
                 "{players} both have the most card points, {points}, so each of them loses "
                 "{points}.",
                 players=who,
                 points=top,
             )
         else:
-            # Translators: {players} is e.g. "Ana, Ben and Cem"; {points} card points.
             text = _(
+                # Translators: {players} is e.g. "Ana, Ben and Cem"; {points} card points.
                 "{players} all have the most card points, {points}, so each of them loses "
                 "{points}.",
                 players=who,
@@ -1080,9 +1080,9 @@ def _ramsch_losers(
         return tied
     if last_trick in tied:
         if two:
-            # Translators: {players} is e.g. "Ana and Ben"; {player} the one of them who
-            # took the last trick (a name or "player 2"); {points} card points.
             text = _(
+                # Translators: {players} is e.g. "Ana and Ben"; {player} the one of them who
+                # took the last trick (a name or "player 2"); {points} card points.
                 "{players} both have the most card points, {points}; by this sheet's tie rule "
                 "the one who took the last trick, {player}, loses {points}.",
                 players=who,
@@ -1090,9 +1090,9 @@ def _ramsch_losers(
                 player=_player(last_trick, names),
             )
         else:
-            # Translators: {players} is e.g. "Ana, Ben and Cem"; {player} the one of them
-            # who took the last trick (a name or "player 2"); {points} card points.
             text = _(
+                # Translators: {players} is e.g. "Ana, Ben and Cem"; {player} the one of them
+                # who took the last trick (a name or "player 2"); {points} card points.
                 "{players} all have the most card points, {points}; by this sheet's tie rule "
                 "the one who took the last trick, {player}, loses {points}.",
                 players=who,
@@ -1102,16 +1102,16 @@ def _ramsch_losers(
         steps.append(Step(text, "skat-ramsch"))
         return (last_trick,)
     if two:
-        # Translators: {players} is e.g. "Ana and Ben"; {points} card points.
         text = _(
+            # Translators: {players} is e.g. "Ana and Ben"; {points} card points.
             "{players} both have the most card points, {points}; none of them took the last "
             "trick, so the tie rule cannot pick one and each of them loses {points}.",
             players=who,
             points=top,
         )
     else:
-        # Translators: {players} is e.g. "Ana, Ben and Cem"; {points} card points.
         text = _(
+            # Translators: {players} is e.g. "Ana, Ben and Cem"; {points} card points.
             "{players} all have the most card points, {points}; none of them took the last "
             "trick, so the tie rule cannot pick one and each of them loses {points}.",
             players=who,
@@ -1172,8 +1172,8 @@ def bock_triggered(
     if game not in GAMES:
         problems.add(
             "game",
-            # Translators: {game} is what was sent; {games} the game codes to choose from.
             _(
+                # Translators: {game} is what was sent; {games} the game codes to choose from.
                 '"{game}" is not a Skat game; choose one of {games}.',
                 game=game,
                 games=joined(GAMES),
@@ -1227,8 +1227,8 @@ def bock_triggered(
         )
     if triggers.hundred_or_more and game_value >= BOCK_TRIGGER_LIMIT:
         hits.append(
-            # Translators: {value} is the game's value, {limit} the value that starts a Bock round.
             _(
+                # Translators: {value} is the game's value, {limit} the value that starts a Bock round.
                 "The game was worth {value}, {limit} or more, so a Bock round (one deal per "
                 "seat, every game doubled) is added.",
                 value=game_value,

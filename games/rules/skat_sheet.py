@@ -158,9 +158,9 @@ class SkatSheetOptions:
             if name not in known:
                 close = difflib.get_close_matches(str(name), known, n=1, cutoff=0.6)
                 if close:
-                    # Translators: {name} is what was sent; {options} the option names and
-                    # {suggestion} the closest one (codes, keep them as they are).
                     text = _(
+                        # Translators: {name} is what was sent; {options} the option names and
+                        # {suggestion} the closest one (codes, keep them as they are).
                         '"{name}" is not an option of a Skat sheet; the options are {options}. '
                         'Did you mean "{suggestion}"?',
                         name=name,
@@ -168,8 +168,8 @@ class SkatSheetOptions:
                         suggestion=close[0],
                     )
                 else:
-                    # Translators: {name} is what was sent; {options} the option names (codes).
                     text = _(
+                        # Translators: {name} is what was sent; {options} the option names (codes).
                         '"{name}" is not an option of a Skat sheet; the options are {options}.',
                         name=name,
                         options=joined(known),
@@ -226,9 +226,9 @@ def _read_switch(value: object, where: str, problems: ProblemCollector) -> bool 
     name = where.rsplit(".", 1)[-1]
     problems.add(
         where,
-        # Translators: {option} is an option's name and {value} what was sent (codes);
-        # true and false are JSON values, keep them.
         _(
+            # Translators: {option} is an option's name and {value} what was sent (codes);
+            # true and false are JSON values, keep them.
             "{option} is switched on with true or off with false, not {value}.",
             option=name,
             value=_shown(value),
@@ -259,8 +259,8 @@ def _read_all_pass(value: object, where: str, problems: ProblemCollector) -> str
         return str(value)
     problems.add(
         where,
-        # Translators: the quoted values are codes, keep them; {value} is what was sent.
         _(
+            # Translators: the quoted values are codes, keep them; {value} is what was sent.
             'all_pass is "throw_in" (a deal everyone passes is thrown in) or "ramsch" '
             "(it is played as Ramsch); got {value}.",
             value=_shown(value),
@@ -274,8 +274,8 @@ def _read_ramsch_tie(value: object, where: str, problems: ProblemCollector) -> s
         return str(value)
     problems.add(
         where,
-        # Translators: the quoted values are codes, keep them; {value} is what was sent.
         _(
+            # Translators: the quoted values are codes, keep them; {value} is what was sent.
             'ramsch_tie is "all_tied_lose" (every player tied for most card points loses) or '
             '"last_trick_loses" (of those tied, the one who took the last trick loses); '
             "got {value}.",
@@ -291,8 +291,8 @@ def _read_series_deals(value: object, where: str, problems: ProblemCollector) ->
         return int(value)
     problems.add(
         where,
-        # Translators: {value} is what was sent; null is a JSON value, keep it.
         _(
+            # Translators: {value} is what was sent; null is a JSON value, keep it.
             "series_deals is a whole number of deals from {shortest} to {longest} "
             "(a multiple of the number of players lets everyone deal equally often), or null "
             "for the usual series of 36 deals at three players and 48 at four; got {value}.",
@@ -476,9 +476,9 @@ class SkatSheet:
         best = standing.rows[first[0]].total
         names = joined([self.players[seat] for seat in first])
         if self.finished:
-            # Translators: {deals} is e.g. "36 deals"; {names} the winner, or e.g. "Ana and
-            # Ben" who share first place; {total} their Seeger-Fabian total.
             return ngettext(
+                # Translators: {deals} is e.g. "36 deals"; {names} the winner, or e.g. "Ana and
+                # Ben" who share first place; {total} their Seeger-Fabian total.
                 "Series over after {deals} · {names} wins (Seeger-Fabian {total})",
                 "Series over after {deals} · {names} share first place (Seeger-Fabian {total})",
                 len(first),
@@ -487,24 +487,24 @@ class SkatSheet:
                 total=number(best),
             )
         if not played:
-            # Translators: {number} is the next deal's number, {deals} how many the series has.
             return _(
+                # Translators: {number} is the next deal's number, {deals} how many the series has.
                 "Deal {number} of {deals} · no deal played yet",
                 number=played + 1,
                 deals=self.series_deals,
             )
         if len(first) == len(self.players):
-            # Translators: {number} is the next deal's number, {deals} how many the series
-            # has; {total} everyone's Seeger-Fabian total.
             return _(
+                # Translators: {number} is the next deal's number, {deals} how many the series
+                # has; {total} everyone's Seeger-Fabian total.
                 "Deal {number} of {deals} · everyone level (Seeger-Fabian {total})",
                 number=played + 1,
                 deals=self.series_deals,
                 total=number(best),
             )
-        # Translators: {number} is the next deal's number, {deals} how many the series has;
-        # {names} who leads (e.g. "Ana and Ben"), {total} their Seeger-Fabian total.
         return ngettext(
+            # Translators: {number} is the next deal's number, {deals} how many the series has;
+            # {names} who leads (e.g. "Ana and Ben"), {total} their Seeger-Fabian total.
             "Deal {number} of {deals} · {names} leads (Seeger-Fabian {total})",
             "Deal {number} of {deals} · {names} lead (Seeger-Fabian {total})",
             len(first),
@@ -588,16 +588,16 @@ class SkatSheet:
         dealer = self.players[seats.dealer]
         forehand = self.players[seats.forehand]
         if seats.sitting_out is None:
-            # Translators: {dealer} and {forehand} are players' names.
             text = _(
+                # Translators: {dealer} and {forehand} are players' names.
                 "Deal {number}, dealt by {dealer}; {forehand} is forehand.",
                 number=number,
                 dealer=dealer,
                 forehand=forehand,
             )
         else:
-            # Translators: {dealer} and {forehand} are players' names.
             text = _(
+                # Translators: {dealer} and {forehand} are players' names.
                 "Deal {number}, dealt by {dealer}, who sits it out; {forehand} is forehand.",
                 number=number,
                 dealer=dealer,
@@ -608,9 +608,9 @@ class SkatSheet:
     def _totals_steps(self, scores: Sequence[int], totals: Sequence[int]) -> list[Step]:
         moved = [
             Step(
-                # Translators: {player} is a player's name; {score} a change like +96,
-                # {total} the list's new total.
                 _(
+                    # Translators: {player} is a player's name; {score} a change like +96,
+                    # {total} the list's new total.
                     "{player}'s list: {score}, now {total}.",
                     player=self.players[seat],
                     score=signed(score),
@@ -666,9 +666,9 @@ class SkatSheet:
         ]
         steps = [
             Step(
-                # Translators: {declarer} is a name, {contract} e.g. "Grand Hand, schneider
-                # announced", {defenders} e.g. "Ben and Cem".
                 _(
+                    # Translators: {declarer} is a name, {contract} e.g. "Grand Hand, schneider
+                    # announced", {defenders} e.g. "Ben and Cem".
                     "{declarer} played {contract} against {defenders}.",
                     declarer=name,
                     contract=result.contract,
@@ -716,8 +716,8 @@ class SkatSheet:
         if not 0 <= declarer < count:
             problems.add(
                 "declarer",
-                # Translators: {seats} lists the seat numbers and names, "0 Ana, 1 Ben, 2 Cem".
                 _(
+                    # Translators: {seats} lists the seat numbers and names, "0 Ana, 1 Ben, 2 Cem".
                     "The declarer is one of the seats 0 to {last} ({seats}); got {seat}.",
                     last=count - 1,
                     seats=_seat_list(self.players),
@@ -729,8 +729,8 @@ class SkatSheet:
             playing = [self.players[s] for s in (seats.forehand, seats.middlehand, seats.rearhand)]
             problems.add(
                 "declarer",
-                # Translators: {player} is a name; {players} e.g. "Ben, Cem and Dan".
                 _(
+                    # Translators: {player} is a name; {players} e.g. "Ben, Cem and Dan".
                     "{player} dealt this deal and sits it out at a table of four, so cannot be "
                     "declarer; the players are {players}.",
                     player=self.players[declarer],
@@ -748,12 +748,12 @@ class SkatSheet:
                     _("The sheet itself knows which deals are Bock deals; leave bock out."),
                 )
             elif name not in GAME_FIELDS:
-                # Translators: {name} is a field name that was sent.
                 text = _('"{name}" is not part of a Skat game on the sheet.', name=name)
                 problems.add(name, text)
         for name in REQUIRED_GAME_FIELDS:
             if name not in game:
                 if name == "game":
+                    # Translators: {name} is a field name that was sent.
                     problems.add(name, _("Say which game was played."))
                 else:
                     problems.add(name, _("Say the winning bid."))
@@ -905,8 +905,8 @@ class SkatSheet:
         if not 0 <= last < count:
             problems.add(
                 "ramsch.last_trick",
-                # Translators: {seats} lists the seat numbers and names, "0 Ana, 1 Ben, 2 Cem".
                 _(
+                    # Translators: {seats} lists the seat numbers and names, "0 Ana, 1 Ben, 2 Cem".
                     "The last trick was taken by one of the seats 0 to {last} ({seats}); "
                     "got {seat}.",
                     last=count - 1,
@@ -917,8 +917,8 @@ class SkatSheet:
         elif last == out:
             problems.add(
                 "ramsch.last_trick",
-                # Translators: {player} is a player's name.
                 _(
+                    # Translators: {player} is a player's name.
                     "{player} dealt and sat this deal out, so did not take the last trick.",
                     player=self.players[last],
                 ),
@@ -929,8 +929,8 @@ def _ramsch_count_problem(name: str, count: int, out: int | None, given: int) ->
     """Too few or too many card points or tricks given for the table."""
     values = {"seats": count, "given": given}
     if name == "points" and out is not None:
-        # Translators: {seats} is how many seats the table has, {given} how many came.
         return _(
+            # Translators: {seats} is how many seats the table has, {given} how many came.
             "Give the card points of every seat ({seats}, the dealer's 0 included); got {given}.",
             **values,
         )
@@ -938,8 +938,8 @@ def _ramsch_count_problem(name: str, count: int, out: int | None, given: int) ->
         # Translators: {seats} is how many seats the table has, {given} how many came.
         return _("Give the card points of every seat ({seats}); got {given}.", **values)
     if out is not None:
-        # Translators: {seats} is how many seats the table has, {given} how many came.
         return _(
+            # Translators: {seats} is how many seats the table has, {given} how many came.
             "Give the tricks of every seat ({seats}, the dealer's 0 included); got {given}.",
             **values,
         )
@@ -950,14 +950,14 @@ def _ramsch_count_problem(name: str, count: int, out: int | None, given: int) ->
 def _ramsch_sat_out_problem(name: str, who: str) -> str:
     """The dealer sitting out was given card points or tricks."""
     if name == "points":
-        # Translators: {player} is a player's name.
         return _(
+            # Translators: {player} is a player's name.
             "{player} dealt and sat this deal out, so took no card points; give 0 or "
             "leave it empty.",
             player=who,
         )
-    # Translators: {player} is a player's name.
     return _(
+        # Translators: {player} is a player's name.
         "{player} dealt and sat this deal out, so took no tricks; give 0 or leave it empty.",
         player=who,
     )
@@ -1139,8 +1139,8 @@ class _RamschNames:
 def _ramsch_summary(result: RamschResult, named: _RamschNames) -> str:
     if result.durchmarsch is not None:
         gain = result.scores[result.durchmarsch]
-        # Translators: {player} is a name, {score} e.g. +120.
         return _(
+            # Translators: {player} is a name, {score} e.g. +120.
             "Ramsch: Durchmarsch by {player}, {score}",
             player=named.name(result.durchmarsch),
             score=signed(gain),
