@@ -15,11 +15,13 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.urls import path
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext_lazy
 
 from games import offload
 from games.games import GAMES, OptionField
 from games.rules import manipulation
-from games.rules.cards import MANIPULATION_DECK, Card
+from games.rules.cards import MANIPULATION_DECK, RANK_LETTERS, Card
 from games.rules.errors import Problem, RuleError
 
 MELDS_TEMPLATE = "games/referee/manipulation_melds.html"
@@ -31,6 +33,11 @@ _SEPARATORS = re.compile(r"[\s,;]+")
 # Lines are read one at a time; two decks hold two of each card, and whether a
 # table holds more than that is the referee's judgement, made over all lines.
 _NO_COPY_LIMIT = len(MANIPULATION_DECK)
+# Each kind of meld (MeldCheck.kind) as a heading above its cards.
+KIND_LABELS = {
+    "sequence": pgettext_lazy("meld kind", "Sequence"),
+    "group": pgettext_lazy("meld kind", "Group"),
+}
 
 
 def _tools(current: str) -> list[tuple[str, str, bool]]:
@@ -38,9 +45,9 @@ def _tools(current: str) -> list[tuple[str, str, bool]]:
     return [
         (name, title, name == current)
         for name, title in (
-            ("referee-manipulation-melds", "Check melds"),
-            ("referee-manipulation-turn", "Check a turn"),
-            ("referee-manipulation-arrange", "Can they all go down?"),
+            ("referee-manipulation-melds", _("Check melds")),
+            ("referee-manipulation-turn", _("Check a turn")),
+            ("referee-manipulation-arrange", _("Can they all go down?")),
         )
     ]
 
@@ -81,7 +88,12 @@ def read_melds(text: str | None, field: str) -> TypedMelds:
             )
         except RuleError as error:
             typed.problems.extend(
-                Problem(field, f"Line {number}: {p.message}") for p in error.problems
+                Problem(
+                    field,
+                    # Translators: a problem on one line of the typed melds: "Line 3: …".
+                    _("Line %(number)s: %(message)s") % {"number": number, "message": p.message},
+                )
+                for p in error.problems
             )
             continue
         typed.melds.append(cards)
@@ -118,6 +130,8 @@ def _common(query: QueryDict, current: str) -> dict[str, Any]:
         "ace_field": _ace_field(),
         "ace": query.get("ace") or manipulation.ManipulationOptions().ace,
         "values": query,
+        # The letter on a small card face as the reader's language writes it (B for Bube).
+        "rank_letters": RANK_LETTERS,
     }
 
 
@@ -138,7 +152,7 @@ def melds_page(request: HttpRequest) -> HttpResponse:
         options, errors = read_options(query)
         typed = read_melds(query.get("melds"), "melds")
         errors += typed.problems
-        errors += _not_empty(typed, "Write at least one meld: one per line, like 7H 8H 9H.")
+        errors += _not_empty(typed, _("Write at least one meld: one per line, like 7H 8H 9H."))
         try:
             result = manipulation.check_melds(melds=typed.melds, options=options)
         except RuleError as error:
@@ -147,7 +161,10 @@ def melds_page(request: HttpRequest) -> HttpResponse:
             errors += error.problems
         if not errors:
             context["result"] = result
-            context["checked"] = list(zip(typed.lines, typed.melds, result.melds, strict=True))
+            context["checked"] = [
+                (line, cards, check, KIND_LABELS.get(check.kind or ""))
+                for line, cards, check in zip(typed.lines, typed.melds, result.melds, strict=True)
+            ]
             context["headline"] = _melds_headline(result)
     return _answer(request, MELDS_TEMPLATE, context, errors)
 
@@ -156,10 +173,15 @@ def _melds_headline(result: manipulation.MeldsResult) -> str:
     count = len(result.melds)
     bad = sum(1 for meld in result.melds if not meld.valid)
     if count == 1:
-        return "The meld is valid" if result.valid else "The meld is not valid"
+        return _("The meld is valid") if result.valid else _("The meld is not valid")
     if result.valid:
-        return f"All {count} melds are valid"
-    return f"{bad} of {count} melds {'is' if bad == 1 else 'are'} not valid"
+        # Translators: %(count)s is 2 or more.
+        return _("All %(count)s melds are valid") % {"count": count}
+    return ngettext(
+        "%(bad)s of %(count)s melds is not valid",
+        "%(bad)s of %(count)s melds are not valid",
+        bad,
+    ) % {"bad": bad, "count": count}
 
 
 # -- The turn checker -------------------------------------------------------------------
@@ -177,7 +199,7 @@ def turn_page(request: HttpRequest) -> HttpResponse:
         hand, hand_problems = read_cards(query, "hand")
         errors += before.problems + after.problems + hand_problems
         errors += _not_empty(
-            after, "Write the melds on the table after the turn: one per line, like 7H 8H 9H."
+            after, _("Write the melds on the table after the turn: one per line, like 7H 8H 9H.")
         )
         if not errors:
             # The turn checker refuses only jokers, which reading the cards has refused
@@ -205,7 +227,7 @@ def arrange_page(request: HttpRequest) -> HttpResponse:
         cards, card_problems = read_cards(query, "cards")
         errors += card_problems
         if not cards and not card_problems:
-            errors.append(Problem("cards", "Tap the cards to lay out: at least three."))
+            errors.append(Problem("cards", _("Tap the cards to lay out: at least three.")))
         if not errors:
             # The picker's cards are already checked against the two decks, which is
             # all the arrangement search refuses.
@@ -218,7 +240,7 @@ def arrange_page(request: HttpRequest) -> HttpResponse:
 
 def _kind(meld: tuple[Card, ...]) -> str:
     """A group is one rank in different suits; anything else the search lays out is a sequence."""
-    return "Group" if len({c.rank for c in meld}) == 1 else "Sequence"
+    return KIND_LABELS["group" if len({c.rank for c in meld}) == 1 else "sequence"]
 
 
 urlpatterns = [

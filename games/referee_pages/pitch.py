@@ -10,25 +10,102 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.urls import path
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from games.games import GAMES, OptionField
 from games.rules import pitch
-from games.rules.cards import PITCH_DECK, SUIT_NAMES, SUIT_SYMBOLS, Card
+from games.rules.cards import PITCH_DECK, RANK_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, Card
 from games.rules.errors import Problem, RuleError
+from scorekeeper.i18n import number
 
 TRICK_TEMPLATE = "games/referee/pitch_trick.html"
 HAND_TEMPLATE = "games/referee/pitch_hand.html"
 
+
+class TrickSlot(NamedTuple):
+    """One card picker of the trick judge, with every sentence that names it by its
+    place (whole sentences, so that each language says "the 2nd card" its own way)."""
+
+    name: str  # the picker's field
+    ordinal: str  # its place, shown beside the card in the answer
+    title: str  # the picker's heading
+    picker: str  # the picker's label
+    wins: str  # the answer when it wins: %(card)s is its label
+    none: str = ""  # the choice of no card at all (the optional ones only)
+
+
 # The card pickers of the trick judge, in play order; the third and fourth are
 # optional because a player who has run out of trumps sits the trick out.
-TRICK_SLOTS = (("card1", "1st"), ("card2", "2nd"), ("card3", "3rd"), ("card4", "4th"))
+TRICK_SLOTS = (
+    TrickSlot(
+        "card1",
+        pgettext_lazy("place of a card in the trick", "1st"),
+        gettext_lazy("1st card"),
+        gettext_lazy("1st card played"),
+        gettext_lazy("The 1st card wins: %(card)s"),
+    ),
+    TrickSlot(
+        "card2",
+        pgettext_lazy("place of a card in the trick", "2nd"),
+        gettext_lazy("2nd card"),
+        gettext_lazy("2nd card played"),
+        gettext_lazy("The 2nd card wins: %(card)s"),
+    ),
+    TrickSlot(
+        "card3",
+        pgettext_lazy("place of a card in the trick", "3rd"),
+        gettext_lazy("3rd card"),
+        gettext_lazy("3rd card played"),
+        gettext_lazy("The 3rd card wins: %(card)s"),
+        gettext_lazy("No 3rd card"),
+    ),
+    TrickSlot(
+        "card4",
+        pgettext_lazy("place of a card in the trick", "4th"),
+        gettext_lazy("4th card"),
+        gettext_lazy("4th card played"),
+        gettext_lazy("The 4th card wins: %(card)s"),
+        gettext_lazy("No 4th card"),
+    ),
+)
+# A card left out before a later one that is chosen: (the place left out, the last
+# place chosen) and what to say, each a whole sentence.
+_GAPS = {
+    (0, 1): gettext_lazy(
+        "Choose the 1st card too: the cards go in the order they were played, "
+        "and the 2nd one is already chosen."
+    ),
+    (0, 2): gettext_lazy(
+        "Choose the 1st card too: the cards go in the order they were played, "
+        "and the 3rd one is already chosen."
+    ),
+    (0, 3): gettext_lazy(
+        "Choose the 1st card too: the cards go in the order they were played, "
+        "and the 4th one is already chosen."
+    ),
+    (1, 2): gettext_lazy(
+        "Choose the 2nd card too: the cards go in the order they were played, "
+        "and the 3rd one is already chosen."
+    ),
+    (1, 3): gettext_lazy(
+        "Choose the 2nd card too: the cards go in the order they were played, "
+        "and the 4th one is already chosen."
+    ),
+    (2, 3): gettext_lazy(
+        "Choose the 3rd card too: the cards go in the order they were played, "
+        "and the 4th one is already chosen."
+    ),
+}
 FEWEST_CARDS = 2  # the card led and at least one played to it
-SUITS_SHOWN = tuple((suit, SUIT_SYMBOLS[suit], SUIT_NAMES[suit].capitalize()) for suit in "CSHD")
+# Each suit's name starts with a capital where it is shown (the template's capfirst),
+# in the reader's language.
+SUITS_SHOWN = tuple((suit, SUIT_SYMBOLS[suit], SUIT_NAMES[suit]) for suit in "CSHD")
 BIDS = ("4", "5", "6", "7", "8", "9", pitch.MOON)
 # The hand scorer asks for the house rules that change a hand's score; how the
 # bidding goes round (all_pass) does not, so it is left to the score sheet.
@@ -42,8 +119,8 @@ def _tools(current: str) -> list[tuple[str, str, bool]]:
     return [
         (name, title, name == current)
         for name, title in (
-            ("referee-pitch-trick", "Who wins the trick?"),
-            ("referee-pitch-hand", "Score a hand"),
+            ("referee-pitch-trick", _("Who wins the trick?")),
+            ("referee-pitch-hand", _("Score a hand")),
         )
     ]
 
@@ -86,31 +163,29 @@ def trump_ranks(trump: str | None) -> list[TrumpRank]:
         order = pitch.trump_order(trump or "")
     except RuleError:
         return []
-    notes = {4: "off\u2011jack", 5: "high joker", 6: "low joker"}
+    notes = {
+        # Translators: a note beside the card in the trump order; the hyphen never breaks.
+        4: pgettext("trump order", "off‑jack"),
+        5: pgettext("trump order", "high joker"),
+        6: pgettext("trump order", "low joker"),
+    }
     return [TrumpRank(i + 1, c, notes.get(i, "")) for i, c in enumerate(order)]
 
 
 def _trick_problems(slots: list[str | None], trump: str | None) -> list[Problem]:
     """What the form itself can tell: unreadable cards, and a card chosen after a gap."""
     problems: list[Problem] = []
-    for (name, _), value in zip(TRICK_SLOTS, slots, strict=True):
+    for slot, value in zip(TRICK_SLOTS, slots, strict=True):
         if value is None:
             continue
         try:
-            PITCH_DECK.parse([value], name)
+            PITCH_DECK.parse([value], slot.name)
         except RuleError as error:
-            problems.extend(Problem(name, p.message) for p in error.problems)
+            problems.extend(Problem(slot.name, p.message) for p in error.problems)
     last = max((i for i, value in enumerate(slots) if value is not None), default=-1)
     for i in range(last):
         if slots[i] is None:
-            name, ordinal = TRICK_SLOTS[i]
-            problems.append(
-                Problem(
-                    name,
-                    f"Choose the {ordinal} card too: the cards go in the order they were "
-                    f"played, and the {TRICK_SLOTS[last][1]} one is already chosen.",
-                )
-            )
+            problems.append(Problem(TRICK_SLOTS[i].name, str(_GAPS[i, last])))
     if problems:
         # The trump is still worth checking, so that one answer lists everything.
         try:
@@ -123,14 +198,14 @@ def _trick_problems(slots: list[str | None], trump: str | None) -> list[Problem]
 def _slot_field(field: str | None) -> str | None:
     """``cards.2`` (the referee's index) is the picker ``card3`` on this page."""
     if field and field.startswith("cards."):
-        return TRICK_SLOTS[int(field.removeprefix("cards."))][0]
+        return TRICK_SLOTS[int(field.removeprefix("cards."))].name
     return field
 
 
 def judge_trick(query: QueryDict) -> tuple[pitch.TrickResult, list[Card]]:
     """The referee's verdict on the trick in the form, or ``RuleError`` at the form's fields."""
     trump = _blank_to_none(query.get("trump"))
-    slots = [_blank_to_none(query.get(name)) for name, _ in TRICK_SLOTS]
+    slots = [_blank_to_none(query.get(slot.name)) for slot in TRICK_SLOTS]
     problems = _trick_problems(slots, trump)
     if problems:
         raise RuleError(problems)
@@ -152,18 +227,18 @@ def _slot_card(value: str | None) -> Card | None:
 
 def _slots(
     query: QueryDict, errors: list[Problem]
-) -> list[tuple[str, str, Card | None, bool, bool]]:
-    """Each card picker: name, ordinal, the card chosen, required?, shown open?
+) -> list[tuple[TrickSlot, Card | None, bool, bool]]:
+    """Each card picker: the slot, the card chosen, required?, shown open?
 
     The first picker still to choose is open, and so is any with a problem; the
     others stay folded so that four pickers of 54 cards do not fill a phone.
     """
-    cards = [_slot_card(_blank_to_none(query.get(name))) for name, _ in TRICK_SLOTS]
+    cards = [_slot_card(_blank_to_none(query.get(slot.name))) for slot in TRICK_SLOTS]
     first_missing = next((i for i in range(FEWEST_CARDS) if cards[i] is None), None)
     with_problem = {p.field for p in errors}
     return [
-        (name, ordinal, cards[i], i < FEWEST_CARDS, i == first_missing or name in with_problem)
-        for i, (name, ordinal) in enumerate(TRICK_SLOTS)
+        (slot, cards[i], i < FEWEST_CARDS, i == first_missing or slot.name in with_problem)
+        for i, slot in enumerate(TRICK_SLOTS)
     ]
 
 
@@ -178,6 +253,8 @@ def trick_page(request: HttpRequest) -> HttpResponse:
         "trump": suit,
         "trump_name": SUIT_NAMES.get(suit or "", ""),
         "order": order,
+        # The letter on a small card face as the reader's language writes it (B for Bube).
+        "rank_letters": RANK_LETTERS,
     }
     if request.htmx and request.htmx.target == "trump-order":
         # Choosing a trump shows its order at once, before any card is picked.
@@ -191,10 +268,12 @@ def trick_page(request: HttpRequest) -> HttpResponse:
         else:
             context["result"] = result
             context["played"] = [
-                (TRICK_SLOTS[i][1], c, i == result.winner) for i, c in enumerate(cards)
+                (TRICK_SLOTS[i].ordinal, c, i == result.winner) for i, c in enumerate(cards)
             ]
             context["winner"] = cards[result.winner]
-            context["winner_ordinal"] = TRICK_SLOTS[result.winner][1]
+            context["winner_heading"] = TRICK_SLOTS[result.winner].wins % {
+                "card": cards[result.winner].label
+            }
     context["slots"] = _slots(query, errors)
     return _answer(request, TRICK_TEMPLATE, context, errors)
 
@@ -253,10 +332,13 @@ def _options_changed(query: QueryDict) -> bool:
 def _headline(hand: Mapping[str, Any], result: pitch.HandResult) -> str:
     team = hand["pitcher_team"]
     if hand["bid"] == pitch.MOON:
-        return f"Team {team} shot the moon" if result.made else f"Team {team}'s moon failed"
+        if result.made:
+            return _("Team %(team)s shot the moon") % {"team": team}
+        return _("Team %(team)s's moon failed") % {"team": team}
+    bid = number(hand["bid"]) if isinstance(hand["bid"], int) else hand["bid"]
     if result.made:
-        return f"Team {team} made its bid of {hand['bid']}"
-    return f"Team {team} is set: its bid of {hand['bid']} comes off"
+        return _("Team %(team)s made its bid of %(bid)s") % {"team": team, "bid": bid}
+    return _("Team %(team)s is set: its bid of %(bid)s comes off") % {"team": team, "bid": bid}
 
 
 def _team_rows(

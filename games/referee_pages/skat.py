@@ -12,20 +12,23 @@ answer) is swapped, and the address bar gets the question's link.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.urls import path
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_GET
 
 from games import entry_forms
 from games.api_input import UnreadableInput
 from games.deal_input import skat as skat_input
-from games.rules import skat, skat_bidding
+from games.rules import skat, skat_bidding, text
 from games.rules.cards import SKAT_DECK, Card, labels
 from games.rules.errors import Problem, RuleError
 from games.rules.skat_sheet import SkatSheetOptions
+from scorekeeper.i18n import number
 
 # The game value calculator takes the fields of the sheet's Skat deal form (without a
 # declarer, and with Bock, which a sheet works out itself).
@@ -45,11 +48,45 @@ VALUE_FIELDS = (
 VALUE_SWITCHES = ("hand", "ouvert", "kontra", "re", "bock")
 VALUE_CARD_FIELDS = ("declarer_cards", "declarer_trick_cards", "skat")
 
-# The trick's three cards, one single-card picker each, in the order they were played.
-TRICK_CARDS = (("card_1", "1st"), ("card_2", "2nd"), ("card_3", "3rd"))
-TRICK_CARD_FIELDS = tuple(name for name, _ in TRICK_CARDS)
 
-ANNOUNCEMENT_CHOICES = (("none", "Nothing"), ("schneider", "Schneider"), ("schwarz", "Schwarz"))
+class TrickCard(NamedTuple):
+    """One card of the trick, with every sentence that names it by its place (whole
+    sentences, so that each language says "the 2nd card" its own way)."""
+
+    name: str  # the picker's field
+    label: str  # the picker's label
+    missing: str  # the problem when it is not tapped
+    takes: str  # the answer when it takes the trick: %(card)s is its label
+
+
+# The trick's three cards, one single-card picker each, in the order they were played.
+TRICK_CARDS = (
+    TrickCard(
+        "card_1",
+        gettext_lazy("1st card"),
+        gettext_lazy("Tap the 1st card played to the trick."),
+        gettext_lazy("The 1st card, %(card)s, takes the trick"),
+    ),
+    TrickCard(
+        "card_2",
+        gettext_lazy("2nd card"),
+        gettext_lazy("Tap the 2nd card played to the trick."),
+        gettext_lazy("The 2nd card, %(card)s, takes the trick"),
+    ),
+    TrickCard(
+        "card_3",
+        gettext_lazy("3rd card"),
+        gettext_lazy("Tap the 3rd card played to the trick."),
+        gettext_lazy("The 3rd card, %(card)s, takes the trick"),
+    ),
+)
+TRICK_CARD_FIELDS = tuple(card.name for card in TRICK_CARDS)
+
+ANNOUNCEMENT_CHOICES = (
+    ("none", pgettext_lazy("Skat: announced", "Nothing")),
+    ("schneider", pgettext_lazy("Skat: announced", "Schneider")),
+    ("schwarz", pgettext_lazy("Skat: announced", "Schwarz")),
+)
 
 
 def _asked(request: HttpRequest, fields: Iterable[str]) -> bool:
@@ -71,11 +108,11 @@ def _answer(
     return render(request, template, context, status=422 if errors else 200)
 
 
-def _choose_game(query: QueryDict, problems: list[Problem], *, what: str) -> str:
-    """The game chosen, or "" (no game at all) with a message saying to choose one."""
+def _choose_game(query: QueryDict, problems: list[Problem], *, missing: str) -> str:
+    """The game chosen, or "" (no game at all) with ``missing``, saying to choose one."""
     game = (query.get("game") or "").strip()
     if not game:
-        problems.append(Problem("game", f"Choose the game {what}."))
+        problems.append(Problem("game", missing))
     return game
 
 
@@ -97,7 +134,9 @@ def _read_card(query: QueryDict, name: str, missing: str, problems: list[Problem
     if cards is None:
         return None
     if len(cards) > 1:
-        problems.append(Problem(name, f"Tap one card here, not {len(cards)}."))
+        # Translators: a picker for one card got several; %(count)s is 2 or more.
+        message = _("Tap one card here, not %(count)s.") % {"count": number(len(cards))}
+        problems.append(Problem(name, message))
         return None
     return cards[0]
 
@@ -176,9 +215,9 @@ def bid(request: HttpRequest) -> HttpResponse:
     }
     problems: list[Problem] = []
     if _asked(request, ("game", "cards", "hand", "ouvert", "announced")):
-        game = _choose_game(query, problems, what="you mean to declare")
+        game = _choose_game(query, problems, missing=_("Choose the game you mean to declare."))
         cards = _read_cards(query, "cards", problems)
-        context["result"] = _judge(
+        result = context["result"] = _judge(
             problems,
             lambda: skat_bidding.bid_limit(
                 game=game,
@@ -188,6 +227,9 @@ def bid(request: HttpRequest) -> HttpResponse:
                 announced=query.get("announced") or "none",
             ),
         )
+        if result is not None:
+            # The levels counted for certain, as one list ("against 1, game").
+            context["counted"] = text.join(text._(", "), (label for label, _n in result.levels))
     return _answer(request, "games/referee/skat_bid.html", context, problems)
 
 
@@ -208,15 +250,12 @@ def trick(request: HttpRequest) -> HttpResponse:
     query = request.GET
     context: dict[str, Any] = {
         "values": {"game": query.get("game"), **{n: query.get(n) for n in TRICK_CARD_FIELDS}},
-        "pickers": [(name, f"{word} card") for name, word in TRICK_CARDS],
+        "pickers": [(card.name, card.label) for card in TRICK_CARDS],
     }
     problems: list[Problem] = []
     if _asked(request, ("game", *TRICK_CARD_FIELDS)):
-        game = _choose_game(query, problems, what="being played")
-        played = [
-            _read_card(query, name, f"Tap the {word} card played to the trick.", problems)
-            for name, word in TRICK_CARDS
-        ]
+        game = _choose_game(query, problems, missing=_("Choose the game being played."))
+        played = [_read_card(query, card.name, str(card.missing), problems) for card in TRICK_CARDS]
         result = _judge(
             problems,
             lambda: skat.trick_winner(game=game, cards=played),
@@ -228,7 +267,8 @@ def trick(request: HttpRequest) -> HttpResponse:
                 game_name=skat.GAME_NAMES[game],
                 trick=labels(played),
                 winner=played[result.winner],
-                winner_word=TRICK_CARDS[result.winner][1],
+                winner_heading=TRICK_CARDS[result.winner].takes
+                % {"card": played[result.winner].label},
             )
     return _answer(request, "games/referee/skat_trick.html", context, problems)
 
@@ -249,14 +289,14 @@ def follow(request: HttpRequest) -> HttpResponse:
     }
     problems: list[Problem] = []
     if _asked(request, ("game", "led", "hand", "played")):
-        game = _choose_game(query, problems, what="being played")
-        led = _read_card(query, "led", "Tap the card that was led.", problems)
+        game = _choose_game(query, problems, missing=_("Choose the game being played."))
+        led = _read_card(query, "led", _("Tap the card that was led."), problems)
         hand = _read_cards(query, "hand", problems)
         if hand == []:
             problems.append(
-                Problem("hand", "Tap the cards the player held, the card played among them.")
+                Problem("hand", _("Tap the cards the player held, the card played among them."))
             )
-        played = _read_card(query, "played", "Tap the card the player put down.", problems)
+        played = _read_card(query, "played", _("Tap the card the player put down."), problems)
         result = _judge(
             problems,
             lambda: skat.follow_check(game=game, led=led, hand=hand, played=played),
