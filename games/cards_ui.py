@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext as _
 
 from games.rules import manipulation, skat
@@ -18,6 +18,7 @@ from games.rules.cards import (
     JOKER_HIGH,
     MANIPULATION_DECK,
     PITCH_DECK,
+    RANK_LETTERS,
     SKAT_DECK,
     SUIT_NAMES,
     SUIT_SYMBOLS,
@@ -46,7 +47,8 @@ class Suit:
 def _face(card: Card, value: int) -> Face:
     return Face(
         card.code,
-        card.rank,
+        # The letter on the face as the reader's language writes it (B for Bube in German).
+        RANK_LETTERS.get(card.rank, card.rank),
         SUIT_SYMBOLS[card.suit],
         card.name,
         "red" if card.is_red else "black",
@@ -92,7 +94,7 @@ def pitch_deck() -> tuple[tuple[Suit, tuple[Face, ...]], ...]:
         for c in PITCH_DECK.kinds
         if c.is_joker
     )
-    rows.append((Suit("J", "jokers"), jokers))
+    rows.append((Suit("J", pgettext_lazy("a row of the card picker", "jokers")), jokers))
     return tuple(rows)
 
 
@@ -177,33 +179,36 @@ def _picker(
         )
     ]
     if total:
-        unit = "card points" if total == "points" else "penalty points"
-        parts.append(
-            format_html(
-                '<p class="picker-sum"><output data-sum>0</output> {} · '
-                "<output data-count>0</output> cards</p>",
-                unit,
+        # The script counts as cards are tapped: it rewrites only the numbers.
+        if total == "points":
+            sums = _(
+                "<output data-sum>0</output> card points · <output data-count>0</output> cards"
             )
-        )
+        else:
+            sums = _(
+                "<output data-sum>0</output> penalty points · <output data-count>0</output> cards"
+            )
+        parts.append(format_html('<p class="picker-sum">{}</p>', mark_safe(sums)))
+    # Translators: a card of the two decks: "two of clubs, first copy".
+    copy_names = (_("%(card)s, first copy"), _("%(card)s, second copy"))
     for suit, faces in rows:
         parts.append(format_html('<div class="card-row" role="group" aria-label="{}">', suit.name))
         for face in faces:
             have = counts.get(face.code, 0)
             boxes = []
             for copy in range(copies):
-                extra = "" if copies == 1 else (", first copy" if copy == 0 else ", second copy")
+                said = face.name if copies == 1 else copy_names[copy] % {"card": face.name}
                 boxes.append(
                     format_html(
                         '<label class="copy{}"><input type="{}" name="{}" value="{}"{} '
-                        'data-value="{}"><span class="visually-hidden">{}{}</span></label>',
+                        'data-value="{}"><span class="visually-hidden">{}</span></label>',
                         " copy-whole" if copies == 1 else "",
                         kind,
                         name,
                         face.code,
                         mark_safe(" checked") if have > copy else "",
                         face.value,
-                        face.name,
-                        extra,
+                        said,
                     )
                 )
             parts.append(

@@ -43,7 +43,8 @@ def sheet_rows(sheet: Sheet, state: SheetState) -> tuple[list[str], list[list[ob
         header.extend([name, _("%(name)s total") % {"name": name}])
     rows: list[list[object]] = []
     for deal in state.deals:
-        row: list[object] = [deal.number, state.players[deal.dealer], deal.summary]
+        # str(): the summary in the reader's language (csv would write a Text's English).
+        row: list[object] = [deal.number, state.players[deal.dealer], str(deal.summary)]
         for seat in range(len(state.players)):
             row.extend([deal.scores[seat], deal.totals[seat]])
         rows.append(row)

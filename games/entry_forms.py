@@ -413,7 +413,10 @@ def form_problem(
             message = _seat_words(field or "", players[int(seat.group(1))], missing)
         else:
             message = _game_words(game, field, missing) or message
-    message = _LEAVE_OUT.sub(".", message)
+    if _LEAVE_OUT.search(message):
+        # Only then: a substitution gives a plain str, which would lose the translation
+        # of a referee's message (a Text).
+        message = _LEAVE_OUT.sub(".", message)
     if field is not None and not _placed(game, field, options):
         field = None
     return Problem(field, message)

@@ -75,8 +75,10 @@ class StaleSheet(RuleError):
 
     def __init__(self, current: int) -> None:
         super().__init__(
-            "This sheet changed meanwhile (on another phone): here is the sheet now. "
-            "Check it, then enter your change again."
+            _(
+                "This sheet changed meanwhile (on another phone): here is the sheet now. "
+                "Check it, then enter your change again."
+            )
         )
         self.current = current
 
@@ -84,29 +86,34 @@ class StaleSheet(RuleError):
 def _clean_names(players: object, problems: list[Problem]) -> list[str]:
     """The names in seat order, tidied; every problem is added to ``problems``."""
     if not isinstance(players, list):
-        problems.append(Problem("players", "Give the players as a list of names in seat order."))
+        problems.append(Problem("players", _("Give the players as a list of names in seat order.")))
         return []
     names: list[str] = []
     seen: dict[str, int] = {}
     for i, name in enumerate(players):
         if not isinstance(name, str) or not name.strip():
-            problems.append(Problem(f"players.{i}", f"Seat {i + 1} needs a name."))
+            problems.append(
+                Problem(f"players.{i}", _("Seat %(seat)s needs a name.") % {"seat": i + 1})
+            )
             names.append("")
             continue
         name = " ".join(name.split())
         if "\x00" in name:
-            problems.append(Problem(f"players.{i}", "A name cannot contain a NUL character."))
+            problems.append(Problem(f"players.{i}", _("A name cannot contain a NUL character.")))
         if len(name) > MAX_NAME:
             problems.append(
                 Problem(
                     f"players.{i}",
-                    f"Keep names to {MAX_NAME} characters; this one has {len(name)}.",
+                    _("Keep names to %(most)s characters; this one has %(count)s.")
+                    % {"most": MAX_NAME, "count": len(name)},
                 )
             )
         if name.casefold() in seen:
             problems.append(
                 Problem(
-                    f"players.{i}", f"{name} is already at the table; give each seat its own name."
+                    f"players.{i}",
+                    _("%(name)s is already at the table; give each seat its own name.")
+                    % {"name": name},
                 )
             )
         seen.setdefault(name.casefold(), i)
@@ -130,23 +137,27 @@ def sheet_create(
     """
     entry = GAMES.get(game) if isinstance(game, str) else None
     if entry is None:
-        raise RuleError(f"Choose a game: {', '.join(GAMES)}.", "game")
+        raise RuleError(_("Choose a game: %(games)s.") % {"games": ", ".join(GAMES)}, "game")
     problems: list[Problem] = []
     names = _clean_names(players, problems)
     if isinstance(players, list) and len(names) not in entry.players:
         problems.append(
             Problem(
                 "players",
-                f"{entry.name} is played by {entry.players_label}; you gave {len(names)}.",
+                _("%(game)s is played by %(players)s; you gave %(count)s.")
+                % {"game": entry.name, "players": entry.players_label, "count": len(names)},
             )
         )
     if isinstance(first_dealer, bool) or not isinstance(first_dealer, int):
         problems.append(
-            Problem("first_dealer", "Say who deals first by seat: 0 for the first seat.")
+            Problem("first_dealer", _("Say who deals first by seat: 0 for the first seat."))
         )
     elif not 0 <= first_dealer < max(len(names), 1):
         problems.append(
-            Problem("first_dealer", f"The first dealer must be one of the {len(names)} seats.")
+            Problem(
+                "first_dealer",
+                _("The first dealer must be one of the %(count)s seats.") % {"count": len(names)},
+            )
         )
     try:
         resolved = entry.read_options(options, players=len(names))
@@ -185,7 +196,7 @@ def _locked(sheet: Sheet, expected_version: int | None = None) -> Sheet:
         .get(pk=sheet.pk)
     )
     if locked.deleted_at is not None:
-        raise RuleError("This sheet is in the trash; restore it before changing it.")
+        raise RuleError(_("This sheet is in the trash; restore it before changing it."))
     if expected_version is not None and expected_version != locked.version:
         raise StaleSheet(locked.version)
     return locked
@@ -294,7 +305,8 @@ def _replay(entry: GameEntry, sheet: Sheet, entries: list[dict[str, Any]], new_i
         except RuleError as error:
             if index == new_index:
                 raise
-            messages = " ".join(p.message for p in error.problems)
+            # str(): each message in the reader's language (a join would keep its English).
+            messages = " ".join(str(p.message) for p in error.problems)
             if entry.counts_rounds:
                 text = _("With this change round %(number)s no longer fits the sheet: %(why)s")
             else:
@@ -343,7 +355,11 @@ def idempotent(*, scope: str, key: str | None, print_: str, action: Callable[[],
     if len(key) > MAX_KEY:
         return 400, {
             "errors": [
-                {"field": None, "message": f"An Idempotency-Key has at most {MAX_KEY} characters."}
+                {
+                    "field": None,
+                    "message": _("An Idempotency-Key has at most %(most)s characters.")
+                    % {"most": MAX_KEY},
+                }
             ]
         }
     for _attempt in range(2):
@@ -379,7 +395,7 @@ def idempotent(*, scope: str, key: str | None, print_: str, action: Callable[[],
 
 def _stored_answer(stored: IdempotencyKey, print_: str) -> Answer:
     if stored.fingerprint != print_:
-        message = (
+        message = _(
             "This Idempotency-Key was already used for a different request; "
             "send a new key with a new deal."
         )
@@ -433,8 +449,10 @@ def _live_hand(
             if hand.pk == hand_id:
                 return hands, index
         raise RuleError(
-            "That deal is no longer on the sheet (it was changed meanwhile): "
-            "here is the sheet now.",
+            _(
+                "That deal is no longer on the sheet (it was changed meanwhile): "
+                "here is the sheet now."
+            ),
             "hand",
         )
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(hands):
@@ -550,7 +568,10 @@ def hand_restore(
         removed = stack[0]
         if hand_id is not None and removed.pk != hand_id:
             raise RuleError(
-                "That deal is already back on the sheet (or was replaced): here is the sheet now.",
+                _(
+                    "That deal is already back on the sheet (or was replaced): "
+                    "here is the sheet now."
+                ),
                 "hand",
             )
         hands = live_hands(sheet)
@@ -581,9 +602,9 @@ def event_recover(
         sheet = _locked(sheet, expected_version)
         event = SheetEvent.objects.select_for_update().filter(pk=event_id, sheet=sheet).first()
         if event is None or event.before is None or event.kind not in RECOVERABLE:
-            raise RuleError("There is no deal to restore in that history entry.", "event")
+            raise RuleError(_("There is no deal to restore in that history entry."), "event")
         if event.recovered:
-            raise RuleError("That deal was restored from the history already.", "event")
+            raise RuleError(_("That deal was restored from the history already."), "event")
         hands = live_hands(sheet)
         entries = [h.entry for h in hands]
         current = next((i for i, h in enumerate(hands) if h.pk == event.hand_id), None)
@@ -598,7 +619,7 @@ def event_recover(
             kept = hands
         else:
             if event.kind == SheetEvent.UNDONE and current is not None:
-                raise RuleError("That deal is back on the sheet already.", "event")
+                raise RuleError(_("That deal is back on the sheet already."), "event")
             # Back where it was; the deals after it move down one.
             index = min((event.number or len(hands) + 1) - 1, len(hands))
             entries.insert(index, event.before)

@@ -36,6 +36,8 @@ from games.models import Sheet
 from games.qr import qr_svg
 from games.rules.errors import Problem, RuleError
 from games.rules.sheet import NextDeal, SheetState
+from games.rules.text import in_source_language
+from scorekeeper import i18n
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -365,7 +367,8 @@ def _columns(state: SheetState) -> list[dict[str, Any]]:
     if "teams" in state.details:
         return [
             {
-                "label": f"Team {team}",
+                # Translators: a Pitch team's column: "Team A".
+                "label": _("Team %(team)s") % {"team": team},
                 "names": " & ".join(state.players[s] for s in seats),
                 "seat": seats[0],
                 "total": state.details["teams"][team],
@@ -502,7 +505,7 @@ def _stale_board(request: HttpRequest, sheet: Sheet, answer: dict[str, Any]) -> 
     page shows the sheet as it is now, with the message at the top."""
     if not request.htmx:
         for error in answer["errors"]:
-            messages.error(request, error["message"])
+            messages.error(request, str(error["message"]))
         return redirect(sheet.get_absolute_url())
     context = _board_context(request, sheet, can_edit=True)
     context["board_errors"] = [Problem(e["field"], e["message"]) for e in answer["errors"]]
@@ -645,9 +648,10 @@ def _board_after(
 ) -> HttpResponse:
     sheet.refresh_from_db()
     if not request.htmx:
-        # Without htmx the page is loaded afresh: the refusal travels as a message.
+        # Without htmx the page is loaded afresh: the refusal travels as a message, in
+        # the reader's language (a stored message would keep a referee Text's English).
         for problem in problems or []:
-            messages.error(request, problem.message)
+            messages.error(request, str(problem.message))
         return redirect(sheet.get_absolute_url())
     context = _board_context(request, sheet, can_edit=True)
     context["board_errors"] = problems or []
@@ -694,14 +698,24 @@ def sheet_undo(request: HttpRequest, token: str) -> HttpResponse:
     sheet = _sheet(token, edit=True)
     hands = selectors.live_hands(sheet)
     named = _posted_hand(request)
-    word = GAMES[sheet.game].deal_word
+    rounds = GAMES[sheet.game].counts_rounds
     if not hands:
-        return _board_after(request, sheet, [Problem(None, f"There is no {word} to undo yet.")])
+        if rounds:
+            message = _("There is no round to undo yet.")
+        else:
+            message = _("There is no deal to undo yet.")
+        return _board_after(request, sheet, [Problem(None, message)])
     if named is not None and named != hands[-1].pk:
-        message = (
-            f"That {word} was undone already (or is no longer the last one): "
-            "nothing more was undone."
-        )
+        if rounds:
+            message = _(
+                "That round was undone already (or is no longer the last one): "
+                "nothing more was undone."
+            )
+        else:
+            message = _(
+                "That deal was undone already (or is no longer the last one): "
+                "nothing more was undone."
+            )
         return _board_after(request, sheet, [Problem(None, message)])
     return _sheet_write(
         request,
@@ -735,7 +749,7 @@ def event_recover(request: HttpRequest, token: str, event_id: int) -> HttpRespon
         services.event_recover(sheet=sheet, event_id=event_id, by=_actor(request))
     except RuleError as error:
         for problem in error.problems:
-            messages.error(request, problem.message)
+            messages.error(request, str(problem.message))
         return redirect("games:sheet-history", token)
     if GAMES[sheet.game].counts_rounds:
         messages.success(request, _("The round is back on the sheet."))
@@ -880,23 +894,37 @@ def running_totals_chart(sheet: Sheet, state: SheetState) -> str | None:
         return None
     entry = GAMES[sheet.game]
     columns = _columns(state)
-    word = _("Round") if entry.counts_rounds else _("Deal")
+    if entry.counts_rounds:
+        description = _("Round by round, from 0 at the start.")
+    else:
+        description = _("Deal by deal, from 0 at the start.")
     series = [
         charts.Series(
-            column["label"] if not column["names"] else f"{column['label']}: {column['names']}",
+            column["label"]
+            if not column["names"]
+            # Translators: a chart line's name: a Pitch team and its players ("Team A: Ana & Ben").
+            else _("%(team)s: %(names)s") % {"team": column["label"], "names": column["names"]},
             (0.0, *(float(deal.totals[column["seat"]]) for deal in state.deals)),
         )
         for column in columns
     ]
     return charts.line_chart(
         title=_("Running totals"),
-        description=_("%(word)s by %(word_lower)s, from 0 at the start.")
-        % {"word": word, "word_lower": word.lower()},
+        description=description,
         x_labels=["0", *(str(deal.number) for deal in state.deals)],
         series=series,
         y_label=_("Total"),
+        number_format=_chart_number,
         chart_id=f"sheet-{sheet.pk}",
     )
+
+
+def _chart_number(value: float) -> str:
+    """The chart's numbers: as they always were in English (``1,234``), as the reader's
+    language writes them otherwise (``1.234`` in German)."""
+    if in_source_language():
+        return charts.format_number(value)
+    return i18n.number(round(value))
 
 
 @require_GET
@@ -943,19 +971,21 @@ def _error(request: HttpRequest, status: int, title: str, message: str) -> HttpR
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    return _error(request, 400, "That request could not be read", "Please go back and try again.")
+    return _error(
+        request, 400, _("That request could not be read"), _("Please go back and try again.")
+    )
 
 
 def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    return _error(request, 403, "Not allowed", "This link does not allow that.")
+    return _error(request, 403, _("Not allowed"), _("This link does not allow that."))
 
 
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     return _error(
         request,
         404,
-        "Page not found",
-        "There is nothing at this address. Check the link, or start again from the home page.",
+        _("Page not found"),
+        _("There is nothing at this address. Check the link, or start again from the home page."),
     )
 
 
@@ -963,6 +993,6 @@ def server_error(request: HttpRequest) -> HttpResponse:
     return _error(
         request,
         500,
-        "Something went wrong on our side",
-        "Nothing you entered was lost. Please try again in a moment.",
+        _("Something went wrong on our side"),
+        _("Nothing you entered was lost. Please try again in a moment."),
     )

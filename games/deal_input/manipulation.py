@@ -15,17 +15,20 @@ from games.rules.cards import MANIPULATION_DECK, Card
 from games.rules.errors import RuleError
 from games.rules.manipulation import ManipulationOptions
 from games.rules.manipulation_sheet import ManipulationDeal
+from games.rules.text import _
 
 _ACE = {
-    "high": "The ace is high only: Q-K-A is a sequence, A-2-3 is not",
-    "low_or_high": "The ace is high or low: Q-K-A and A-2-3 are sequences, K-A-2 is not",
+    "high": _("The ace is high only: Q-K-A is a sequence, A-2-3 is not"),
+    "low_or_high": _("The ace is high or low: Q-K-A and A-2-3 are sequences, K-A-2 is not"),
 }
 _STOCK_OUT = {
-    "play_on": (
+    "play_on": _(
         "When the stock is empty, a player who cannot meld passes; the round ends when "
         "everyone has passed in a row"
     ),
-    "end_round": "When the stock is empty, the round ends as soon as the player to move cannot meld",
+    "end_round": _(
+        "When the stock is empty, the round ends as soon as the player to move cannot meld"
+    ),
 }
 
 
@@ -43,8 +46,10 @@ def read_deal(
     if not body.has("hands") and not body.has("penalties"):
         body.add(
             None,
-            'Enter the round either as "hands" (the cards left in each hand, one list per '
-            'seat) or as "penalties" (each player\'s penalty points, one number per seat).',
+            _(
+                'Enter the round either as "hands" (the cards left in each hand, one list per '
+                'seat) or as "penalties" (each player\'s penalty points, one number per seat).'
+            ),
         )
     body.forbid_together("hands", "penalties")
     body.finish()
@@ -60,8 +65,12 @@ def _read_hands(body: Body) -> tuple[tuple[Card, ...], ...] | None:
         if not isinstance(entry, list):
             body.add(
                 f"hands.{seat}",
-                f"The hand of seat {seat + 1} must be a list of card codes like "
-                f'["JC", "10H"] (empty for the player who went out), not {describe(entry)}.',
+                _(
+                    "The hand of seat {seat} must be a list of card codes like "
+                    '["JC", "10H"] (empty for the player who went out), not {what}.',
+                    seat=seat + 1,
+                    what=describe(entry),
+                ),
             )
             continue
         try:
@@ -86,7 +95,11 @@ def _read_penalties(body: Body) -> tuple[int, ...] | None:
             shown = describe(value) if not whole else str(value)
             body.add(
                 f"penalties.{seat}",
-                f"The penalty for seat {seat + 1} must be a whole number, not {shown}.",
+                _(
+                    "The penalty for seat {seat} must be a whole number, not {what}.",
+                    seat=seat + 1,
+                    what=shown,
+                ),
             )
             continue
         penalties.append(int(value))
@@ -101,7 +114,7 @@ def read_options(data: dict[str, Any] | None) -> ManipulationOptions:
 def options_summary(options: ManipulationOptions, *, players: int | None = None) -> tuple[str, ...]:
     """One short line per option, defaults included, as the sheet shows them."""
     return (
-        f"Game to {options.target} penalty points; the lowest total wins",
+        _("Game to {target} penalty points; the lowest total wins", target=options.target),
         _ACE[options.ace],
         _STOCK_OUT[options.stock_out],
     )

@@ -14,18 +14,19 @@ from typing import Any, cast
 from games.api_input import Body, describe
 from games.rules.pitch import MOON, OUT, PitchOptions
 from games.rules.pitch_sheet import PitchDeal
+from games.rules.text import _
 
 _MADE_SCORES = {
-    "taken": "A team that makes its bid scores the points it took",
-    "bid": "A team that makes its bid scores its bid, not what it took",
+    "taken": _("A team that makes its bid scores the points it took"),
+    "bid": _("A team that makes its bid scores its bid, not what it took"),
 }
 _TWO_GOES_TO = {
-    "taker": "The two scores for the team that wins it in a trick",
-    "player": "The two scores for the team that played it, whoever wins the trick",
+    "taker": _("The two scores for the team that wins it in a trick"),
+    "player": _("The two scores for the team that played it, whoever wins the trick"),
 }
 _ALL_PASS = {
-    "dealer_4": "If the first three pass, the dealer must bid at least 4",
-    "redeal": "If all four pass, the cards are dealt again",
+    "dealer_4": _("If the first three pass, the dealer must bid at least 4"),
+    "redeal": _("If all four pass, the cards are dealt again"),
 }
 
 
@@ -55,7 +56,10 @@ def _read_bid(body: Body) -> int | str | None:
     body.raw("bid")
     if value.strip().lower() == MOON:
         return MOON
-    body.add("bid", f'The bid is a number from 4 to 9, or "moon"; got the text "{value[:20]}".')
+    body.add(
+        "bid",
+        _('The bid is a number from 4 to 9, or "moon"; got the text "{text}".', text=value[:20]),
+    )
     return None
 
 
@@ -67,7 +71,9 @@ def _read_points(body: Body) -> dict[str, str] | None:
     read: dict[str, str] = {}
     for key, value in points.entries():
         if not isinstance(value, str):
-            points.add(key, f'Say who took it: "A", "B" or "out", not {describe(value)}.')
+            points.add(
+                key, _('Say who took it: "A", "B" or "out", not {what}.', what=describe(value))
+            )
             continue
         word = value.strip()
         # Team letters are capitals and "out" is lower case, however they were typed.
@@ -83,11 +89,14 @@ def read_options(data: dict[str, Any] | None) -> PitchOptions:
 def options_summary(options: PitchOptions, *, players: int | None = None) -> tuple[str, ...]:
     """One short line per option, defaults included, as the sheet shows them."""
     if options.win_condition == "bid_out":
-        ending = "A team wins only on a hand it pitched and made"
+        ending = _("A team wins only on a hand it pitched and made")
     else:
-        ending = f"If both teams reach {options.target} on one hand, the pitcher's team wins"
+        ending = _(
+            "If both teams reach {target} on one hand, the pitcher's team wins",
+            target=options.target,
+        )
     return (
-        f"Game to {options.target}",
+        _("Game to {target}", target=options.target),
         _MADE_SCORES[options.made_scores],
         _TWO_GOES_TO[options.two_goes_to],
         _ALL_PASS[options.all_pass],

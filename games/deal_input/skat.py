@@ -21,16 +21,21 @@ from games.rules.errors import RuleError
 from games.rules.skat import ANNOUNCEMENTS, GAMES, OUTCOMES, Matadors
 from games.rules.skat_list import SERIES_DEALS
 from games.rules.skat_sheet import RamschEntry, SkatDeal, SkatSheetOptions
+from games.rules.text import Text, _, ngettext, pgettext
+from games.rules.words import joined
 
+# What a Bock round follows, as the sheet's rules line names it ("Bock round after …").
 _BOCK_TRIGGERS = {
-    "sixty_all": "60:60",
-    "lost_after_kontra": "a game lost after Kontra",
-    "hundred_or_more": "a game worth 100 or more",
-    "grand_hand_won": "a won Grand Hand",
+    "sixty_all": pgettext("Bock round after …", "60:60"),
+    "lost_after_kontra": pgettext("Bock round after …", "a game lost after Kontra"),
+    "hundred_or_more": pgettext("Bock round after …", "a game worth 100 or more"),
+    "grand_hand_won": pgettext("Bock round after …", "a won Grand Hand"),
 }
 _RAMSCH_TIES = {
-    "all_tied_lose": "tied players all lose",
-    "last_trick_loses": "of tied players, the one who took the last trick loses",
+    "all_tied_lose": _("Ramsch when all pass; tied players all lose"),
+    "last_trick_loses": _(
+        "Ramsch when all pass; of tied players, the one who took the last trick loses"
+    ),
 }
 _SWITCHES = ("hand", "ouvert", "kontra", "re")
 _CARD_LISTS = ("declarer_cards", "declarer_trick_cards", "skat")
@@ -50,8 +55,10 @@ def read_deal(data: dict[str, Any], *, players: int, options: SkatSheetOptions) 
     if body.raw("bock") is not None:
         body.add(
             "bock",
-            "The sheet itself knows which deals are Bock deals (from its Bock rules); "
-            "leave bock out.",
+            _(
+                "The sheet itself knows which deals are Bock deals (from its Bock rules); "
+                "leave bock out."
+            ),
         )
     body.finish()
     return SkatDeal(declarer=declarer, game=game, passed=passed, ramsch=ramsch)
@@ -105,7 +112,7 @@ def _read_ramsch(body: Body) -> RamschEntry | None:
 def _read_last_trick(ramsch: Body) -> int | None:
     if ramsch.data.get("last_trick") is None:
         ramsch.raw("last_trick")
-        ramsch.add("last_trick", "Say which seat took the last trick (the skat goes with it).")
+        ramsch.add("last_trick", _("Say which seat took the last trick (the skat goes with it)."))
         return None
     return ramsch.integer("last_trick")
 
@@ -124,12 +131,21 @@ def _per_seat(body: Body, name: str) -> tuple[int | None, ...] | None:
             read.append(int(value))
         else:
             readable = False
-            what = "card points" if name == "points" else name
-            body.add(
-                f"{name}.{i}",
-                f"Seat {i + 1}'s {what} must be a whole number (or empty for the dealer "
-                f"sitting out), not {describe(value)}.",
-            )
+            if name == "points":
+                message = _(
+                    "Seat {seat}'s card points must be a whole number (or empty for the "
+                    "dealer sitting out), not {what}.",
+                    seat=i + 1,
+                    what=describe(value),
+                )
+            else:
+                message = _(
+                    "Seat {seat}'s tricks must be a whole number (or empty for the dealer "
+                    "sitting out), not {what}.",
+                    seat=i + 1,
+                    what=describe(value),
+                )
+            body.add(f"{name}.{i}", message)
     return tuple(read) if readable else None
 
 
@@ -143,33 +159,41 @@ def options_summary(options: SkatSheetOptions, *, players: int | None = None) ->
 
     Given the table size, the usual series is named exactly (36 deals at three, 48 at four).
     """
+    series: Text
     if options.series_deals is None and players in SERIES_DEALS:
-        series = f"Series of {SERIES_DEALS[players]} deals (every player deals equally often)"
+        series = _(
+            "Series of {count} deals (every player deals equally often)",
+            count=SERIES_DEALS[players],
+        )
     elif options.series_deals is None:
-        series = "Series of 36 deals at three players, 48 at four"
-    elif options.series_deals == 1:
-        series = "Series of 1 deal"
+        series = _("Series of 36 deals at three players, 48 at four")
     else:
-        series = f"Series of {options.series_deals} deals"
-    kontra = "Kontra and Re allowed" if options.kontra_re else "No Kontra or Re"
+        series = ngettext(
+            "Series of {count} deal",
+            "Series of {count} deals",
+            options.series_deals,
+            count=options.series_deals,
+        )
+    kontra = _("Kontra and Re allowed") if options.kontra_re else _("No Kontra or Re")
     if options.all_pass == "ramsch":
-        all_pass = f"Ramsch when all pass; {_RAMSCH_TIES[options.ramsch_tie]}"
+        all_pass = _RAMSCH_TIES[options.ramsch_tie]
     else:
-        all_pass = "Thrown in when all pass (no Ramsch)"
+        all_pass = _("Thrown in when all pass (no Ramsch)")
     return (series, kontra, all_pass, _bock_summary(options))
 
 
-def _bock_summary(options: SkatSheetOptions) -> str:
+def _bock_summary(options: SkatSheetOptions) -> Text:
     chosen = options.bock.as_dict()
     on = [words for name, words in _BOCK_TRIGGERS.items() if chosen[name]]
     off = [words for name, words in _BOCK_TRIGGERS.items() if not chosen[name]]
     if not on:
-        return "No Bock rounds"
-    line = f"Bock round after {_either(on)}"
-    return f"{line} (not after {_either(off)})" if off else line
-
-
-def _either(words: list[str]) -> str:
-    if len(words) == 1:
-        return words[0]
-    return ", ".join(words[:-1]) + " or " + words[-1]
+        return _("No Bock rounds")
+    if not off:
+        # Translators: {triggers} lists what a Bock round follows ("60:60 or a won Grand Hand").
+        return _("Bock round after {triggers}", triggers=joined(on, last="or"))
+    return _(
+        # Translators: {triggers} and {others} list what a Bock round follows or does not.
+        "Bock round after {triggers} (not after {others})",
+        triggers=joined(on, last="or"),
+        others=joined(off, last="or"),
+    )

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, pgettext
+from django.utils.translation import gettext as _
 
 from games import cards_ui, entry_forms, selectors
 from games.games import GAMES
@@ -22,8 +23,9 @@ from games.rules import (
     skat_list,
     skat_sheet,
 )
-from games.rules.cards import SUIT_SYMBOLS, parse_card
+from games.rules.cards import SUIT_SYMBOLS, card, parse_card
 from games.rules.errors import Problem, RuleError
+from games.rules.words import capitalised
 from scorekeeper import i18n
 
 register = template.Library()
@@ -36,7 +38,9 @@ def friendly_message(problem: Any) -> str:
     field = getattr(problem, "field", None) or ""
     message = getattr(problem, "message", problem)
     if field.startswith("options."):
-        return entry_forms.option_message(field.removeprefix("options."), str(message))
+        # The message itself, not str() of it: a referee's Text keeps its English for
+        # option_message to read, and is shown in the reader's language.
+        return entry_forms.option_message(field.removeprefix("options."), message)
     return message
 
 
@@ -131,7 +135,7 @@ def pitch_point_cards() -> list[tuple[str, str, int]]:
         "three": pgettext("pitch point card", "Three"),
     }
     return [
-        (key, names.get(key) or pitch.POINT_CARD_NAMES[key].capitalize(), worth)
+        (key, names.get(key) or capitalised(pitch.POINT_CARD_NAMES[key]), worth)
         for key, worth in pitch.POINT_CARDS.items()
     ]
 
@@ -179,7 +183,9 @@ def skat_choices() -> dict[str, Any]:
     return {
         "bids": skat.BIDS,
         "matadors": range(1, 12),
-        "matador_directions": (("with", "With"), ("against", "Against")),
+        "matador_directions": (("with", _("With")), ("against", _("Against"))),
+        # The jacks as the reader's language labels them (J♣ in English).
+        "jacks": {suit: card("J" + suit).label for suit in ("C", "S", "H", "D")},
         "result_fields": (
             "outcome",
             "declarer_points",
@@ -188,6 +194,17 @@ def skat_choices() -> dict[str, Any]:
             "skat",
         ),
     }
+
+
+@register.filter
+def winner_names(state: Any) -> str:
+    """The winners' names as one list: "Ana and Ben" (every name joined by "and")."""
+    names = [state.players[seat] for seat in state.winners]
+    shown = names[0] if names else ""
+    for name in names[1:]:
+        # Translators: names of the winners of a game, joined one by one ("Ana and Ben").
+        shown = pgettext("winners", "%(names)s and %(name)s") % {"names": shown, "name": name}
+    return shown
 
 
 @register.filter
