@@ -13,6 +13,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
 
 from circles import permissions, selectors, wording
@@ -117,16 +118,22 @@ REASON = {
     "type": "object",
     "required": ["code", "params", "text"],
     "properties": {
-        "code": {"type": "string", "description": "What the sentence says, for programs."},
-        "params": {"type": "object", "description": "The numbers and player ids it names."},
-        "text": {"type": "string", "description": "The reason in words."},
+        "code": {
+            "type": "string",
+            "description": gettext_lazy("What the sentence says, for programs."),
+        },
+        "params": {
+            "type": "object",
+            "description": gettext_lazy("The numbers and player ids it names."),
+        },
+        "text": {"type": "string", "description": gettext_lazy("The reason in words.")},
     },
 }
 COMMON_ROW = {
-    "player": {"type": "integer", "description": "The player's id (see players)."},
+    "player": {"type": "integer", "description": gettext_lazy("The player's id (see players).")},
     "place": {
         "type": ["integer", "null"],
-        "description": "Shared on a full tie; null if not ranked.",
+        "description": gettext_lazy("Shared on a full tie; null if not ranked."),
     },
     "reasons": {"type": "array", "items": {"$ref": "#/components/schemas/StandingsReason"}},
 }
@@ -158,7 +165,10 @@ SKAT_ROW = {
         "sf_total": INT,
         "sf_average": NUM,
         "best_series": INT,
-        "value": {"type": "number", "description": "The ranked value under the club rules."},
+        "value": {
+            "type": "number",
+            "description": gettext_lazy("The ranked value under the club rules."),
+        },
         "counted_total": INT,
         "counted": INT,
         "dropped": INT,
@@ -243,7 +253,10 @@ STANDINGS = {
                 "name": {"type": "string"},
                 "starts_on": {"type": "string", "format": "date"},
                 "ends_on": {"type": "string", "format": "date"},
-                "skat_rules": {"type": "object", "description": "The season's Skat club rules."},
+                "skat_rules": {
+                    "type": "object",
+                    "description": gettext_lazy("The season's Skat club rules."),
+                },
             },
         },
         "players": {
@@ -261,11 +274,15 @@ STANDINGS = {
                 "manipulation": _table("ManipulationStandingsRow"),
             },
         },
-        "sheets": {"type": "array", "items": INT, "description": "The ids of the sheets counted."},
+        "sheets": {
+            "type": "array",
+            "items": INT,
+            "description": gettext_lazy("The ids of the sheets counted."),
+        },
         "open_sheets": INT,
         "title_race": {
             "type": "object",
-            "description": "Per game: who leads and what the nearest rivals need.",
+            "description": gettext_lazy("Per game: who leads and what the nearest rivals need."),
             "additionalProperties": {"type": "array", "items": {"type": "string"}},
         },
         "changes": {"type": "array", "items": {"type": "object"}},
@@ -281,8 +298,12 @@ def openapi_parts() -> tuple[dict[str, Any], dict[str, Any]]:
             "get": {
                 "operationId": "season_standings",
                 "tags": ["Seasons"],
-                "summary": "A season's standings: every game's table, with the reasons",
-                "description": (
+                # Shown on the API page in the reader's language (lazy: the schema is
+                # built once).
+                "summary": gettext_lazy(
+                    "A season's standings: every game's table, with the reasons"
+                ),
+                "description": gettext_lazy(
                     "Readable with the season's view token as a Bearer token (names as each "
                     "player chose for outside the circle) or by a logged-in member. Add "
                     "?guests=1 to include guests. Each row lists every column of the page "
@@ -300,7 +321,7 @@ def openapi_parts() -> tuple[dict[str, Any], dict[str, Any]]:
                 "security": [{"token": []}],
                 "responses": {
                     "200": {
-                        "description": "The standings.",
+                        "description": gettext_lazy("The standings."),
                         "content": {
                             "application/json": {
                                 "schema": {"$ref": "#/components/schemas/SeasonStandings"}
@@ -308,7 +329,7 @@ def openapi_parts() -> tuple[dict[str, Any], dict[str, Any]]:
                         },
                     },
                     "404": {
-                        "description": "No season with that id for this token.",
+                        "description": gettext_lazy("No season with that id for this token."),
                         "content": error,
                     },
                 },

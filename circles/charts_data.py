@@ -17,6 +17,12 @@ from games.charts import Series, data_rows, line_chart
 from games.games import GAMES
 
 
+def _day_format() -> str:
+    # Translators: a chart's short day label, in the letters of Django's date filter
+    # (English "1 Dec"); German and Esperanto "j.n." write "1.12.".
+    return _("j M")
+
+
 def season_charts(standings: SeasonStandings, *, public: bool) -> list[dict[str, Any]]:
     """Each game's standings evening by evening: the ranked value after each evening."""
     names = Names(standings.players, public=public)
@@ -27,7 +33,7 @@ def season_charts(standings: SeasonStandings, *, public: bool) -> list[dict[str,
         players = [row.player for row in table.ranked] + [
             row.player for row in getattr(table, "unranked", ())
         ]
-        x_labels = [date_format(day, "j M") for day, _values in table.progress]
+        x_labels = [date_format(day, _day_format()) for day, _values in table.progress]
         series = [
             Series(names(player), tuple(values.get(player) for _day, values in table.progress))
             for player in players
@@ -79,7 +85,7 @@ def player_charts(profile: Profile, player: Player) -> list[dict[str, Any]]:
         history = [item for item in profile.history if item.game == game]
         if len(history) < 2:
             continue
-        x_labels = [date_format(item.played_on, "j M") for item in history]
+        x_labels = [date_format(item.played_on, _day_format()) for item in history]
         measure = str(HEADLINES[game])
         title = _("%(name)s at %(game)s, sheet by sheet") % {
             "name": player.name,

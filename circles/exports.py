@@ -7,6 +7,7 @@ import json
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils import formats
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -15,6 +16,7 @@ from circles import permissions, selectors, wording
 from circles.models import Circle, Season
 from circles.transfer import export_circle
 from games.csv_export import csv_response
+from games.rules.text import in_source_language
 
 
 def _standings_csv(request: HttpRequest, season: Season, *, public: bool) -> HttpResponse:
@@ -33,8 +35,14 @@ def _standings_csv(request: HttpRequest, season: Season, *, public: bool) -> Htt
 
 
 def _cell(text: str) -> str:
-    # Spreadsheets read "−50" as text; the CSV keeps numbers numbers.
-    return text.replace("−", "-").replace(",", "")
+    # Spreadsheets read "−50" as text; the CSV keeps numbers numbers, written the same
+    # in every language (no grouping, a decimal point: "1234.5", not German "1.234,5").
+    text = text.replace("−", "-")
+    if in_source_language():
+        return text.replace(",", "")
+    for separator in {formats.get_format("THOUSAND_SEPARATOR"), "\xa0", "\u202f"}:
+        text = text.replace(separator, "")
+    return text.replace(formats.get_format("DECIMAL_SEPARATOR"), ".")
 
 
 @login_required

@@ -15,6 +15,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from circles.models import (
     Circle,
@@ -233,9 +234,12 @@ def player_merge(*, keep: Player, absorb: Player) -> Player:
         )
         if shared:
             raise RuleError(
-                _(
+                ngettext(
                     "%(keep)s and %(absorb)s sat at the same table on %(count)d sheet(s), "
-                    "so they are two people."
+                    "so they are two people.",
+                    "%(keep)s and %(absorb)s sat at the same table on %(count)d sheet(s), "
+                    "so they are two people.",
+                    len(shared),
                 )
                 % {"keep": keep.name, "absorb": absorb.name, "count": len(shared)},
                 "absorb",

@@ -11,9 +11,10 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils import formats
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from circles.models import Player
 from circles.rules.standings import (
@@ -29,12 +30,18 @@ from circles.rules.standings import (
 )
 from circles.selectors import SeasonStandings, evenings_left
 from games.games import GAMES
+from games.rules.text import in_source_language
 
 MINUS = "−"
 
 
 def number(value: float, decimals: int = 0) -> str:
-    """``1,234`` / ``−50`` / ``812.5``: thousands grouped, a real minus sign."""
+    """``1,234`` / ``−50`` / ``812.5``: thousands grouped, a real minus sign; in other
+    languages grouped as they group digits (``1.234`` and ``812,5`` in German)."""
+    if not in_source_language():
+        rounded = round(abs(value), decimals)
+        shown = formats.number_format(rounded, decimal_pos=decimals, force_grouping=True)
+        return f"{MINUS}{shown}" if value < 0 and rounded else shown
     text = f"{abs(value):,.{decimals}f}"
     if decimals == 0 and text == "0":
         return "0"
@@ -46,7 +53,10 @@ def percent(rate: float) -> str:
 
 
 def day(value: Any) -> str:
-    return date_format(value, "j M Y")
+    # Translators: how the circle pages write a day, in the letters of Django's date
+    # filter (English "1 Dec 2026"). German "j. F Y" writes "1. Dezember 2026",
+    # Esperanto "j\-\a \d\e F Y" writes "1-a de decembro 2026".
+    return date_format(value, _("j M Y"))
 
 
 class Names:
@@ -258,15 +268,22 @@ def skat_table(table: SkatStandings, names: Names) -> dict[str, Any]:
         "title": GAMES["skat"].name,
         "rules": club_rules(rules),
         "columns": [
-            _column(_("Total") if rules.rank_by == "total" else _("Avg."), _("Ranked value")),
-            _column(_("Series")),
-            _column(_("Decl."), _("Games as declarer")),
-            _column(_("Won")),
-            _column(_("Lost")),
-            _column(_("List"), _("List points")),
-            _column(_("S-F"), _("Seeger-Fabian total")),
-            _column(_("S-F avg."), _("Seeger-Fabian average per series")),
-            _column(_("Best"), _("Best series")),
+            _column(
+                pgettext("standings column", "Total")
+                if rules.rank_by == "total"
+                else pgettext("standings column", "Avg."),
+                _("Ranked value"),
+            ),
+            _column(pgettext("standings column", "Series")),
+            _column(pgettext("standings column", "Decl."), _("Games as declarer")),
+            _column(pgettext("standings column", "Won")),
+            _column(pgettext("standings column", "Lost")),
+            _column(pgettext("standings column", "List"), _("List points")),
+            _column(pgettext("standings column", "S-F"), _("Seeger-Fabian total")),
+            _column(
+                pgettext("standings column", "S-F avg."), _("Seeger-Fabian average per series")
+            ),
+            _column(pgettext("standings column", "Best"), _("Best series")),
         ],
         "rows": [_row(row, names, _skat_cells(row, rules)) for row in table.ranked],
         "unranked": [_row(row, names, _skat_cells(row, rules)) for row in table.unranked],
@@ -294,14 +311,14 @@ def pitch_table(table: PitchStandings, names: Names) -> dict[str, Any]:
             _("Partners change from game to game: each player is credited with the team's result."),
         ],
         "columns": [
-            _column(_("Won")),
-            _column(_("Games")),
-            _column(_("Win %"), _("Share of games won")),
-            _column(_("Bids"), _("Hands bid")),
-            _column(_("Made %"), _("Bids made")),
-            _column(_("Set"), _("Times set")),
-            _column(_("Moon"), _("Moon made of tried")),
-            _column(_("Points"), _("Points taken by the team")),
+            _column(pgettext("standings column", "Won")),
+            _column(pgettext("standings column", "Games")),
+            _column(pgettext("standings column", "Win %"), _("Share of games won")),
+            _column(pgettext("standings column", "Bids"), _("Hands bid")),
+            _column(pgettext("standings column", "Made %"), _("Bids made")),
+            _column(pgettext("standings column", "Set"), _("Times set")),
+            _column(pgettext("standings column", "Moon"), _("Moon made of tried")),
+            _column(pgettext("standings column", "Points"), _("Points taken by the team")),
         ],
         "rows": [
             _row(
@@ -336,11 +353,13 @@ def manipulation_table(table: ManipulationStandings, names: Names) -> dict[str, 
             )
         ],
         "columns": [
-            _column(_("Won")),
-            _column(_("Games")),
-            _column(_("Rounds")),
-            _column(_("Out first"), _("Rounds gone out first")),
-            _column(_("Penalty/round"), _("Average penalty points per round")),
+            _column(pgettext("standings column", "Won")),
+            _column(pgettext("standings column", "Games")),
+            _column(pgettext("standings column", "Rounds")),
+            _column(pgettext("standings column", "Out first"), _("Rounds gone out first")),
+            _column(
+                pgettext("standings column", "Penalty/round"), _("Average penalty points per round")
+            ),
         ],
         "rows": [
             _row(
@@ -576,8 +595,8 @@ def profile(found: Any, names: Names) -> dict[str, Any]:
             (_("Bids made"), _rate(pitch.made, pitch.bids)),
         ]
         for bid, (bids, made) in pitch.by_bid.items():
-            label = _("Moon") if bid == "moon" else _("Bid %(bid)s") % {"bid": bid}
-            facts.append((_("%(bid)s made") % {"bid": label}, _rate(made, bids)))
+            label = _("Moon made") if bid == "moon" else _("Bid %(bid)s made") % {"bid": bid}
+            facts.append((label, _rate(made, bids)))
         facts.append((_("Moon shots made"), f"{pitch.moon_made}/{pitch.moon}"))
         sections.append({"game": "pitch", "title": GAMES["pitch"].name, "facts": facts})
     if found.manipulation is not None:
@@ -624,7 +643,10 @@ def _h2h(item: Any) -> str:
         item.shared,
     ) % {"shared": item.shared, "ahead": item.ahead, "behind": item.behind}
     if item.partnered:
-        text += ngettext(
-            " (%(count)d game as partners)", " (%(count)d games as partners)", item.partnered
+        partners = ngettext(
+            "%(count)d game as partners", "%(count)d games as partners", item.partnered
         ) % {"count": item.partnered}
+        # Translators: a head-to-head line, then how many of those games the two
+        # played as partners: "5 tables together: ahead 2, behind 1 (2 games as partners)".
+        text = _("%(tables)s (%(partners)s)") % {"tables": text, "partners": partners}
     return text

@@ -28,6 +28,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from circles import services as circle_services
 from circles.models import Circle, CircleSheet, Membership, Player, Season
@@ -593,14 +595,18 @@ class Command(BaseCommand):
         circles, sheets = Circle.objects.count(), Sheet.objects.count()
         if (circles or sheets) and not options["force"]:
             raise CommandError(
-                f"The database is not empty ({circles} circle(s), {sheets} sheet(s)): the demo "
-                "fills an empty one. Run it with --force to add the demo circle anyway."
+                _(
+                    "The database is not empty (%(circles)d circle(s), %(sheets)d sheet(s)): "
+                    "the demo fills an empty one. Run it with --force to add the demo circle "
+                    "anyway."
+                )
+                % {"circles": circles, "sheets": sheets}
             )
         for name in ("series", "games", "previous"):
             if options[name] < 0:
-                raise CommandError(f"--{name} cannot be negative.")
+                raise CommandError(_("--%(option)s cannot be negative.") % {"option": name})
         if options["series"] < 2:
-            raise CommandError("--series needs at least 2 (one table of three, one of four).")
+            raise CommandError(_("--series needs at least 2 (one table of three, one of four)."))
         started = time.perf_counter()
         rng = random.Random(options["seed"])
         with transaction.atomic():
@@ -705,33 +711,93 @@ class Command(BaseCommand):
         built: Built = report["built"]
         counted = report["counted"]
         out = self.stdout.write
-        out(
-            f'Demo circle "{circle.name}" (id {circle.pk}) with {len(PLAYERS)} players, '
-            f"built in {report['seconds']:.1f} s (seed {seed}): {sum(built.sheets.values())} "
-            f"finished sheets, {built.deals} deals entered through the referee"
-            + (f" ({built.refused} refused and dealt again)" if built.refused else "")
-            + "."
-        )
-        out(
-            f'Current season "{current.name}" ({current.starts_on} to {current.ends_on}), '
-            f"{report['evenings']} evenings so far: {counted['skat']} Skat series, "
-            f"{counted['pitch']} Pitch games, {counted['manipulation']} Manipulation games; "
-            "one open sheet of each game tonight, one practice series left out"
-            + (", one correction after the evening." if report["corrected"] else ".")
-        )
-        out(f"  season id:   {current.pk}")
-        out(f"  view token:  {current.view_token}")
-        out(f"  standings:   {base}{current.get_absolute_url()}")
-        out(f"  public link: {base}{reverse('circles:season-public', args=[current.view_token])}")
+        built_values = {
+            "circle": circle.name,
+            "id": circle.pk,
+            "players": len(PLAYERS),
+            "seconds": report["seconds"],
+            "seed": seed,
+            "sheets": sum(built.sheets.values()),
+            "deals": built.deals,
+            "refused": built.refused,
+        }
+        if built.refused:
+            out(
+                _(
+                    'Demo circle "%(circle)s" (id %(id)d) with %(players)d players, built in '
+                    "%(seconds).1f s (seed %(seed)d): %(sheets)d finished sheets, %(deals)d "
+                    "deals entered through the referee (%(refused)d refused and dealt again)."
+                )
+                % built_values
+            )
+        else:
+            out(
+                _(
+                    'Demo circle "%(circle)s" (id %(id)d) with %(players)d players, built in '
+                    "%(seconds).1f s (seed %(seed)d): %(sheets)d finished sheets, %(deals)d "
+                    "deals entered through the referee."
+                )
+                % built_values
+            )
+        season_values = {
+            "season": current.name,
+            "start": current.starts_on,
+            "end": current.ends_on,
+            "evenings": report["evenings"],
+            "skat": counted["skat"],
+            "pitch": counted["pitch"],
+            "manipulation": counted["manipulation"],
+        }
+        if report["corrected"]:
+            out(
+                _(
+                    'Current season "%(season)s" (%(start)s to %(end)s), %(evenings)d evenings '
+                    "so far: %(skat)d Skat series, %(pitch)d Pitch games, %(manipulation)d "
+                    "Manipulation games; one open sheet of each game tonight, one practice "
+                    "series left out, one correction after the evening."
+                )
+                % season_values
+            )
+        else:
+            out(
+                _(
+                    'Current season "%(season)s" (%(start)s to %(end)s), %(evenings)d evenings '
+                    "so far: %(skat)d Skat series, %(pitch)d Pitch games, %(manipulation)d "
+                    "Manipulation games; one open sheet of each game tonight, one practice "
+                    "series left out."
+                )
+                % season_values
+            )
         api = reverse("api-standings", args=[current.pk])
-        out(f'  API:         curl -H "Authorization: Bearer {current.view_token}" {base}{api}')
+        links = [
+            (_("season id:"), str(current.pk)),
+            (_("view token:"), current.view_token),
+            (_("standings:"), f"{base}{current.get_absolute_url()}"),
+            (
+                _("public link:"),
+                f"{base}{reverse('circles:season-public', args=[current.view_token])}",
+            ),
+            (_("API:"), f'curl -H "Authorization: Bearer {current.view_token}" {base}{api}'),
+        ]
+        width = max(len(label) for label, _value in links) + 1
+        for label, value in links:
+            out(f"  {label:<{width}}{value}")
         out(
-            f'Previous season "{previous.name}" (id {previous.pk}): '
-            f"{base}{previous.get_absolute_url()}"
+            _('Previous season "%(season)s" (id %(id)d): %(url)s')
+            % {
+                "season": previous.name,
+                "id": previous.pk,
+                "url": f"{base}{previous.get_absolute_url()}",
+            }
         )
-        out(f"Sign in at {base}{reverse('accounts:login')}:")
+        out(_("Sign in at %(url)s:") % {"url": f"{base}{reverse('accounts:login')}"})
+        roles = {
+            # Translators: the demo's accounts as the command prints them: "owner: demo / …".
+            "owner": pgettext("demo account", "owner:"),
+            "member": pgettext("demo account", "member:"),
+        }
         for role, username, password in report["accounts"]:
-            out(f"  {role + ':':<8} {username} / {password}")
+            out(f"  {roles[role]:<8} {username} / {password}")
 
 
 def _free_username(users: Any, wanted: str) -> str:
