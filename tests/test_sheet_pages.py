@@ -14,6 +14,7 @@ import pytest
 from django.db import connection
 from django.db.models import F
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from django.utils.html import escape
 
 from games import selectors, services
@@ -1064,7 +1065,9 @@ def test_read_only_page_shows_the_sheet_without_any_form_or_edit_link(
     page = html(response)
     assert shown_totals(response) == totals
     assert 'id="deal-1"' in page
-    assert "<form" not in page
+    # No form but the footer's language switch (it posts to the language view only).
+    forms = re.findall(r"<form[^>]*>", page)
+    assert forms == [f'<form class="language" action="{reverse("set-language")}" method="post">']
     assert sheet.edit_token not in page  # the read-only link never leads to the edit link
     assert f"/en/v/{sheet.view_token}/live?since=1" in page
 
