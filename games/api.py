@@ -11,8 +11,11 @@ from collections.abc import Callable, Iterable
 from functools import wraps
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest
 from django.shortcuts import render
+from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from games import offload, openapi
@@ -46,7 +49,7 @@ def referee_endpoint(handler: Handler) -> Callable[[HttpRequest], JsonResponse]:
     @wraps(handler)
     def view(request: HttpRequest) -> JsonResponse:
         if request.method != "POST":
-            message = f"Use POST with a JSON body for {request.path}."
+            message = _("Use POST with a JSON body for %(path)s.") % {"path": request.path}
             response = JsonResponse(_errors([Problem(None, message)]), status=405)
             response["Allow"] = "POST"
             return response
@@ -159,7 +162,7 @@ def _pitch_bid(body: Body) -> int | str | None:
         return "moon"
     if isinstance(body.data.get("bid"), str):
         body.raw("bid")
-        body.add("bid", 'The bid must be a number from 4 to 9, or "moon".')
+        body.add("bid", _('The bid must be a number from 4 to 9, or "moon".'))
         return None
     return body.integer("bid")
 
@@ -171,10 +174,13 @@ def _pitch_team(body: Body) -> str | None:
     if value is None:
         body.add(
             "pitcher_team",
-            'Pitcher team is missing; say "A" (seats 1 and 3) or "B" (seats 2 and 4).',
+            _('Pitcher team is missing; say "A" (seats 1 and 3) or "B" (seats 2 and 4).'),
         )
     else:
-        body.add("pitcher_team", 'Pitcher team must be "A" (seats 1 and 3) or "B" (seats 2 and 4).')
+        body.add(
+            "pitcher_team",
+            _('Pitcher team must be "A" (seats 1 and 3) or "B" (seats 2 and 4).'),
+        )
     return None
 
 
@@ -186,7 +192,11 @@ def _pitch_points(body: Body) -> dict[str, str] | None:
     read: dict[str, str] = {}
     for key, value in points.entries():
         if not isinstance(value, str):
-            points.add(key, f'Say who took it: "A", "B" or "out", not {describe(value)}.')
+            points.add(
+                key,
+                _('Say who took it: "A", "B" or "out", not %(value)s.')
+                % {"value": describe(value)},
+            )
             continue
         word = value.strip()
         read[key] = word.lower() if word.lower() == pitch.OUT else word.upper()
@@ -225,12 +235,14 @@ def pitch_hand(body: Body) -> dict[str, Any]:
 def pitch_trick(body: Body) -> dict[str, Any]:
     trump = body.raw("trump")
     if trump is None:
-        body.add("trump", 'Trump is missing; give the suit as "C", "S", "H" or "D".')
+        body.add("trump", _('Trump is missing; give the suit as "C", "S", "H" or "D".'))
     elif isinstance(trump, str):
         trump = _suit_letter(trump)
     else:
         body.add(
-            "trump", f'Trump must be a suit letter ("C", "S", "H" or "D"), not {describe(trump)}.'
+            "trump",
+            _('Trump must be a suit letter ("C", "S", "H" or "D"), not %(value)s.')
+            % {"value": describe(trump)},
         )
     cards = body.cards("cards", PITCH_DECK)
     body.finish()
@@ -353,7 +365,10 @@ def manipulation_round(body: Body) -> dict[str, Any]:
 
 
 def openapi_schema(request: HttpRequest) -> JsonResponse:
-    return JsonResponse(openapi.schema(), json_dumps_params={"indent": 2})
+    # The machine-readable schema is English, whatever the request's language: the
+    # descriptions the API page shows translated are the same (lazy) texts.
+    with translation.override(settings.LANGUAGE_CODE):
+        return JsonResponse(openapi.schema(), json_dumps_params={"indent": 2})
 
 
 def documentation(request: HttpRequest):

@@ -13,6 +13,9 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
 from games.rules.cards import Card, Deck
 from games.rules.errors import Problem, RuleError
 from scorekeeper.input_guard import json_problem
@@ -45,9 +48,9 @@ def parse_json_object(raw: bytes) -> dict[str, Any]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise UnreadableInput("The request body must be UTF-8 text.") from None
+        raise UnreadableInput(_("The request body must be UTF-8 text.")) from None
     if not text.strip():
-        raise UnreadableInput("The request body is empty; send a JSON object.")
+        raise UnreadableInput(_("The request body is empty; send a JSON object."))
     try:
         data = json.loads(
             text,
@@ -59,37 +62,52 @@ def parse_json_object(raw: bytes) -> dict[str, Any]:
         raise UnreadableInput(str(error)) from None
     except json.JSONDecodeError as error:
         raise UnreadableInput(
-            f"The request body is not valid JSON ({error.msg} at line {error.lineno}, "
-            f"column {error.colno})."
+            _(
+                # Translators: %(problem)s is the JSON parser's own English words, such as
+                # "Expecting value".
+                "The request body is not valid JSON (%(problem)s at line %(line)d, "
+                "column %(column)d)."
+            )
+            % {"problem": error.msg, "line": error.lineno, "column": error.colno}
         ) from None
     except (ValueError, RecursionError):
-        raise UnreadableInput("The request body is not valid JSON.") from None
+        raise UnreadableInput(_("The request body is not valid JSON.")) from None
     found = json_problem(data)
     if found is not None:
         raise UnreadableInput([Problem(*found)])
     if not isinstance(data, dict):
-        raise UnreadableInput('The request body must be a JSON object, like {"game": "grand"}.')
+        raise UnreadableInput(_('The request body must be a JSON object, like {"game": "grand"}.'))
     return data
 
 
 def _reject_constant(name: str) -> None:
-    raise _BadNumber(f"The request body is not valid JSON: {name} is not a number.")
+    raise _BadNumber(
+        _("The request body is not valid JSON: %(name)s is not a number.") % {"name": name}
+    )
 
 
 def _shown_number(text: str) -> str:
-    return text if len(text) <= 20 else f"{text[:12]}… ({len(text)} characters)"
+    if len(text) <= 20:
+        return text
+    return _("%(start)s… (%(count)d characters)") % {"start": text[:12], "count": len(text)}
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise _BadNumber(f"The number {_shown_number(text)} in the request body is far too large.")
+        raise _BadNumber(_too_large(text))
     return value
+
+
+def _too_large(text: str) -> str:
+    return _("The number %(number)s in the request body is far too large.") % {
+        "number": _shown_number(text)
+    }
 
 
 def _bounded_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
-        raise _BadNumber(f"The number {_shown_number(text)} in the request body is far too large.")
+        raise _BadNumber(_too_large(text))
     return int(text)
 
 
@@ -100,12 +118,20 @@ def describe(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
-        return "a number"
+        # Translators: the kind of a JSON value a request sent where another was wanted,
+        # as in "Bid must be a whole number, not a number."
+        return pgettext("JSON value sent", "a number")
     if isinstance(value, str):
-        return "text"
+        # Translators: the kind of a JSON value a request sent where another was wanted,
+        # as in "Bid must be a whole number, not text."
+        return pgettext("JSON value sent", "text")
     if isinstance(value, list):
-        return "a list"
-    return "an object"
+        # Translators: the kind of a JSON value a request sent where another was wanted,
+        # as in "Bid must be a whole number, not a list."
+        return pgettext("JSON value sent", "a list")
+    # Translators: the kind of a JSON value a request sent where another was wanted, as
+    # in "Bid must be a whole number, not an object."
+    return pgettext("JSON value sent", "an object")
 
 
 class Body:
@@ -135,7 +161,9 @@ class Body:
         self._read.add(name)
         value = self.data.get(name, _MISSING)
         if value is _MISSING and required:
-            self.add(name, f"{name.replace('_', ' ').capitalize()} is missing.")
+            # Translators: %(field)s (here and in the messages below) is the field's own
+            # name in English words, "Declarer points" for declarer_points, or "Entry 3".
+            self.add(name, _("%(field)s is missing.") % {"field": _label(name)})
         return value
 
     def has(self, name: str) -> bool:
@@ -147,7 +175,11 @@ class Body:
         if value is _MISSING or value is None:
             return default
         if not isinstance(value, bool):
-            self.add(name, f"{_label(name)} must be true or false, not {describe(value)}.")
+            self.add(
+                name,
+                _("%(field)s must be true or false, not %(value)s.")
+                % {"field": _label(name), "value": describe(value)},
+            )
             return default
         return value
 
@@ -159,15 +191,15 @@ class Body:
 
     def _as_integer(self, name: str | int, value: Any) -> int | None:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            self.add(name, f"{_label(name)} must be a whole number, not {describe(value)}.")
+            self.add(name, _whole_number(name, describe(value)))
             return None
         if isinstance(value, float):
             if not value.is_integer():
-                self.add(name, f"{_label(name)} must be a whole number, not {value}.")
+                self.add(name, _whole_number(name, str(value)))
                 return None
             value = int(value)
         if abs(value) > 10**9:
-            self.add(name, f"{_label(name)} is far too large.")
+            self.add(name, _("%(field)s is far too large.") % {"field": _label(name)})
             return None
         return value
 
@@ -186,7 +218,9 @@ class Body:
             return default
         if not isinstance(value, str):
             self.add(
-                name, f"{_label(name)} must be one of {_listing(options)}, not {describe(value)}."
+                name,
+                _("%(field)s must be one of %(choices)s, not %(value)s.")
+                % {"field": _label(name), "choices": _listing(options), "value": describe(value)},
             )
             return default
         word = value.strip().lower()
@@ -194,7 +228,9 @@ class Body:
             hint = _did_you_mean(word, options)
             self.add(
                 name,
-                f'"{_short(value)}" is not a choice here; use one of {_listing(options)}.{hint}',
+                _('"%(value)s" is not a choice here; use one of %(choices)s.')
+                % {"value": _short(value), "choices": _listing(options)}
+                + hint,
             )
             return default
         return word
@@ -227,7 +263,11 @@ class Body:
         if value is _MISSING or (value is None and not required):
             return None
         if not isinstance(value, dict):
-            self.add(name, f"{_label(name)} must be an object, not {describe(value)}.")
+            self.add(
+                name,
+                _("%(field)s must be an object, not %(value)s.")
+                % {"field": _label(name), "value": describe(value)},
+            )
             return None
         child = Body(value, prefix=self.path(name) + ".")
         self._children.append(child)
@@ -238,7 +278,11 @@ class Body:
         if value is _MISSING or (value is None and not required):
             return None
         if not isinstance(value, list):
-            self.add(name, f"{_label(name)} must be a list, not {describe(value)}.")
+            self.add(
+                name,
+                _("%(field)s must be a list, not %(value)s.")
+                % {"field": _label(name), "value": describe(value)},
+            )
             return None
         return value
 
@@ -267,7 +311,7 @@ class Body:
     def forbid_together(self, *names: str) -> None:
         given = [n for n in names if self.has(n)]
         if len(given) > 1:
-            self.add(given[1], f"Give either {_listing(given, 'or')}, not both.")
+            self.add(given[1], _("Give either %(fields)s, not both.") % {"fields": _listing(given)})
 
     # -- the end ----------------------------------------------------------------
     def collect(self) -> list[Problem]:
@@ -275,12 +319,10 @@ class Body:
         for key in self.data:
             if key not in self._read:
                 hint = _did_you_mean(str(key), sorted(self._read))
-                problems.append(
-                    Problem(
-                        self.path(key),
-                        f'"{_short(str(key))}" is not a field of this request.{hint}',
-                    )
-                )
+                message = _('"%(name)s" is not a field of this request.') % {
+                    "name": _short(str(key))
+                }
+                problems.append(Problem(self.path(key), message + hint))
         for child in self._children:
             problems.extend(child.collect())
         return problems
@@ -293,22 +335,34 @@ class Body:
 
 
 def _label(name: str | int) -> str:
+    """A field as a message names it at the start of a sentence: the field's own name
+    in words ("Declarer points" for declarer_points), or an entry of a list by its place."""
     if isinstance(name, int):
-        return f"Entry {name + 1}"
+        # Translators: an entry of a list in a request, named by its place (1, 2, …).
+        return _("Entry %(number)d") % {"number": name + 1}
     return name.replace("_", " ").capitalize()
+
+
+def _whole_number(name: str | int, value: str) -> str:
+    return _("%(field)s must be a whole number, not %(value)s.") % {
+        "field": _label(name),
+        "value": value,
+    }
 
 
 def _short(text: str) -> str:
     return text if len(text) <= 30 else text[:30] + "…"
 
 
-def _listing(words: Iterable[str], last: str = "or") -> str:
+def _listing(words: Iterable[str]) -> str:
+    """Quoted words, the last after "or": '"a", "b" or "c"'."""
     quoted = [f'"{w}"' for w in words]
     if len(quoted) <= 1:
         return "".join(quoted)
-    return ", ".join(quoted[:-1]) + f" {last} " + quoted[-1]
+    # Translators: the last of several choices, as in '"A", "B" or "out"'.
+    return _("%(choices)s or %(last)s") % {"choices": ", ".join(quoted[:-1]), "last": quoted[-1]}
 
 
 def _did_you_mean(word: str, options: Iterable[str]) -> str:
     close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
-    return f' Did you mean "{close[0]}"?' if close else ""
+    return " " + _('Did you mean "%(word)s"?') % {"word": close[0]} if close else ""

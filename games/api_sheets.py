@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from games import services
@@ -56,15 +57,17 @@ def _sheet_for(request: HttpRequest, sheet_id: int, *, write: bool) -> Sheet | J
     if sheet is None or token is None or token not in (sheet.edit_token, sheet.view_token):
         # One answer for a missing sheet and a wrong token: ids cannot be probed.
         return _refused(
-            "No sheet here for this token. Send Authorization: Bearer <edit or view token>.", 404
+            _("No sheet here for this token. Send Authorization: Bearer <edit or view token>."),
+            404,
         )
     if write and token != sheet.edit_token:
         return _refused(
-            "This is the read-only link of the sheet; changes need the edit token.", 403
+            _("This is the read-only link of the sheet; changes need the edit token."), 403
         )
     if sheet.deleted_at is not None:
         return _refused(
-            "This sheet is in the trash. Whoever may edit it can restore it from its page.", 410
+            _("This sheet is in the trash. Whoever may edit it can restore it from its page."),
+            410,
         )
     return sheet
 
@@ -149,7 +152,7 @@ def _hand_answer(
 @csrf_exempt  # token-authenticated, no cookies: a cross-site form cannot send the header
 def sheets(request: HttpRequest) -> JsonResponse:
     if request.method != "POST":
-        response = _refused("Create a sheet with POST; read one at /api/v1/sheets/<id>.", 405)
+        response = _refused(_("Create a sheet with POST; read one at /api/v1/sheets/<id>."), 405)
         response["Allow"] = "POST"
         return response
     data = _body(request)
@@ -160,7 +163,11 @@ def sheets(request: HttpRequest) -> JsonResponse:
         unknown = sorted(set(data) - {"game", "players", "first_dealer", "options"})
         if unknown:
             return _errors(
-                [Problem(k, f'"{k}" is not a field of a new sheet.') for k in unknown], 400
+                [
+                    Problem(k, _('"%(name)s" is not a field of a new sheet.') % {"name": k})
+                    for k in unknown
+                ],
+                400,
             )
         try:
             sheet = services.sheet_create(
@@ -183,7 +190,7 @@ def sheets(request: HttpRequest) -> JsonResponse:
 @csrf_exempt
 def sheet_detail(request: HttpRequest, sheet_id: int) -> JsonResponse:
     if request.method != "GET":
-        response = _refused("Read a sheet with GET; its deals are under /hands.", 405)
+        response = _refused(_("Read a sheet with GET; its deals are under /hands."), 405)
         response["Allow"] = "GET"
         return response
     sheet = _sheet_for(request, sheet_id, write=False)
@@ -242,7 +249,7 @@ def _write(request: HttpRequest, sheet: Sheet, body: object, action: Any) -> Jso
         version = expected_version(request, sheet)
     except _BadIfMatch:
         return _refused(
-            'If-Match takes the ETag of the sheet (as in "12-5") or its version number.', 400
+            _('If-Match takes the ETag of the sheet (as in "12-5") or its version number.'), 400
         )
 
     written: list[int] = []
@@ -278,7 +285,7 @@ def _write(request: HttpRequest, sheet: Sheet, body: object, action: Any) -> Jso
 @csrf_exempt
 def sheet_hands(request: HttpRequest, sheet_id: int) -> JsonResponse:
     if request.method != "POST":
-        response = _refused("Add a deal with POST.", 405)
+        response = _refused(_("Add a deal with POST."), 405)
         response["Allow"] = "POST"
         return response
     sheet = _sheet_for(request, sheet_id, write=True)
@@ -300,7 +307,7 @@ def sheet_hands(request: HttpRequest, sheet_id: int) -> JsonResponse:
 @csrf_exempt
 def sheet_hand(request: HttpRequest, sheet_id: int, number: int) -> JsonResponse:
     if request.method not in ("PUT", "DELETE"):
-        response = _refused("Correct a deal with PUT or remove it with DELETE.", 405)
+        response = _refused(_("Correct a deal with PUT or remove it with DELETE."), 405)
         response["Allow"] = "PUT, DELETE"
         return response
     sheet = _sheet_for(request, sheet_id, write=True)
@@ -310,7 +317,7 @@ def sheet_hand(request: HttpRequest, sheet_id: int, number: int) -> JsonResponse
     # it, or on a retry, it is still that deal (or a 404), never the next one.
     raw_id = request.GET.get("id", "").strip()
     if raw_id and not (raw_id.isascii() and raw_id.isdigit() and len(raw_id) < 19):
-        return _refused("id is the deal's id, a whole number from the sheet's hands.", 400)
+        return _refused(_("id is the deal's id, a whole number from the sheet's hands."), 400)
     hand_id = int(raw_id) if raw_id else None
     if request.method == "DELETE":
 

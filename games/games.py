@@ -14,6 +14,8 @@ from types import ModuleType
 from typing import Any
 
 from django.http import QueryDict
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from games import entry_forms
 from games.deal_input import manipulation as manipulation_input
@@ -73,7 +75,9 @@ class GameEntry:
     @property
     def players_label(self) -> str:
         low, high = min(self.players), max(self.players)
-        return f"{low} players" if low == high else f"{low} to {high} players"
+        if low == high:
+            return ngettext("%(count)d player", "%(count)d players", low) % {"count": low}
+        return _("%(low)d to %(high)d players") % {"low": low, "high": high}
 
     @property
     def entry_template(self) -> str:
@@ -139,12 +143,12 @@ GAMES: dict[str, GameEntry] = {
     for entry in (
         GameEntry(
             slug="skat",
-            name="Skat",
+            name=gettext_lazy("Skat"),
             seat_partials=("declarer", "ramsch"),
             players=(3, 4),
             rules=skat,
-            tagline="Game value, matadors, overbidding and the list",
-            summary=(
+            tagline=gettext_lazy("Game value, matadors, overbidding and the list"),
+            summary=gettext_lazy(
                 "Base value times levels, Null values, overbidding, Kontra and Re, "
                 "Bock and Ramsch, and Seeger-Fabian for the series, by the "
                 "International Skat Order."
@@ -155,72 +159,83 @@ GAMES: dict[str, GameEntry] = {
             deal_input=skat_input,
             entry_from_post=entry_forms.skat_entry,
             referee_tools=(
-                ("games:referee-skat-value", "What is this game worth?"),
-                ("games:referee-skat-bid", "How high may I bid?"),
-                ("games:referee-skat-trick", "Who wins this trick?"),
-                ("games:referee-skat-follow", "Was that card allowed?"),
-                ("games:referee-skat-ladder", "The bid ladder"),
+                ("games:referee-skat-value", gettext_lazy("What is this game worth?")),
+                ("games:referee-skat-bid", gettext_lazy("How high may I bid?")),
+                ("games:referee-skat-trick", gettext_lazy("Who wins this trick?")),
+                ("games:referee-skat-follow", gettext_lazy("Was that card allowed?")),
+                ("games:referee-skat-ladder", gettext_lazy("The bid ladder")),
             ),
             form_values=entry_forms.skat_form,
             option_fields=(
                 OptionField(
                     "kontra_re",
-                    "Kontra and Re",
+                    gettext_lazy("Kontra and Re"),
                     "bool",
                     default=False,
-                    help="A defender may double the game, the declarer double again.",
+                    help=gettext_lazy("A defender may double the game, the declarer double again."),
                 ),
-                OptionField("bock.sixty_all", "Bock round after a 60:60", "bool", default=False),
+                OptionField(
+                    "bock.sixty_all",
+                    gettext_lazy("Bock round after a 60:60"),
+                    "bool",
+                    default=False,
+                ),
                 OptionField(
                     "bock.lost_after_kontra",
-                    "Bock round after a lost game with Kontra",
+                    gettext_lazy("Bock round after a lost game with Kontra"),
                     "bool",
                     default=False,
                 ),
                 OptionField(
                     "bock.hundred_or_more",
-                    "Bock round after a game worth 100 or more",
+                    gettext_lazy("Bock round after a game worth 100 or more"),
                     "bool",
                     default=False,
                 ),
                 OptionField(
                     "bock.grand_hand_won",
-                    "Bock round after a won Grand Hand",
+                    gettext_lazy("Bock round after a won Grand Hand"),
                     "bool",
                     default=False,
                 ),
                 OptionField(
                     "all_pass",
-                    "When all three pass",
+                    gettext_lazy("When all three pass"),
                     "choice",
-                    choices=(("throw_in", "Throw the cards in"), ("ramsch", "Play Ramsch")),
+                    choices=(
+                        ("throw_in", gettext_lazy("Throw the cards in")),
+                        ("ramsch", gettext_lazy("Play Ramsch")),
+                    ),
                     default="throw_in",
                 ),
                 OptionField(
                     "ramsch_tie",
-                    "Ramsch: tie for most points",
+                    gettext_lazy("Ramsch: tie for most points"),
                     "choice",
                     choices=(
-                        ("all_tied_lose", "All tied players lose"),
-                        ("last_trick_loses", "The tied player who took the last trick loses"),
+                        ("all_tied_lose", gettext_lazy("All tied players lose")),
+                        (
+                            "last_trick_loses",
+                            gettext_lazy("The tied player who took the last trick loses"),
+                        ),
                     ),
                     default="all_tied_lose",
                 ),
                 OptionField(
                     "series_deals",
-                    "Deals in the series",
+                    gettext_lazy("Deals in the series"),
                     "number",
-                    help="Leave empty for the usual 36 at three players, 48 at four.",
+                    help=gettext_lazy("Leave empty for the usual 36 at three players, 48 at four."),
                 ),
             ),
         ),
         GameEntry(
             slug="pitch",
-            name="10-Point Pitch",
+            name=gettext_lazy("10-Point Pitch"),
             players=(4,),
             rules=pitch,
-            tagline="Bids, the ten points and shooting the moon",
-            summary=(
+            tagline=gettext_lazy("Bids, the ten points and shooting the moon"),
+            summary=gettext_lazy(
                 "Two teams race to 52. Who took the ace, jacks, jokers, ten, two and "
                 "three; made or set; the moon won or lost."
             ),
@@ -230,43 +245,50 @@ GAMES: dict[str, GameEntry] = {
             deal_input=pitch_input,
             entry_from_post=entry_forms.pitch_entry,
             referee_tools=(
-                ("games:referee-pitch-trick", "Who wins this trick?"),
-                ("games:referee-pitch-hand", "Score a hand"),
+                ("games:referee-pitch-trick", gettext_lazy("Who wins this trick?")),
+                ("games:referee-pitch-hand", gettext_lazy("Score a hand")),
             ),
             form_values=entry_forms.pitch_form,
             option_fields=(
-                OptionField("target", "Points to win", "number", default=52),
+                OptionField("target", gettext_lazy("Points to win"), "number", default=52),
                 OptionField(
                     "made_scores",
-                    "A team that makes its bid scores",
+                    gettext_lazy("A team that makes its bid scores"),
                     "choice",
-                    choices=(("taken", "The points it took"), ("bid", "Its bid")),
+                    choices=(
+                        ("taken", gettext_lazy("The points it took")),
+                        ("bid", gettext_lazy("Its bid")),
+                    ),
                     default="taken",
                 ),
                 OptionField(
                     "two_goes_to",
-                    "The two scores for",
+                    # Translators: the two of trump, one of Pitch's ten points.
+                    gettext_lazy("The two scores for"),
                     "choice",
                     choices=(
-                        ("taker", "The team that wins it"),
-                        ("player", "The team that plays it"),
+                        ("taker", gettext_lazy("The team that wins it")),
+                        ("player", gettext_lazy("The team that plays it")),
                     ),
                     default="taker",
                 ),
                 OptionField(
                     "all_pass",
-                    "When the first three pass",
+                    gettext_lazy("When the first three pass"),
                     "choice",
-                    choices=(("dealer_4", "The dealer must bid 4"), ("redeal", "Deal again")),
+                    choices=(
+                        ("dealer_4", gettext_lazy("The dealer must bid 4")),
+                        ("redeal", gettext_lazy("Deal again")),
+                    ),
                     default="dealer_4",
                 ),
                 OptionField(
                     "win_condition",
-                    "Both teams over the target on one hand",
+                    gettext_lazy("Both teams over the target on one hand"),
                     "choice",
                     choices=(
-                        ("bidder_first", "The pitching team wins"),
-                        ("bid_out", "Only a pitching team that made its bid can win"),
+                        ("bidder_first", gettext_lazy("The pitching team wins")),
+                        ("bid_out", gettext_lazy("Only a pitching team that made its bid can win")),
                     ),
                     default="bidder_first",
                 ),
@@ -274,11 +296,11 @@ GAMES: dict[str, GameEntry] = {
         ),
         GameEntry(
             slug="manipulation",
-            name="Manipulation",
+            name=gettext_lazy("Manipulation"),
             players=(3, 4, 5),
             rules=manipulation,
-            tagline="Melds, rearranging the table, penalty points",
-            summary=(
+            tagline=gettext_lazy("Melds, rearranging the table, penalty points"),
+            summary=gettext_lazy(
                 "Rummy with two decks where the whole table may be rearranged. Checks "
                 "melds and turns, finds a layout for any set of cards, and counts penalties."
             ),
@@ -293,9 +315,12 @@ GAMES: dict[str, GameEntry] = {
             deal_input=manipulation_input,
             entry_from_post=entry_forms.manipulation_entry,
             referee_tools=(
-                ("games:referee-manipulation-melds", "Are these melds valid?"),
-                ("games:referee-manipulation-turn", "Was that turn legal?"),
-                ("games:referee-manipulation-arrange", "Can all these cards go down?"),
+                ("games:referee-manipulation-melds", gettext_lazy("Are these melds valid?")),
+                ("games:referee-manipulation-turn", gettext_lazy("Was that turn legal?")),
+                (
+                    "games:referee-manipulation-arrange",
+                    gettext_lazy("Can all these cards go down?"),
+                ),
             ),
             deal_word="round",
             low_wins=True,
@@ -303,28 +328,36 @@ GAMES: dict[str, GameEntry] = {
             option_fields=(
                 OptionField(
                     "target",
-                    "The game ends at",
+                    gettext_lazy("The game ends at"),
                     "choice",
-                    choices=(("200", "200 points"), ("300", "300 points")),
+                    choices=(
+                        ("200", gettext_lazy("200 points")),
+                        ("300", gettext_lazy("300 points")),
+                    ),
                     default=200,
                 ),
                 OptionField(
                     "ace",
-                    "The ace",
+                    # Translators: the ace in Manipulation's sequences; the choices write
+                    # the cards as labels (Q-K-A: queen, king, ace).
+                    gettext_lazy("The ace"),
                     "choice",
                     choices=(
-                        ("high", "High only: Q-K-A"),
-                        ("low_or_high", "High or low: A-2-3 too"),
+                        ("high", gettext_lazy("High only: Q-K-A")),
+                        ("low_or_high", gettext_lazy("High or low: A-2-3 too")),
                     ),
                     default="high",
                 ),
                 OptionField(
                     "stock_out",
-                    "When the stock is empty",
+                    gettext_lazy("When the stock is empty"),
                     "choice",
                     choices=(
-                        ("play_on", "Pass until everyone has passed"),
-                        ("end_round", "The round ends when the player to move cannot meld"),
+                        ("play_on", gettext_lazy("Pass until everyone has passed")),
+                        (
+                            "end_round",
+                            gettext_lazy("The round ends when the player to move cannot meld"),
+                        ),
                     ),
                     default="play_on",
                 ),

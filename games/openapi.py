@@ -13,7 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.utils.module_loading import import_string
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy, pgettext
 
 CARD = {
     "type": "string",
@@ -29,11 +29,15 @@ MELDS = {"type": "array", "items": CARDS}
 EXPLANATION = {
     "type": "array",
     "items": {"type": "string"},
-    "description": "Short sentences that walk from the input to the result, as a referee would say them.",
+    "description": gettext_lazy(
+        "Short sentences that walk from the input to the result, as a referee would say them."
+    ),
 }
 STEPS = {
     "type": "array",
-    "description": "The explanation again, each sentence with the rule-book section it rests on.",
+    "description": gettext_lazy(
+        "The explanation again, each sentence with the rule-book section it rests on."
+    ),
     "items": {
         "type": "object",
         "required": ["text", "rule"],
@@ -110,8 +114,6 @@ class Endpoint:
         return self.name.replace("api-", "").replace("-", "_")
 
 
-SKAT_OPTIONS_NOTE = "Skat house rules are per request here: kontra, re, bock."
-
 PITCH_OPTIONS = {
     "type": "object",
     "description": "Per-sheet options of the Pitch rules; every one has a default.",
@@ -172,29 +174,43 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         game="skat",
         path="/api/v1/skat/score",
         name="api-skat-score",
-        summary="Score a Skat game",
+        summary=gettext_lazy("Score a Skat game"),
         description=(
-            "The value of a suit, grand or null game, whether it was won, overbidding, and "
-            "the score on the list. Give the matadors as a count or as the declarer's 12 "
-            "cards, and the result as card points and tricks, as the declarer's trick cards "
-            "with the skat, or as a one-word outcome. " + SKAT_OPTIONS_NOTE
+            gettext_lazy(
+                "The value of a suit, grand or null game, whether it was won, overbidding, and "
+                "the score on the list. Give the matadors as a count or as the declarer's 12 "
+                "cards, and the result as card points and tricks, as the declarer's trick cards "
+                "with the skat, or as a one-word outcome. Skat house rules are per request here: "
+                "kontra, re, bock."
+            )
         ),
         request={
             "game": _enum(
-                ("diamonds", "hearts", "spades", "clubs", "grand", "null"), "The game declared."
+                ("diamonds", "hearts", "spades", "clubs", "grand", "null"),
+                gettext_lazy("The game declared."),
             ),
             "bid": _integer(
-                "The bid the declarer won the auction with: a legal bid from 18 to 264.", 18, 264
+                gettext_lazy(
+                    "The bid the declarer won the auction with: a legal bid from 18 to 264."
+                ),
+                18,
+                264,
             ),
-            "hand": _boolean("Played from the hand, without picking up the skat."),
+            "hand": _boolean(gettext_lazy("Played from the hand, without picking up the skat.")),
             "ouvert": _boolean(
-                "Open: the declarer's cards lie face up. A suit or grand ouvert is always hand and schwarz announced."
+                gettext_lazy(
+                    "Open: the declarer's cards lie face up. A suit or grand ouvert is always hand and schwarz announced."
+                )
             ),
             "announced": _enum(
-                ("none", "schneider", "schwarz"), "Announcement made (hand games only).", "none"
+                ("none", "schneider", "schwarz"),
+                gettext_lazy("Announcement made (hand games only)."),
+                "none",
             ),
             "matadors": {
-                "description": "Matadors as a count: with N (declarer holds the top trump) or against N.",
+                "description": gettext_lazy(
+                    "Matadors as a count: with N (declarer holds the top trump) or against N."
+                ),
                 "oneOf": [
                     {
                         "type": "object",
@@ -212,55 +228,79 @@ ENDPOINTS: tuple[Endpoint, ...] = (
             },
             "declarer_cards": CARDS
             | {
-                "description": "Instead of matadors: the declarer's 10 dealt cards plus the 2 skat cards.",
+                "description": gettext_lazy(
+                    "Instead of matadors: the declarer's 10 dealt cards plus the 2 skat cards."
+                ),
                 "minItems": 12,
                 "maxItems": 12,
             },
-            "declarer_points": _integer("Card points of the declarer, skat included.", 0, 120),
-            "declarer_tricks": _integer("Tricks the declarer took.", 0, 10),
+            "declarer_points": _integer(
+                gettext_lazy("Card points of the declarer, skat included."), 0, 120
+            ),
+            "declarer_tricks": _integer(gettext_lazy("Tricks the declarer took."), 0, 10),
             "declarer_trick_cards": CARDS
             | {
-                "description": "Instead of points and tricks: every card in the declarer's tricks (a multiple of 3)."
+                "description": gettext_lazy(
+                    "Instead of points and tricks: every card in the declarer's tricks (a multiple of 3)."
+                )
             },
             "skat": CARDS
             | {
-                "description": "With declarer_trick_cards: the 2 skat cards, which count for the declarer.",
+                "description": gettext_lazy(
+                    "With declarer_trick_cards: the 2 skat cards, which count for the declarer."
+                ),
                 "minItems": 2,
                 "maxItems": 2,
             },
             "outcome": _enum(
                 ("won", "won_schneider", "won_schwarz", "lost", "lost_schneider", "lost_schwarz"),
-                "For tables that do not count points: the result of play before bid and announcements are checked. Null takes won or lost.",
+                gettext_lazy(
+                    "For tables that do not count points: the result of play before bid and announcements are checked. Null takes won or lost."
+                ),
             ),
-            "kontra": _boolean("House rule: a defender said Kontra (counts double)."),
-            "re": _boolean("House rule: the declarer answered Re (counts four times)."),
-            "bock": _boolean("House rule: a Bock game (the list score counts double)."),
+            "kontra": _boolean(gettext_lazy("House rule: a defender said Kontra (counts double).")),
+            "re": _boolean(
+                gettext_lazy("House rule: the declarer answered Re (counts four times).")
+            ),
+            "bock": _boolean(
+                gettext_lazy("House rule: a Bock game (the list score counts double).")
+            ),
         },
         required=("game", "bid"),
         response={
             "won": {"type": "boolean"},
-            "overbid": {"type": "boolean", "description": "The game was worth less than the bid."},
+            "overbid": {
+                "type": "boolean",
+                "description": gettext_lazy("The game was worth less than the bid."),
+            },
             "base_value": {
                 "type": "integer",
-                "description": "Base value; for null the fixed null value.",
+                "description": gettext_lazy("Base value; for null the fixed null value."),
             },
             "multiplier": {
                 "type": ["integer", "null"],
-                "description": "Sum of the levels; null for null games.",
+                "description": gettext_lazy("Sum of the levels; null for null games."),
             },
             "matadors": {
                 "type": ["object", "null"],
-                "description": '{"with": N} or {"against": N}; null for null games.',
+                "description": gettext_lazy('{"with": N} or {"against": N}; null for null games.'),
             },
             "game_value": {
                 "type": "integer",
-                "description": "The value the game is scored at, after the overbid adjustment, before doubling a loss and before Kontra/Re.",
+                "description": gettext_lazy(
+                    "The value the game is scored at, after the overbid adjustment, before doubling a loss and before Kontra/Re."
+                ),
             },
             "score": {
                 "type": "integer",
-                "description": "The declarer's list entry: +value, or −2 × value; ×2 Kontra, ×4 Re, ×2 Bock.",
+                "description": gettext_lazy(
+                    "The declarer's list entry: +value, or −2 × value; ×2 Kontra, ×4 Re, ×2 Bock."
+                ),
             },
-            "contract": {"type": "string", "description": "The declaration in words."},
+            "contract": {
+                "type": "string",
+                "description": gettext_lazy("The declaration in words."),
+            },
             "levels": {
                 "type": "array",
                 "items": {
@@ -287,7 +327,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         ),
         examples=(
             (
-                "Clubs with 2, won with 72 points",
+                gettext_lazy("Clubs with 2, won with 72 points"),
                 {
                     "game": "clubs",
                     "bid": 36,
@@ -297,11 +337,11 @@ ENDPOINTS: tuple[Endpoint, ...] = (
                 },
             ),
             (
-                "Overbid: Diamonds without 1 after a bid of 22",
+                gettext_lazy("Overbid: Diamonds without 1 after a bid of 22"),
                 {"game": "diamonds", "bid": 22, "matadors": {"against": 1}, "outcome": "won"},
             ),
             (
-                "Grand Ouvert with 4",
+                gettext_lazy("Grand Ouvert with 4"),
                 {
                     "game": "grand",
                     "bid": 264,
@@ -311,21 +351,31 @@ ENDPOINTS: tuple[Endpoint, ...] = (
                     "outcome": "won_schwarz",
                 },
             ),
-            ("Null Hand lost", {"game": "null", "bid": 35, "hand": True, "declarer_tricks": 1}),
+            (
+                gettext_lazy("Null Hand lost"),
+                {"game": "null", "bid": 35, "hand": True, "declarer_tricks": 1},
+            ),
         ),
     ),
     Endpoint(
         game="skat",
         path="/api/v1/skat/trick",
         name="api-skat-trick",
-        summary="Who wins a Skat trick",
-        description="Three cards in the order they were played; the answer is the index of the winning card.",
+        summary=gettext_lazy("Who wins a Skat trick"),
+        description=gettext_lazy(
+            "Three cards in the order they were played; the answer is the index of the winning card."
+        ),
         request={
             "game": _enum(
-                ("diamonds", "hearts", "spades", "clubs", "grand", "null"), "The game being played."
+                ("diamonds", "hearts", "spades", "clubs", "grand", "null"),
+                gettext_lazy("The game being played."),
             ),
             "cards": CARDS
-            | {"minItems": 3, "maxItems": 3, "description": "The trick in play order."},
+            | {
+                "minItems": 3,
+                "maxItems": 3,
+                "description": gettext_lazy("The trick in play order."),
+            },
         },
         required=("game", "cards"),
         response={
@@ -334,20 +384,28 @@ ENDPOINTS: tuple[Endpoint, ...] = (
             "steps": STEPS,
         },
         response_required=("winner", "explanation"),
-        examples=(("Hearts: the J♦ is a trump", {"game": "hearts", "cards": ["QH", "JD", "AH"]}),),
+        examples=(
+            (
+                gettext_lazy("Hearts: the J♦ is a trump"),
+                {"game": "hearts", "cards": ["QH", "JD", "AH"]},
+            ),
+        ),
     ),
     Endpoint(
         game="skat",
         path="/api/v1/skat/follow",
         name="api-skat-follow",
-        summary="Was a Skat card allowed?",
-        description="The card led, a player's hand and the card they played: did they follow suit as they had to?",
+        summary=gettext_lazy("Was a Skat card allowed?"),
+        description=gettext_lazy(
+            "The card led, a player's hand and the card they played: did they follow suit as they had to?"
+        ),
         request={
             "game": _enum(
-                ("diamonds", "hearts", "spades", "clubs", "grand", "null"), "The game being played."
+                ("diamonds", "hearts", "spades", "clubs", "grand", "null"),
+                gettext_lazy("The game being played."),
             ),
             "led": {"$ref": "#/components/schemas/Card"},
-            "hand": CARDS | {"description": "The player's cards before playing."},
+            "hand": CARDS | {"description": gettext_lazy("The player's cards before playing.")},
             "played": {"$ref": "#/components/schemas/Card"},
         },
         required=("game", "led", "hand", "played"),
@@ -355,7 +413,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         response_required=("legal", "explanation"),
         examples=(
             (
-                "Grand: J♣ must follow a jack led",
+                gettext_lazy("Grand: J♣ must follow a jack led"),
                 {"game": "grand", "led": "JH", "hand": ["JC", "AS", "7S"], "played": "AS"},
             ),
         ),
@@ -364,22 +422,29 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         game="pitch",
         path="/api/v1/pitch/hand",
         name="api-pitch-hand",
-        summary="Score a Pitch hand",
-        description="The bid, the pitching team, and which team took each of the 8 point cards (or that it was out of play).",
+        summary=gettext_lazy("Score a Pitch hand"),
+        description=gettext_lazy(
+            "The bid, the pitching team, and which team took each of the 8 point cards (or that it was out of play)."
+        ),
         request={
             "bid": {
                 "oneOf": [
                     {"type": "integer", "minimum": 4, "maximum": 9},
                     {"type": "string", "enum": ["moon"]},
                 ],
-                "description": "4 to 9, or moon (all 10 points).",
+                "description": gettext_lazy("4 to 9, or moon (all 10 points)."),
             },
             "pitcher_team": _enum(
-                ("A", "B"), "The team of the highest bidder: A is seats 1 and 3, B seats 2 and 4."
+                ("A", "B"),
+                gettext_lazy(
+                    "The team of the highest bidder: A is seats 1 and 3, B seats 2 and 4."
+                ),
             ),
             "points": {
                 "type": "object",
-                "description": 'For each point card, "A", "B" or "out" (out of play: it scores for nobody).',
+                "description": gettext_lazy(
+                    'For each point card, "A", "B" or "out" (out of play: it scores for nobody).'
+                ),
                 "required": [
                     "ace",
                     "jack",
@@ -406,7 +471,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
                 "additionalProperties": False,
             },
             "scores_before": TEAM_NUMBERS
-            | {"description": "Team scores before the hand (default 0 and 0)."},
+            | {"description": gettext_lazy("Team scores before the hand (default 0 and 0).")},
             "options": {"$ref": "#/components/schemas/PitchOptions"},
         },
         required=("bid", "pitcher_team", "points"),
@@ -432,7 +497,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         ),
         examples=(
             (
-                "Team A bids 5 and makes it",
+                gettext_lazy("Team A bids 5 and makes it"),
                 {
                     "bid": 5,
                     "pitcher_team": "A",
@@ -449,7 +514,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
                 },
             ),
             (
-                "Shooting the moon at 30",
+                gettext_lazy("Shooting the moon at 30"),
                 {
                     "bid": "moon",
                     "pitcher_team": "B",
@@ -472,15 +537,15 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         game="pitch",
         path="/api/v1/pitch/trick",
         name="api-pitch-trick",
-        summary="Who wins a Pitch trick",
-        description="2 to 4 trumps in play order (a player out of trumps sits out).",
+        summary=gettext_lazy("Who wins a Pitch trick"),
+        description=gettext_lazy("2 to 4 trumps in play order (a player out of trumps sits out)."),
         request={
-            "trump": _enum(("C", "S", "H", "D"), "The trump suit."),
+            "trump": _enum(("C", "S", "H", "D"), gettext_lazy("The trump suit.")),
             "cards": CARDS
             | {
                 "minItems": 2,
                 "maxItems": 4,
-                "description": "The trick in play order; every card must be a trump.",
+                "description": gettext_lazy("The trick in play order; every card must be a trump."),
             },
         },
         required=("trump", "cards"),
@@ -492,7 +557,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         response_required=("winner", "explanation"),
         examples=(
             (
-                "Spades: the ace beats the jokers and the off-jack",
+                gettext_lazy("Spades: the ace beats the jokers and the off-jack"),
                 {"trump": "S", "cards": ["2S", "JC", "JOKER-LOW", "AS"]},
             ),
         ),
@@ -501,10 +566,12 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         game="manipulation",
         path="/api/v1/manipulation/melds",
         name="api-manipulation-melds",
-        summary="Are these melds valid?",
-        description="Each meld is checked on its own: a sequence of one suit or a group of one rank.",
+        summary=gettext_lazy("Are these melds valid?"),
+        description=gettext_lazy(
+            "Each meld is checked on its own: a sequence of one suit or a group of one rank."
+        ),
         request={
-            "melds": MELDS | {"description": "The melds, each a list of cards."},
+            "melds": MELDS | {"description": gettext_lazy("The melds, each a list of cards.")},
             "options": {"$ref": "#/components/schemas/ManipulationOptions"},
         },
         required=("melds",),
@@ -526,27 +593,37 @@ ENDPOINTS: tuple[Endpoint, ...] = (
             "steps": STEPS,
         },
         response_required=("valid", "melds"),
-        examples=(("A sequence and a group", {"melds": [["7H", "8H", "9H"], ["QS", "QH", "QD"]]}),),
+        examples=(
+            (
+                gettext_lazy("A sequence and a group"),
+                {"melds": [["7H", "8H", "9H"], ["QS", "QH", "QD"]]},
+            ),
+        ),
     ),
     Endpoint(
         game="manipulation",
         path="/api/v1/manipulation/turn",
         name="api-manipulation-turn",
-        summary="Was a turn legal?",
+        summary=gettext_lazy("Was a turn legal?"),
         description=(
-            "The table before and after a turn, and optionally the player's hand. A turn that "
-            "breaks the rules answers 200 with legal false and every reason."
+            gettext_lazy(
+                "The table before and after a turn, and optionally the player's hand. A turn that "
+                "breaks the rules answers 200 with legal false and every reason."
+            )
         ),
         request={
-            "table_before": MELDS | {"description": "The melds on the table before the turn."},
-            "table_after": MELDS | {"description": "The melds on the table after the turn."},
-            "hand": CARDS | {"description": "The player's hand before the turn (optional)."},
+            "table_before": MELDS
+            | {"description": gettext_lazy("The melds on the table before the turn.")},
+            "table_after": MELDS
+            | {"description": gettext_lazy("The melds on the table after the turn.")},
+            "hand": CARDS
+            | {"description": gettext_lazy("The player's hand before the turn (optional).")},
             "options": {"$ref": "#/components/schemas/ManipulationOptions"},
         },
         required=("table_before", "table_after"),
         response={
             "legal": {"type": "boolean"},
-            "played": CARDS | {"description": "Cards added from the hand."},
+            "played": CARDS | {"description": gettext_lazy("Cards added from the hand.")},
             "reasons": {"type": "array", "items": {"type": "string"}},
             "explanation": EXPLANATION,
             "steps": STEPS,
@@ -554,7 +631,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         response_required=("legal", "played", "reasons"),
         examples=(
             (
-                "Splitting a run to add a card",
+                gettext_lazy("Splitting a run to add a card"),
                 {
                     "table_before": [["5H", "6H", "7H", "8H", "9H"]],
                     "table_after": [["5H", "6H", "7H"], ["7H", "8H", "9H"]],
@@ -562,7 +639,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
                 },
             ),
             (
-                "A card from the table went missing",
+                gettext_lazy("A card from the table went missing"),
                 {
                     "table_before": [["7H", "8H", "9H"]],
                     "table_after": [["8H", "9H", "10H"]],
@@ -575,8 +652,10 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         game="manipulation",
         path="/api/v1/manipulation/arrange",
         name="api-manipulation-arrange",
-        summary="Can all these cards go down?",
-        description="Whether the cards (up to 104, each at most twice) can be laid out as valid melds using every card, and one way to do it.",
+        summary=gettext_lazy("Can all these cards go down?"),
+        description=gettext_lazy(
+            "Whether the cards (up to 104, each at most twice) can be laid out as valid melds using every card, and one way to do it."
+        ),
         request={
             "cards": CARDS | {"maxItems": 104},
             "options": {"$ref": "#/components/schemas/ManipulationOptions"},
@@ -591,7 +670,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         response_required=("possible", "melds"),
         examples=(
             (
-                "Runs and a group from nine cards",
+                gettext_lazy("Runs and a group from nine cards"),
                 {"cards": ["7H", "8H", "9H", "QS", "QH", "QD", "10C", "JC", "QC"]},
             ),
         ),
@@ -600,18 +679,20 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         game="manipulation",
         path="/api/v1/manipulation/round",
         name="api-manipulation-round",
-        summary="Score a Manipulation round",
-        description="The cards left in each player's hand at the end of the round (the player who went out has none).",
+        summary=gettext_lazy("Score a Manipulation round"),
+        description=gettext_lazy(
+            "The cards left in each player's hand at the end of the round (the player who went out has none)."
+        ),
         request={
             "hands": {
                 "type": "object",
                 "additionalProperties": CARDS,
-                "description": "Cards left in hand, by player name (3 to 5 players).",
+                "description": gettext_lazy("Cards left in hand, by player name (3 to 5 players)."),
             },
             "scores_before": {
                 "type": "object",
                 "additionalProperties": {"type": "integer"},
-                "description": "Totals before the round, by player name.",
+                "description": gettext_lazy("Totals before the round, by player name."),
             },
             "options": {"$ref": "#/components/schemas/ManipulationOptions"},
         },
@@ -628,7 +709,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         response_required=("penalties", "scores_after", "game_over", "winners", "explanation"),
         examples=(
             (
-                "Ana is caught with an ace and a ten",
+                gettext_lazy("Ana is caught with an ace and a ten"),
                 {
                     "hands": {"Ana": ["AS", "10H"], "Ben": [], "Cem": ["4C"]},
                     "scores_before": {"Ana": 180, "Ben": 95, "Cem": 120},
@@ -638,7 +719,11 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     ),
 )
 
-GAME_TITLES = {"skat": "Skat", "pitch": "10-Point Pitch", "manipulation": "Manipulation"}
+GAME_TITLES = {
+    "skat": gettext_lazy("Skat"),
+    "pitch": gettext_lazy("10-Point Pitch"),
+    "manipulation": gettext_lazy("Manipulation"),
+}
 
 
 def _operation(endpoint: Endpoint) -> dict[str, Any]:
@@ -747,20 +832,82 @@ def schema() -> dict[str, Any]:
     }
 
 
-def _type_label(schema: dict[str, Any]) -> str:
+def _type_names() -> dict[str, tuple[str, str]]:
+    """What the API page calls each type of value: (one, several). JSON's own names
+    (string, integer …) and the schema's components (Card …); null stays null."""
+    return {
+        "string": (
+            pgettext("JSON type", "string"),
+            pgettext("JSON types, after list of", "strings"),
+        ),
+        "integer": (
+            pgettext("JSON type", "integer"),
+            pgettext("JSON types, after list of", "integers"),
+        ),
+        "boolean": (
+            pgettext("JSON type", "boolean"),
+            pgettext("JSON types, after list of", "booleans"),
+        ),
+        "object": (
+            pgettext("JSON type", "object"),
+            pgettext("JSON types, after list of", "objects"),
+        ),
+        "array": (pgettext("JSON type", "array"), pgettext("JSON types, after list of", "arrays")),
+        "null": ("null", "null"),
+        "Card": (pgettext("JSON type", "card"), pgettext("JSON types, after list of", "cards")),
+        "PitchOptions": (
+            pgettext("JSON type", "pitch options"),
+            pgettext("JSON types, after list of", "pitch options"),
+        ),
+        "ManipulationOptions": (
+            pgettext("JSON type", "manipulation options"),
+            pgettext("JSON types, after list of", "manipulation options"),
+        ),
+    }
+
+
+def _either(labels: list[str]) -> str:
+    """'integer or null': two (or more) types a field may have."""
+    shown = labels[0]
+    for label in labels[1:]:
+        shown = pgettext("JSON type", "%(one)s or %(other)s") % {"one": shown, "other": label}
+    return shown
+
+
+def _type_label(schema: dict[str, Any], *, several: bool = False) -> str:
+    """The type of a field as the API page shows it: "integer", "list of cards", the
+    values of an enumeration ("A | B"). ``several``: the plural, for a list's items."""
+    names = _type_names()
+
+    def name(kind: str) -> str:
+        one, many = names.get(kind, (kind, kind))
+        return many if several else one
+
     if "$ref" in schema:
-        return schema["$ref"].rsplit("/", 1)[-1].lower().replace("options", " options")
+        return name(schema["$ref"].rsplit("/", 1)[-1])
     if "oneOf" in schema:
-        return " or ".join(_type_label(s) for s in schema["oneOf"])
+        return _either([_type_label(s, several=several) for s in schema["oneOf"]])
     kind = schema.get("type", "object")
-    if isinstance(kind, list):
-        kind = " or ".join(kind)
     if kind == "array":
         items = schema.get("items", {})
-        return f"list of {_type_label(items)}s" if items else "list"
+        if not items:
+            return (
+                pgettext("JSON types, after list of", "lists")
+                if several
+                else pgettext("JSON type", "list")
+            )
+        if several:
+            return pgettext("JSON types, after list of", "lists of %(items)s") % {
+                "items": _type_label(items, several=True)
+            }
+        return pgettext("JSON type", "list of %(items)s") % {
+            "items": _type_label(items, several=True)
+        }
     if "enum" in schema:
         return " | ".join(str(v) for v in schema["enum"] if v is not None)
-    return kind
+    if isinstance(kind, list):
+        return _either([name(k) for k in kind])
+    return name(kind)
 
 
 @dataclass(frozen=True)
@@ -1010,8 +1157,10 @@ SHEET_PATHS: dict[str, dict[str, Any]] = {
         "post": {
             "operationId": "sheet_create",
             "tags": ["Score sheets"],
-            "summary": "Start a score sheet",
-            "description": "Skat takes 3 or 4 players, Pitch exactly 4 (seats 1+3 team A, 2+4 team B), Manipulation 3 to 5. The answer carries the edit and view tokens.",
+            "summary": gettext_lazy("Start a score sheet"),
+            "description": gettext_lazy(
+                "Skat takes 3 or 4 players, Pitch exactly 4 (seats 1+3 team A, 2+4 team B), Manipulation 3 to 5. The answer carries the edit and view tokens."
+            ),
             "parameters": [IDEMPOTENCY_KEY],
             "requestBody": _json_body(
                 {
@@ -1039,7 +1188,9 @@ SHEET_PATHS: dict[str, dict[str, Any]] = {
         "get": {
             "operationId": "sheet_read",
             "tags": ["Score sheets"],
-            "summary": "Read a sheet: every deal with its scores and explanation, the totals",
+            "summary": gettext_lazy(
+                "Read a sheet: every deal with its scores and explanation, the totals"
+            ),
             "parameters": [SHEET_ID],
             "security": [{"token": []}],
             "responses": _answers("200", {"$ref": "#/components/schemas/Sheet"}),
@@ -1049,8 +1200,10 @@ SHEET_PATHS: dict[str, dict[str, Any]] = {
         "post": {
             "operationId": "hand_record",
             "tags": ["Score sheets"],
-            "summary": "Add the next deal",
-            "description": "The dealer rotates by itself. A deal after the game is finished is refused.",
+            "summary": gettext_lazy("Add the next deal"),
+            "description": gettext_lazy(
+                "The dealer rotates by itself. A deal after the game is finished is refused."
+            ),
             "parameters": [SHEET_ID, IDEMPOTENCY_KEY, IF_MATCH],
             "security": [{"token": []}],
             "requestBody": _json_body({"$ref": "#/components/schemas/Deal"}),
@@ -1061,7 +1214,7 @@ SHEET_PATHS: dict[str, dict[str, Any]] = {
         "put": {
             "operationId": "hand_correct",
             "tags": ["Score sheets"],
-            "summary": "Correct a deal; every later deal is re-scored",
+            "summary": gettext_lazy("Correct a deal; every later deal is re-scored"),
             "parameters": [SHEET_ID, HAND_NUMBER, DEAL_ID, IDEMPOTENCY_KEY, IF_MATCH],
             "security": [{"token": []}],
             "requestBody": _json_body({"$ref": "#/components/schemas/Deal"}),
@@ -1070,7 +1223,7 @@ SHEET_PATHS: dict[str, dict[str, Any]] = {
         "delete": {
             "operationId": "hand_remove",
             "tags": ["Score sheets"],
-            "summary": "Remove a deal; later deals move up and are re-scored",
+            "summary": gettext_lazy("Remove a deal; later deals move up and are re-scored"),
             "parameters": [SHEET_ID, HAND_NUMBER, DEAL_ID, IDEMPOTENCY_KEY, IF_MATCH],
             "security": [{"token": []}],
             "responses": _answers("200", {"$ref": "#/components/schemas/Sheet"}),

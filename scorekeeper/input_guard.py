@@ -28,6 +28,7 @@ from urllib.parse import unquote_to_bytes
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -48,7 +49,11 @@ def text_problem(text: str) -> str | None:
     if found is None:
         return None
     if found.group() == "\x00":
+        # Translators: what a text "contains" (the messages below say so): in Esperanto
+        # the accusative.
         return _("a NUL character")
+    # Translators: what a text "contains" (the messages below say so): in Esperanto
+    # the accusative. %(code)s is the character's code, such as \ud800.
     return _("a lone surrogate (%(code)s), which is not a character") % {
         "code": f"\\u{ord(found.group()):04x}"
     }
@@ -86,7 +91,28 @@ def json_problem(data: object) -> tuple[str | None, str] | None:
     return None
 
 
-def _urlencoded(raw: bytes, where: str) -> Refusal | None:
+def _urlencoded_message(name: str | None, *, in_address: bool, problem: str | None = None) -> str:
+    """What is wrong with a field of the address (query string) or of a form body: one
+    whole sentence for each case."""
+    values = {"name": name, "problem": problem}
+    if in_address:
+        if name:
+            if problem is None:
+                return _('The field "%(name)s" in the address is not UTF-8 text.') % values
+            return _('The field "%(name)s" in the address contains %(problem)s.') % values
+        if problem is None:
+            return _("A field name in the address is not UTF-8 text.")
+        return _("A field name in the address contains %(problem)s.") % values
+    if name:
+        if problem is None:
+            return _('The field "%(name)s" of the form is not UTF-8 text.') % values
+        return _('The field "%(name)s" of the form contains %(problem)s.') % values
+    if problem is None:
+        return _("A field name of the form is not UTF-8 text.")
+    return _("A field name of the form contains %(problem)s.") % values
+
+
+def _urlencoded(raw: bytes, *, in_address: bool) -> Refusal | None:
     """Each name and value of a query string or form body, percent-decoded and read as
     UTF-8 (Django requires it of a form body), except that bytes Django would replace
     with U+FFFD are refused."""
@@ -100,17 +126,12 @@ def _urlencoded(raw: bytes, where: str) -> Refusal | None:
                 texts.append(None)
         name, value = texts
         shown = name if name is not None and not text_problem(name) else None
-        label = (
-            _('The field "%(name)s" %(where)s') % {"name": shown, "where": where}
-            if shown
-            else _("A field name %(where)s") % {"where": where}
-        )
         if name is None or value is None:
-            return Refusal(shown, _("%(label)s is not UTF-8 text.") % {"label": label})
+            return Refusal(shown, _urlencoded_message(shown, in_address=in_address))
         problem = text_problem(name) or text_problem(value)
         if problem:
             return Refusal(
-                shown, _("%(label)s contains %(problem)s.") % {"label": label, "problem": problem}
+                shown, _urlencoded_message(shown, in_address=in_address, problem=problem)
             )
     return None
 
@@ -129,7 +150,7 @@ def _address(request: HttpRequest) -> Refusal | None:
         raw_query = query.encode("latin-1")
     except UnicodeEncodeError:
         raw_query = query.encode("utf-8", "surrogatepass")
-    return _urlencoded(raw_query, _("in the address")) if raw_query else None
+    return _urlencoded(raw_query, in_address=True) if raw_query else None
 
 
 def _headers(request: HttpRequest) -> Refusal | None:
@@ -175,7 +196,7 @@ def _body(request: HttpRequest) -> Refusal | None:
     if not raw:
         return None
     if request.content_type == "application/x-www-form-urlencoded":
-        return _urlencoded(raw, _("of the form"))
+        return _urlencoded(raw, in_address=False)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -216,5 +237,9 @@ class InputGuardMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         why = refusal(request)
         if why is not None:
-            return refused(request, why)
+            # This runs before LocaleMiddleware: the refusal is said again in the
+            # request's language (the page's prefix, the cookie, Accept-Language).
+            language = translation.get_language_from_request(request, check_path=True)
+            with translation.override(language):
+                return refused(request, refusal(request) or why)
         return self.get_response(request)

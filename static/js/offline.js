@@ -594,6 +594,15 @@
     return span;
   }
 
+  // Times as the page's language writes them (the reader's own variant of it, if the
+  // browser has one: en-GB, de-AT).
+  function locales() {
+    const lang = (document.documentElement.lang || "").toLowerCase();
+    if (!lang) return [];
+    const own = (navigator.languages || []).find((each) => each.toLowerCase().split("-")[0] === lang.split("-")[0]);
+    return [own || lang];
+  }
+
   function setLive(ok, why) {
     const live = document.querySelector(".live");
     const here = document.getElementById("this-sheet");
@@ -610,7 +619,7 @@
       span.textContent = span.dataset.live;
       return;
     }
-    const time = new Date(lastLive).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    const time = new Date(lastLive).toLocaleTimeString(locales(), { hour: "2-digit", minute: "2-digit" });
     const text = {
       gone: here.dataset.notLiveGone,
       server: here.dataset.notLiveServer,

@@ -1,13 +1,24 @@
 // The Pitch trick judge (templates/games/referee/pitch_trick.html).
 // After a card is tapped, show it on its line and open the next card's picker, so
 // the four pickers do not fill the screen. Without this, each line opens by hand.
+// Its few words come from the card picker's script tag (templates/base.html), translated there.
 (function () {
   "use strict";
+  var words = document.querySelector("script[data-joker-high]");
+  function word(name) {
+    return (words && words.dataset[name]) || "";
+  }
   function chosen(details) {
     var box = details.querySelector("input:checked");
     var face = box && box.closest(".card-face");
     var target = details.querySelector("[data-chosen]");
-    if (!face) { target.innerHTML = '<span class="pick-none">none</span>'; return false; }
+    if (!face) {
+      var none = document.createElement("span");
+      none.className = "pick-none";
+      none.textContent = word("noneChosen");
+      target.replaceChildren(none);
+      return false;
+    }
     var text = face.querySelector(".card-text").cloneNode(true);
     var card = document.createElement("span");
     var joker = face.dataset.code.indexOf("JOKER") === 0;
@@ -17,7 +28,7 @@
     text.className = "mini-text";
     if (joker) {
       var which = document.createElement("small");
-      which.textContent = face.dataset.code === "JOKER-HIGH" ? "high" : "low";
+      which.textContent = word(face.dataset.code === "JOKER-HIGH" ? "jokerHigh" : "jokerLow");
       text.appendChild(which);
     }
     card.appendChild(text);

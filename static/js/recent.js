@@ -76,8 +76,17 @@
     }
   }
 
+  // Dates as the page's language writes them (the reader's own variant of it, if the
+  // browser has one: en-GB, de-AT).
+  function locales() {
+    const lang = (document.documentElement.lang || "").toLowerCase();
+    if (!lang) return [];
+    const own = (navigator.languages || []).find((each) => each.toLowerCase().split("-")[0] === lang.split("-")[0]);
+    return [own || lang];
+  }
+
   function when(time) {
-    return new Date(time).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+    return new Date(time).toLocaleString(locales(), { dateStyle: "medium", timeStyle: "short" });
   }
 
   function render() {
