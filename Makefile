@@ -16,7 +16,13 @@ REFEREE_TESTS ?= 1
 # IPv6 literals need brackets in a bind address.
 BIND := $(if $(findstring :,$(HOST)),[$(HOST)],$(HOST)):$(PORT)
 
-.PHONY: run test coverage setup install chromium lint format bench lighthouse clean
+.PHONY: run test coverage setup install chromium lint format bench lighthouse clean messages messages-check gettext
+
+# The translations (locale/<language>/LC_MESSAGES/django.po, compiled to django.mo and
+# committed, so that running the app needs no gettext tools). docs/translating.md.
+LANGUAGES_TRANSLATED := de eo
+MESSAGES_IGNORE := --ignore=.venv --ignore=staticfiles --ignore=bench --ignore=tests \
+	--ignore=var --ignore=tools --ignore=docs --ignore=screenshots
 
 $(BIN)/.installed: requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -46,7 +52,7 @@ chromium:
 		echo "Chromium is missing (apt-get install chromium): the browser tests will be skipped"; \
 	fi
 
-test: setup chromium
+test: setup chromium messages-check
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	@# The referee's own tests (tests/rules: no Django, no database, no browser) run in
@@ -90,3 +96,43 @@ lighthouse: setup chromium
 
 clean:
 	rm -rf $(VENV) staticfiles .coverage .pytest_cache .hypothesis bench/.lighthouse
+
+# GNU gettext (xgettext, msgmerge, msgfmt) for makemessages; installed from Debian's
+# packages when missing and allowed, as the browser is.
+gettext:
+	@if command -v xgettext >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing Debian's gettext for the translation check"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null; \
+	fi
+
+# After changing a string a person reads: collect the strings into the catalogues,
+# translate what is new or fuzzy in locale/*/LC_MESSAGES/django.po, then `make messages`
+# again to compile them.
+messages: install gettext
+	$(BIN)/python manage.py makemessages --no-wrap $(MESSAGES_IGNORE) $(addprefix -l ,$(LANGUAGES_TRANSLATED))
+	$(BIN)/python manage.py compilemessages --ignore=.venv
+
+# Fails when a string marked for translation is missing from a catalogue, is not
+# translated or is fuzzy, or when a committed .mo is not the compiled .po. Runs
+# makemessages on a copy of the catalogues and puts the committed ones back.
+messages-check: install gettext
+	@if ! command -v xgettext >/dev/null 2>&1; then \
+		echo "GNU gettext is missing (apt-get install gettext): the translation check is skipped"; exit 0; fi; \
+	saved=$$(mktemp -d); cp -a locale "$$saved/"; status=0; \
+	$(BIN)/python manage.py makemessages --no-wrap $(MESSAGES_IGNORE) $(addprefix -l ,$(LANGUAGES_TRANSLATED)) >/dev/null || status=1; \
+	for lang in $(LANGUAGES_TRANSLATED); do \
+		po=locale/$$lang/LC_MESSAGES/django.po; \
+		missing=$$(msgattrib --untranslated --no-obsolete "$$po" | grep -c '^msgid ' ); \
+		fuzzy=$$(msgattrib --only-fuzzy --no-obsolete "$$po" | grep -c '^msgid '); \
+		if [ "$$missing" -gt 1 ] || [ "$$fuzzy" -gt 0 ]; then \
+			echo "$$po: $$((missing > 0 ? missing - 1 : 0)) untranslated, $$fuzzy fuzzy (make messages, then translate):"; \
+			msgattrib --untranslated --no-obsolete --no-wrap "$$po" | grep '^msgid "[^"]' | head -20; \
+			msgattrib --only-fuzzy --no-obsolete --no-wrap "$$po" | grep '^msgid "[^"]' | head -20; \
+			status=1; fi; \
+		msgfmt --check -o "$$saved/$$lang.mo" "$$saved/locale/$$lang/LC_MESSAGES/django.po" || status=1; \
+		cmp -s "$$saved/$$lang.mo" "locale/$$lang/LC_MESSAGES/django.mo" || { \
+			echo "locale/$$lang/LC_MESSAGES/django.mo is not the compiled django.po: make messages"; status=1; }; \
+	done; \
+	rm -rf locale && cp -a "$$saved/locale" . && rm -rf "$$saved"; \
+	exit $$status

@@ -122,7 +122,8 @@ def skat_score(body: Body) -> dict[str, Any]:
         "game_value": result.game_value,
         "score": result.score,
         "contract": result.contract,
-        "levels": [{"level": name, "count": count} for name, count in result.levels],
+        # The levels' names are values of the API (English in every language).
+        "levels": [{"level": str.__str__(name), "count": count} for name, count in result.levels],
         "declarer_points": result.declarer_points,
         "declarer_tricks": result.declarer_tricks,
         "schneider": result.schneider,

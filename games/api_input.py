@@ -18,6 +18,7 @@ from django.utils.translation import pgettext
 
 from games.rules.cards import Card, Deck
 from games.rules.errors import Problem, RuleError
+from games.rules.text import in_source_language
 from scorekeeper.input_guard import json_problem
 
 _MISSING = object()
@@ -161,9 +162,7 @@ class Body:
         self._read.add(name)
         value = self.data.get(name, _MISSING)
         if value is _MISSING and required:
-            # Translators: %(field)s (here and in the messages below) is the field's own
-            # name in English words, "Declarer points" for declarer_points, or "Entry 3".
-            self.add(name, _("%(field)s is missing.") % {"field": _label(name)})
+            self.add(name, missing_message(name))
         return value
 
     def has(self, name: str) -> bool:
@@ -334,12 +333,23 @@ class Body:
             raise UnreadableInput(problems)
 
 
+def missing_message(name: str | int) -> str:
+    """What a request without the field ``name`` is told (the entry form says it again
+    in its own words when it meets this message)."""
+    # Translators: %(field)s (here and in the messages below) is the field's own
+    # name in English words, "Declarer points" for declarer_points, or "Entry 3".
+    return _("%(field)s is missing.") % {"field": _label(name)}
+
+
 def _label(name: str | int) -> str:
     """A field as a message names it at the start of a sentence: the field's own name
     in words ("Declarer points" for declarer_points), or an entry of a list by its place."""
     if isinstance(name, int):
         # Translators: an entry of a list in a request, named by its place (1, 2, …).
         return _("Entry %(number)d") % {"number": name + 1}
+    if not in_source_language():
+        # Other languages name the field as the request writes it ("declarer_points").
+        return name
     return name.replace("_", " ").capitalize()
 
 

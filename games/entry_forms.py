@@ -16,6 +16,7 @@ from typing import Any
 from django.http import QueryDict
 from django.utils.translation import gettext as _
 
+from games.api_input import missing_message
 from games.rules.errors import Problem
 from games.rules.pitch_sheet import team_of
 from games.rules.skat import ALL_POINTS, ALL_TRICKS, BASE_VALUES, BIDS, NULL_VALUES, contract_name
@@ -392,6 +393,12 @@ def _placed(game: str, field: str, options: Any) -> bool:
     return head in ("penalties", "hands")
 
 
+def _missing_message(field: str) -> str:
+    """The request's own "… is missing." for ``field``, in the reader's language."""
+    name = field.rsplit(".", 1)[-1]
+    return missing_message(int(name) if name.isdigit() else name)
+
+
 def form_problem(
     game: str, problem: Problem, players: Sequence[str], options: Any = None
 ) -> Problem:
@@ -401,7 +408,11 @@ def form_problem(
     field, message = problem.field, problem.message
     if field is None and game == "skat" and message.startswith("Say how the game went"):
         field = "outcome"  # the rules ask for any way of saying it; the form has one place
-    missing = bool(_MISSING.match(message)) or message.endswith("not null.")
+    missing = (
+        bool(_MISSING.match(message))
+        or message.endswith("not null.")
+        or (field is not None and message == _missing_message(field))
+    )
     internal = bool(_INTERNAL.search(_NULL_GAME.sub("", message)))
     # Asked for in the API's terms ("with/against N", "the outcome"): said in the form's.
     internal = (

@@ -24,7 +24,13 @@ def _plain_static_storage(request):
     # Slow referee work runs in the test's own process (tests/test_offload.py tries the
     # helper process).
     settings.REFEREE_PROCESSES = 0
+    # A request leaves its language active in the thread (LocaleMiddleware activates
+    # it and nothing deactivates it): each test starts in the default language.
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
     yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 def pytest_configure(config):

@@ -137,9 +137,9 @@ def test_the_pages_name_the_sheet_options_as_the_new_sheet_form_does(client, gam
     for_players = API_NAMES.sub("", markup)
     seen = text_of(for_players)
     for option in GAMES[game].option_fields:
-        assert option.label in seen, option.label
+        assert str(option.label) in seen, option.label
         for _, choice in option.choices:
-            assert choice in seen, choice
+            assert str(choice) in seen, choice
         assert f"<code>{option.name}</code>" not in for_players, option.name
         if "." in option.name or "_" in option.name:
             assert option.name not in seen, option.name
