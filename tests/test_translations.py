@@ -145,7 +145,10 @@ def world(django_db_setup, django_db_blocker):
     """The demo circle: sheets of every game, a season, players, accounts."""
     with django_db_blocker.unblock(), transaction.atomic():
         with open("/dev/null", "w") as quiet:
-            call_command("demo", force=True, verbosity=0, stdout=quiet)
+            # A small demo circle (the full one takes seconds more and shows no other words).
+            call_command(
+                "demo", force=True, series=2, games=2, previous=2, verbosity=0, stdout=quiet
+            )
         circle = Circle.objects.order_by("-pk").first()
         owner = Membership.objects.get(circle=circle, role=Membership.OWNER).user
         season = Season.objects.filter(circle=circle).first()

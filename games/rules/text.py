@@ -124,10 +124,14 @@ class Message(Text):
         context: str | None = None,
         params: dict[str, Any] | None = None,
     ) -> Message:
-        params = params or {}
         english = msgid if plural is None or n == 1 else plural
         if params:
-            english = english.format(**{k: str.__str__(_english(v)) for k, v in params.items()})
+            # A Text parameter gives its English value (formatting it would translate it).
+            english = english.format_map(
+                {k: str.__str__(v) if isinstance(v, Text) else v for k, v in params.items()}
+            )
+        else:
+            params = {}
         self = str.__new__(cls, english)
         self.msgid = msgid
         self.plural = plural
