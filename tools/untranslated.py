@@ -125,9 +125,15 @@ WRAPPED = re.compile(r"«[^«»]*»")
 WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{2,}")
 
 
+# A message may hold inline markup (a link, <strong>, a card): its text is read as one
+# piece with the markup taken out; code (<code>: option names, values) is never text.
+INLINE = re.compile(r"</?(?:a|b|i|em|strong|span|small|abbr|output|kbd|sup|sub)\b[^>]*>")
+CODE = re.compile(r"<code\b[^>]*>.*?</code>", re.S)
+
+
 def leftovers(html: str, allowed: set[str]) -> list[str]:
     parser = Visible()
-    parser.feed(html)
+    parser.feed(INLINE.sub("", CODE.sub(" ", html)))
     found = []
     for part in parser.parts:
         # Nested messages: strip the innermost «…» until none is left.
