@@ -102,8 +102,9 @@ class Text(str):
             return str.__str__(self)
         return self.localized()
 
-    def localized(self) -> str:  # pragma: no cover - every kind overrides it
-        raise NotImplementedError
+    def localized(self) -> str:
+        """The reader's language; a plain Text (a name, a code) reads the same in all."""
+        return str.__str__(self)
 
 
 class Message(Text):
@@ -156,13 +157,8 @@ class Message(Text):
 
 
 def _english(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, int):
-        return str(value)
-    return str(value)
+    """A part as English: a Text's own value (never translated), anything else as str()."""
+    return str.__str__(value) if isinstance(value, str) else str(value)
 
 
 class Number(Text):
@@ -196,7 +192,7 @@ class Joined(Text):
 
     def __new__(cls, separator: str, parts: Iterable[str]) -> Joined:
         parts = tuple(parts)
-        self = str.__new__(cls, separator.join(str.__str__(_english(p)) for p in parts))
+        self = str.__new__(cls, separator.join(_english(p) for p in parts))
         self.parts = parts
         self.separator = separator
         return self

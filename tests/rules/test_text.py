@@ -175,3 +175,8 @@ def test_a_name_that_is_no_contract_is_shown_as_it_is():
     from games.rules.skat import contract_named
 
     assert contract_named("Ramsch") == "Ramsch"
+
+
+def test_a_plain_text_reads_the_same_in_every_language(shouting):
+    # A name or a code wrapped as a Text has nothing to translate.
+    assert str(text.Text("Ana")) == "Ana"
