@@ -13,11 +13,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.http import HttpRequest
 from django.utils import timezone
 
-from circles.models import Circle, CircleSheet, Player, Season, SheetResult, StandingsChange
+from circles.models import (
+    Circle,
+    CircleSheet,
+    Membership,
+    Player,
+    Season,
+    SheetResult,
+    StandingsChange,
+)
 from circles.rules.profile import Profile
 from circles.rules.profile import player_profile as profile_of
 from circles.rules.standings import (
@@ -46,8 +55,17 @@ def suggested_names(request: HttpRequest) -> list[str]:
 
 
 def circles_of(user: Any) -> QuerySet[Circle]:
+    """The circles ``user`` belongs to, each with ``member_count``: everyone in it, counted
+    apart from the filter (a count over the filtered join would see only ``user``)."""
+    members = (
+        Membership.objects.filter(circle=OuterRef("pk"))
+        .order_by()
+        .values("circle")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
     return Circle.objects.filter(memberships__user=user).annotate(
-        member_count=Count("memberships", distinct=True)
+        member_count=Coalesce(Subquery(members, output_field=IntegerField()), 0)
     )
 
 

@@ -356,3 +356,24 @@ def test_an_owner_erases_a_person_from_every_sheet(client, people):
     # Her games still count for everybody else: the series is still ranked.
     page = client.get(f"/en/circles/{circle.pk}/seasons/{people['season'].pk}/").content.decode()
     assert "Olga" in page
+
+
+# -- Your circles, newcomers, the settings page (issue: findings on circles and accounts) --
+
+
+def test_your_circles_counts_every_member_in_one_query(client, people, django_assert_num_queries):
+    # The count was taken after filtering the memberships to the viewer's own: "1 member"
+    # for a circle of two.
+    from circles.selectors import circles_of
+
+    second = services.circle_create(owner=people["member"], name="Second table")
+    for user in (people["owner"], people["stranger"]):
+        services.circle_join(user=user, token=second.invite_token)
+    with django_assert_num_queries(1):
+        counts = {c.name: c.member_count for c in circles_of(people["owner"])}
+    assert counts == {"Club": 2, "Second table": 3}
+    client.force_login(people["owner"])
+    page = client.get("/en/mine/").content.decode()
+    assert "2 members" in page
+    assert "3 members" in page
+    assert "1 member<" not in page
