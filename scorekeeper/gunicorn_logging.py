@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from gunicorn.glogging import Logger
 
-from scorekeeper.security import MaskTokensFilter, mask_tokens
+from scorekeeper.log_masking import MaskTokensFilter, mask_tokens
 
 
 class MaskingLogger(Logger):

@@ -4,10 +4,6 @@
   (scripts, styles, images and fonts from this site only; no inline script or style,
   no eval, no framing), and ``Cache-Control: no-store`` on every answer that carries
   an edit token or a private link (see ``carries_secret``).
-- ``mask_tokens`` and ``MaskTokensFilter``: the tokens in ``/s/…``, ``/v/…``,
-  ``/standings/…``, ``/join/…`` and password-reset paths are masked wherever a path is
-  logged (Django's request and server loggers here; gunicorn's access log through
-  ``scorekeeper.gunicorn_logging``).
 - ``hit``: a fixed-window counter in the cache shared by every worker and server (the
   database by default, Redis when ``REDIS_URL`` is set), so a limit holds however many
   processes answer. ``RateLimitMiddleware`` applies it to the JSON API and to starting
@@ -20,8 +16,9 @@ client: its /64 network, which one household or phone usually holds), taken from
 in front, from the ``X-Forwarded-For`` entry the outermost of them added (the entries
 before it are whatever the client sent and prove nothing).
 
-This module imports nothing from the apps and nothing that needs configured settings,
-so gunicorn's master process can import ``mask_tokens`` before Django is set up.
+Tokens are masked out of logs by ``scorekeeper.log_masking``, which imports nothing
+of Django: gunicorn's master process loads it before Django is set up, and this module
+reads the settings (the languages' prefixes) as it is imported.
 """
 
 from __future__ import annotations
@@ -113,55 +110,6 @@ class SecurityHeadersMiddleware:
         if carries_secret(request, response):
             add_never_cache_headers(response)
         return response
-
-
-# -- Tokens out of logs -----------------------------------------------------------------
-
-# A path separator, also percent-encoded (a ``next=`` parameter in a query string).
-_SEP = r"(?:/|%2[Ff])"
-_TOKEN_IN_PATH = re.compile(
-    rf"(?P<head>{_SEP}(?:s|v|standings|join){_SEP}"
-    rf"|{_SEP}password{_SEP}reset{_SEP}[A-Za-z0-9_-]+{_SEP}(?!set-password\b))"
-    r"(?P<token>[A-Za-z0-9_-]+)"
-)
-# Tokens are 32 or more characters; keeping the last three tells two apart in a log
-# without giving anything away. A shorter one (never a real token) is masked whole.
-KEEP = 3
-MASK = "..."
-
-
-def _mask_token(match: re.Match) -> str:
-    token = match["token"]
-    kept = token[-KEEP:] if len(token) >= 4 * KEEP else ""
-    return f"{match['head']}{MASK}{kept}"
-
-
-def mask_tokens(path: str) -> str:
-    """The path (or a request line, a URL, a log message) with every token masked:
-    ``/s/AbC…Xy7/deals/2/`` → ``/s/...Xy7/deals/2/``."""
-    return _TOKEN_IN_PATH.sub(_mask_token, path)
-
-
-def _masked(value):
-    return mask_tokens(value) if isinstance(value, str) else value
-
-
-class MaskTokensFilter(logging.Filter):
-    """Masks tokens in a log record's message and its string arguments.
-
-    On the ``django.request``, ``django.security.csrf`` and ``django.server`` loggers
-    (a filter on a logger sees only what is logged on that very logger) and on the
-    console handler, which everything else reaches.
-    """
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.msg, str):
-            record.msg = mask_tokens(record.msg)
-        if isinstance(record.args, tuple):
-            record.args = tuple(_masked(arg) for arg in record.args)
-        elif isinstance(record.args, dict):
-            record.args = {key: _masked(arg) for key, arg in record.args.items()}
-        return True
 
 
 # -- Rate limits ------------------------------------------------------------------------

@@ -332,14 +332,14 @@ if HTTPS:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
 
-# Tokens in logged paths are masked (scorekeeper.security.MaskTokensFilter): on the
+# Tokens in logged paths are masked (scorekeeper.log_masking.MaskTokensFilter): on the
 # loggers that log paths (a logger's filter sees only its own records) and on the
 # handlers, which everything else reaches. django.server is runserver's request log,
 # set up as Django's own, with the filter.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"mask_tokens": {"()": "scorekeeper.security.MaskTokensFilter"}},
+    "filters": {"mask_tokens": {"()": "scorekeeper.log_masking.MaskTokensFilter"}},
     "formatters": {
         "django.server": {
             "()": "django.utils.log.ServerFormatter",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -12,6 +11,8 @@ import pytest
 from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.models import User
 from django.urls import reverse
+
+from tests.processes import clean_environment
 
 pytestmark = pytest.mark.django_db
 
@@ -324,7 +325,6 @@ def test_account_templates_have_no_inline_script_style_or_handlers():
 
 
 def _email_backend(tmp_path, **env):
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("EMAIL_", "DJANGO_"))}
     done = subprocess.run(
         [
             sys.executable,
@@ -334,13 +334,12 @@ def _email_backend(tmp_path, **env):
             "getattr(settings, 'EMAIL_PORT', ''), getattr(settings, 'EMAIL_USE_TLS', ''))",
         ],
         cwd=ROOT,
-        env={
-            **clean,
-            "DJANGO_SETTINGS_MODULE": "scorekeeper.settings",
-            "DATA_DIR": str(tmp_path),
-            "SECRET_KEY": "test-only-key",
+        env=clean_environment(
+            DJANGO_SETTINGS_MODULE="scorekeeper.settings",
+            DATA_DIR=str(tmp_path),
+            SECRET_KEY="test-only-key",
             **env,
-        },
+        ),
         capture_output=True,
         text=True,
         check=False,

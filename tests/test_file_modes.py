@@ -6,12 +6,13 @@ tests/test_settings.py."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.processes import clean_environment
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,21 +40,9 @@ print(json.dumps(modes))
 
 
 def _env(data_dir: Path, **extra: str) -> dict[str, str]:
-    ours = {
-        "DEBUG",
-        "HTTPS",
-        "SECRET_KEY",
-        "DATABASE_URL",
-        "REDIS_URL",
-        "DJANGO_ALLOW_ASYNC_UNSAFE",
-    }
-    clean = {k: v for k, v in os.environ.items() if k not in ours}
-    return {
-        **clean,
-        "DJANGO_SETTINGS_MODULE": "scorekeeper.settings",
-        "DATA_DIR": str(data_dir),
-        **extra,
-    }
+    return clean_environment(
+        DJANGO_SETTINGS_MODULE="scorekeeper.settings", DATA_DIR=str(data_dir), **extra
+    )
 
 
 def _modes(data_dir: Path, umask: str = "022", **extra: str) -> dict[str, str]:

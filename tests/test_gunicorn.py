@@ -10,7 +10,6 @@ for the home page.
 from __future__ import annotations
 
 import http.client
-import os
 import signal
 import socket
 import subprocess
@@ -19,6 +18,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from tests.processes import clean_environment
 
 pytest.importorskip("gunicorn")
 
@@ -45,17 +46,17 @@ def get_home(port: int, timeout: float) -> int:
 
 @pytest.fixture
 def server(tmp_path):
-    env = {
-        **os.environ,
-        "DATA_DIR": str(tmp_path),
-        "SECRET_KEY": "test-gunicorn-" + "x" * 40,
-        "DEBUG": "0",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "WORKERS": "2",
-        "THREADS": "8",
-    }
-    # Always a throwaway SQLite file: never migrate the database a DATABASE_URL names.
-    env.pop("DATABASE_URL", None)
+    # Built from scratch (no DJANGO_SETTINGS_MODULE from pytest: gunicorn's config must
+    # load without it), with a throwaway SQLite file: never the database a DATABASE_URL
+    # names.
+    env = clean_environment(
+        DATA_DIR=str(tmp_path),
+        SECRET_KEY="test-gunicorn-" + "x" * 40,
+        DEBUG="0",
+        ALLOWED_HOSTS="127.0.0.1",
+        WORKERS="2",
+        THREADS="8",
+    )
     manage = [sys.executable, "manage.py"]
     subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
     if not (ROOT / "staticfiles" / "staticfiles.json").exists():

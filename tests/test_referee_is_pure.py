@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.processes import clean_environment
+
 RULES = Path(__file__).resolve().parent.parent / "games" / "rules"
 
 
@@ -36,7 +38,12 @@ def test_the_referee_imports_and_runs_without_django_installed():
     )
     root = RULES.parent.parent
     done = subprocess.run(
-        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=False
+        [sys.executable, "-c", code],
+        cwd=root,
+        env=clean_environment(),
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "48"
@@ -81,7 +88,12 @@ def test_the_standings_engine_imports_and_runs_without_django_installed():
     )
     root = RULES.parent.parent
     done = subprocess.run(
-        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=False
+        [sys.executable, "-c", code],
+        cwd=root,
+        env=clean_environment(),
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "average"

@@ -22,7 +22,8 @@ from circles import services as circle_services
 from games import services
 from games.qr import qr_svg
 from scorekeeper import security
-from scorekeeper.security import CONTENT_SECURITY_POLICY, MaskTokensFilter, mask_tokens
+from scorekeeper.log_masking import MaskTokensFilter, mask_tokens
+from scorekeeper.security import CONTENT_SECURITY_POLICY
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"

@@ -1,28 +1,20 @@
 """Settings come from the environment; production settings pass Django's deploy checks."""
 
-import os
 import subprocess
 import sys
 from pathlib import Path
+
+from tests.processes import clean_environment
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _manage(*args: str, env: dict[str, str], tmp_path: Path) -> subprocess.CompletedProcess:
     # The child sees only what the test sets, not the test run's own settings.
-    ours = {
-        "DEBUG",
-        "HTTPS",
-        "SECRET_KEY",
-        "DATABASE_URL",
-        "ALLOWED_HOSTS",
-        "DJANGO_ALLOW_ASYNC_UNSAFE",
-    }
-    clean = {k: v for k, v in os.environ.items() if k not in ours}
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
-        env={**clean, "DATA_DIR": str(tmp_path), **env},
+        env=clean_environment(DATA_DIR=str(tmp_path), **env),
         capture_output=True,
         text=True,
         check=False,

@@ -9,7 +9,6 @@ each with counters of its own, and lower a limit with the ``settings`` fixture.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +23,7 @@ from django.test import Client
 
 from games.models import Sheet
 from scorekeeper import security
+from tests.processes import clean_environment
 
 pytestmark = [pytest.mark.rate_limits, pytest.mark.django_db]
 
@@ -127,12 +127,7 @@ def test_counts_are_exact_when_two_processes_count_at_once(tmp_path):
     """Two worker processes count one key in one SQLite file at the same moment: every
     count from 1 to 2 × N is handed out exactly once (Django's own DatabaseCache.incr,
     a read then a write, loses hits here)."""
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    }
-    env.update({"DATA_DIR": str(tmp_path), "SECRET_KEY": "test-only"})
+    env = clean_environment(DATA_DIR=str(tmp_path), SECRET_KEY="test-only")
     subprocess.run([sys.executable, "manage.py", "createcachetable"], cwd=ROOT, env=env, check=True)
     hits = 150
     start = tmp_path / "start"
@@ -399,14 +394,13 @@ def test_a_broken_cache_lets_requests_through_and_says_so(client, settings, limi
 
 
 def test_redis_url_puts_the_cache_in_redis(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY"}}
     code = "from django.conf import settings; print(settings.CACHES['default'])"
     shown = {}
     for name, extra in (("db", {}), ("redis", {"REDIS_URL": "redis://127.0.0.1:6379/3"})):
         done = subprocess.run(
             [sys.executable, "manage.py", "shell", "--no-imports", "-c", code],
             cwd=ROOT,
-            env={**env, "DATA_DIR": str(tmp_path), "SECRET_KEY": "test-only", **extra},
+            env=clean_environment(DATA_DIR=str(tmp_path), SECRET_KEY="test-only", **extra),
             capture_output=True,
             text=True,
             check=False,
