@@ -377,3 +377,14 @@ def test_your_circles_counts_every_member_in_one_query(client, people, django_as
     assert "2 members" in page
     assert "3 members" in page
     assert "1 member<" not in page
+
+
+def test_the_export_button_says_what_the_file_holds_and_what_an_import_needs(client, people):
+    client.force_login(people["owner"])
+    page = client.get(f"/en/circles/{people['circle'].pk}/settings/").content.decode()
+    section = page.split('id="export-heading"')[1].split("</section>")[0]
+    assert "edit link of every sheet" in section
+    assert "invite link" in section
+    assert "e-mail addresses" in section
+    assert "Forgot your password?" in section
+    assert section.index("e-mail addresses") < section.index("Download the circle (JSON)")

@@ -12,6 +12,8 @@ import copy
 import dataclasses
 import datetime
 import json
+import os
+import stat
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -400,6 +402,38 @@ def test_the_commands_refuse_what_they_cannot_read(circle, tmp_path):
     other.write_text(json.dumps({"format": "something"}), encoding="utf-8")
     with pytest.raises(CommandError, match="not a Scorekeeper circle export"):
         call_command("import_circle", str(other), stdout=_Sink())
+
+
+def test_the_export_file_is_its_owners_alone_whatever_the_umask(circle, tmp_path):
+    # It holds every sheet's edit link, the invite link and the members' e-mails: 0600,
+    # also when it overwrites a file others could read.
+    fresh, again = tmp_path / "fresh.json", tmp_path / "again.json"
+    again.write_text("old", encoding="utf-8")
+    again.chmod(0o644)
+    before = os.umask(0o022)
+    try:
+        for path in (fresh, again):
+            out = _Sink()
+            call_command("export_circle", str(circle.pk), "--output", str(path), stdout=out)
+            assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+            assert json.loads(path.read_text(encoding="utf-8"))["format"] == "scorekeeper-circle"
+            assert "edit link" in out.text
+    finally:
+        os.umask(before)
+
+
+def test_the_import_says_which_members_must_set_a_password_and_how(circle, tmp_path):
+    path = tmp_path / "circle.json"
+    call_command("export_circle", str(circle.pk), "--output", str(path), stdout=_Sink())
+    wipe()
+    User.objects.create_user("ben", "ben@example.org", "pw-long-enough-1")  # already here
+    out = _Sink()
+    call_command("import_circle", str(path), stdout=out)
+    assert "2 member accounts were made without a password: cem, olga." in out.text
+    assert "Forgot your password?" in out.text
+    assert "/en/accounts/password/reset/" in out.text
+    assert "manage.py changepassword" in out.text
+    assert "ben" not in out.text.split("password:")[1].split(".")[0]
 
 
 class _Sink:
