@@ -30,6 +30,7 @@ from circles.rules.standings import (
 )
 from circles.selectors import SeasonStandings, evenings_left
 from games.games import GAMES
+from games.rules.skat import contract_named
 from games.rules.text import in_source_language
 
 MINUS = "−"
@@ -578,7 +579,8 @@ def profile(found: Any, names: Names) -> dict[str, Any]:
                     _("Biggest game"),
                     _("%(game)s, %(score)s, deal %(deal)d on %(day)s")
                     % {
-                        "game": skat.biggest.game,
+                        # Kept by its English name: shown as the reader names it.
+                        "game": contract_named(skat.biggest.game),
                         "score": number(skat.biggest.score),
                         "deal": skat.biggest.deal,
                         "day": day(skat.biggest.played_on),

@@ -44,11 +44,16 @@ ENGLISH = {
     "deal", "deals", "points", "player", "players", "round", "rounds", "score", "sheet",
     "sheets", "won", "lost", "trick", "tricks", "cards", "card", "bid", "bids", "game",
     "games", "rule", "rules", "save", "delete", "share", "new", "totals", "wins",
-    "played", "declarer", "trump", "trumps",
+    "played", "declarer", "trump", "trumps", "clubs", "spades", "hearts", "diamonds",
+    "announced",
 }  # fmt: skip
 # The API page names the values and fields of a request ("Null takes won or lost").
-API_VALUES = {"won", "lost", "sheets"}
-ENGLISH_ALSO = {"de": {"for", "to", "of", "is", "it"}, "eo": {"to", "of", "is", "it"}}
+API_VALUES = {"won", "lost", "sheets", "clubs", "spades", "hearts", "diamonds", "grand", "null"}
+# Esperanto names the Skat contracts too (Grando, Nulo, mana, malferma).
+ENGLISH_ALSO = {
+    "de": {"for", "to", "of", "is", "it"},
+    "eo": {"to", "of", "is", "it", "grand", "null", "hand", "ouvert"},
+}
 # Names people typed (the demo's seasons are named in English): never translated.
 DATA: list[str] = []
 # Codes written in prose (field_names, paths, {"json": …}, "values"): never translated.
@@ -169,6 +174,10 @@ def world(django_db_setup, django_db_blocker):
         transaction.set_rollback(True)
 
 
+def players_of(circle: Circle) -> list[int]:
+    return list(Player.objects.filter(circle=circle).order_by("pk").values_list("pk", flat=True))
+
+
 def pages(world) -> list[str]:
     c, s, p = world["circle"].pk, world["season"], world["player"].pk
     found = [
@@ -192,6 +201,8 @@ def pages(world) -> list[str]:
         "/referee/skat/bids/",
         "/referee/pitch/", "/referee/manipulation/",
     ]  # fmt: skip
+    # Every player's page: one of them shows a biggest game, kept by its English name.
+    found += [f"/circles/{c}/players/{pk}/" for pk in players_of(world["circle"])]
     for game in ("skat", "pitch", "manipulation"):
         circle_sheets = Sheet.objects.filter(game=game, circle_link__circle=world["circle"])
         for sheet in circle_sheets.order_by("-pk")[:2]:
