@@ -10,6 +10,7 @@ sheet changed since that version.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.http import HttpRequest
@@ -216,22 +217,58 @@ class _BadIfMatch(Exception):
     pass
 
 
+# RFC 9110 8.8.3: entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE, etagc = %x21 / %x23-7E /
+# obs-text; If-Match takes "*" or a comma-separated list of them (13.1.1).
+_ENTITY_TAG = re.compile(r'(W/)?"([\x21\x23-\x7e\x80-\xff]*)"')
+_LIST_SEPARATOR = re.compile(r"[ \t]*,[ \t]*")
+
+
+def _entity_tags(header: str) -> list[tuple[bool, str]]:
+    """The (weak, opaque value) pairs of an If-Match list; _BadIfMatch when the header
+    is not a list of entity-tags (empty list members are allowed, as RFC 9110 5.6.1 says)."""
+    tags: list[tuple[bool, str]] = []
+    position = 0
+    while position < len(header):
+        separator = _LIST_SEPARATOR.match(header, position)
+        if separator and separator.end() > position:
+            position = separator.end()
+            continue
+        found = _ENTITY_TAG.match(header, position)
+        if found is None:
+            raise _BadIfMatch
+        tags.append((found.group(1) is not None, found.group(2)))
+        position = found.end()
+        if position < len(header) and not _LIST_SEPARATOR.match(header, position):
+            raise _BadIfMatch
+    return tags
+
+
 def expected_version(request: HttpRequest, sheet: Sheet) -> int | None:
-    """The version an ``If-Match`` header names: the ETag this API sends ("12-5"),
-    or the bare version ("5"); None without the header or for "*"."""
-    header = request.headers.get("If-Match", "").strip()
+    """The version an ``If-Match`` header asks for: None without the header or for "*"
+    (the sheet exists); the sheet's version when one of the listed entity-tags is the
+    ETag this API sends ("12-5"), compared strongly (RFC 9110 13.1.1), or when the header
+    is the bare version number ("5", this API's own shorthand); else -1, which no
+    version is, so the write is refused with 412. ``_BadIfMatch`` for a header that is
+    not a list of entity-tags (400)."""
+    header = request.headers.get("If-Match", "").strip(" \t")
     if not header or header == "*":
         return None
-    value = header.removeprefix("W/").strip().strip('"')
-    sheet_part, dash, version = value.rpartition("-")
-    if not dash:
-        version, sheet_part = value, str(sheet.pk)
-    if not (version.isascii() and version.isdigit() and len(version) < 10):
-        raise _BadIfMatch
-    if sheet_part != str(sheet.pk):
-        # Another sheet's ETag cannot match this one.
-        return -1
-    return int(version)
+    if header.isascii() and header.isdigit():
+        return int(header) if len(header) < 10 else -1
+    for weak, value in _entity_tags(header):
+        sheet_part, dash, version = value.rpartition("-")
+        if (
+            not weak
+            and dash
+            and sheet_part == str(sheet.pk)
+            and version.isascii()
+            and version.isdigit()
+            and len(version) < 10
+            and int(version) == sheet.version
+        ):
+            return sheet.version
+    # No tag names this sheet's version: the condition is false whatever the lock finds.
+    return -1
 
 
 def _stale(request: HttpRequest, sheet: Sheet, error: RuleError) -> Answer:
@@ -249,7 +286,12 @@ def _write(request: HttpRequest, sheet: Sheet, body: object, action: Any) -> Jso
         version = expected_version(request, sheet)
     except _BadIfMatch:
         return _refused(
-            _('If-Match takes the ETag of the sheet (as in "12-5") or its version number.'), 400
+            _(
+                "If-Match takes the sheet's ETag in double quotes as the last answer gave it "
+                '(as in "12-5"), a list of such tags separated by commas, * or the version '
+                "number."
+            ),
+            400,
         )
 
     written: list[int] = []

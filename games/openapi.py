@@ -1022,8 +1022,11 @@ IF_MATCH = {
     "required": False,
     "schema": {"type": "string"},
     "description": (
-        'The sheet\'s ETag as the last answer gave it (e.g. "12-5"), or its version. If the '
-        "sheet changed since, the write is refused with 412 and the sheet as it is now."
+        'The sheet\'s ETag as the last answer gave it (e.g. "12-5"), a comma-separated list '
+        "of entity-tags, * (any version), or the bare version number. If no tag names the "
+        "sheet as it is now (it changed since, or the tag is not this sheet's), the write is "
+        "refused with 412 and the sheet as it is now; a weak tag never matches. A header "
+        "that is not a list of entity-tags is a 400."
     ),
 }
 DEAL_ID = {

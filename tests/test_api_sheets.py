@@ -1241,3 +1241,79 @@ def test_post_hand_costs_the_same_queries_for_3_and_60_deals(
     # undone deal, the insert, its history row, the version bump and its re-read, the
     # key, savepoints).
     assert counts[0] <= 15
+
+
+# -- If-Match: any well-formed entity-tag that does not match is a 412 (RFC 9110 13.1.1) ---------
+
+
+def write_with_if_match(client, sheet: dict, if_match: str):
+    headers = {**bearer(sheet["edit_token"]), "HTTP_IF_MATCH": if_match}
+    response = client.post(
+        f"/api/v1/sheets/{sheet['id']}/hands",
+        json.dumps(A_MAKES_4),
+        content_type="application/json",
+        **headers,
+    )
+    return response.status_code, response.json()
+
+
+@pytest.mark.parametrize(
+    "if_match",
+    [
+        pytest.param('"abc"', id="another-shape"),
+        pytest.param('"0-1"', id="another-sheet"),
+        pytest.param('"x", "y"', id="list-of-others"),
+        pytest.param('""', id="empty-tag"),
+        pytest.param('W/"{id}-{version}"', id="weak-never-matches"),
+    ],
+)
+def test_if_match_with_a_well_formed_tag_that_does_not_match_is_412(client, if_match):
+    # RFC 9110 13.1.1: a condition that is false is 412; only a header that cannot be
+    # read as entity-tags is a bad request. If-Match compares strongly: a weak tag never
+    # matches.
+    sheet = new_sheet(client, "pitch", FOUR)
+    version = current(client, sheet)
+    tag = if_match.format(id=sheet["id"], version=Sheet.objects.get(pk=sheet["id"]).version)
+    status, body = write_with_if_match(client, sheet, tag)
+    assert status == 412, body
+    assert "changed meanwhile" in messages(body)[0]
+    assert current(client, sheet)["hands"] == version["hands"] == []
+
+
+@pytest.mark.parametrize(
+    "if_match",
+    [
+        pytest.param("*", id="star"),
+        pytest.param('"{id}-{version}"', id="the-etag"),
+        pytest.param('"nope", "{id}-{version}"', id="in-a-list"),
+        pytest.param("{version}", id="bare-version"),
+    ],
+)
+def test_if_match_that_matches_writes(client, if_match):
+    sheet = new_sheet(client, "pitch", FOUR)
+    tag = if_match.format(id=sheet["id"], version=Sheet.objects.get(pk=sheet["id"]).version)
+    status, body = write_with_if_match(client, sheet, tag)
+    assert status == 201, body
+    assert len(current(client, sheet)["hands"]) == 1
+
+
+@pytest.mark.parametrize(
+    "if_match",
+    [
+        pytest.param("yesterday", id="no-quotes"),
+        pytest.param('"12-5', id="unclosed"),
+        pytest.param('"a"b"', id="quote-inside"),
+        pytest.param('"a", b', id="unquoted-member"),
+        pytest.param('W/ "a"', id="space-after-W"),
+        pytest.param('"a" "b"', id="no-comma"),
+    ],
+)
+def test_if_match_that_cannot_be_read_is_400_with_a_clear_message(client, if_match):
+    sheet = new_sheet(client, "pitch", FOUR)
+    status, body = write_with_if_match(client, sheet, if_match)
+    assert status == 400, body
+    assert messages(body) == [
+        "If-Match takes the sheet's ETag in double quotes as the last answer gave it "
+        '(as in "12-5"), a list of such tags separated by commas, * or the version number.'
+    ]
+    assert current(client, sheet)["hands"] == []
