@@ -110,10 +110,13 @@ def circle_settings(request: HttpRequest, circle_id: int) -> HttpResponse:
         else:
             messages.success(request, _("Saved."))
             return redirect("circles:settings", circle.pk)
+    memberships = list(circle.memberships.select_related("user"))
     context = {
         "circle": circle,
         "form": form,
-        "memberships": list(circle.memberships.select_related("user")),
+        "memberships": memberships,
+        # The only owner is not offered to step down or leave: the circle needs an owner.
+        "owner_count": sum(1 for m in memberships if m.is_owner),
         "invite_url": request.build_absolute_uri(
             reverse("circles:join", args=[circle.invite_token])
         ),

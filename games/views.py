@@ -784,12 +784,24 @@ def may_delete(request: HttpRequest, sheet: Sheet) -> bool:
     return sheet.owner_id is None or sheet.owner_id == request.user.pk
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 def sheet_delete(request: HttpRequest, token: str) -> HttpResponse:
+    """GET asks first (the sheet page links here, so one tap never deletes); the POST
+    of that page's button moves the sheet to the trash."""
     sheet = _sheet(token, edit=True)
     if not may_delete(request, sheet):
         messages.error(request, _("Only the account that started this sheet can delete it."))
         return redirect(sheet.get_absolute_url())
+    if request.method == "GET":
+        context = {
+            "sheet": sheet,
+            "game": GAMES[sheet.game],
+            "players": selectors.seat_names(sheet),
+            "trash_days": services.TRASH_DAYS,
+        }
+        response = render(request, "games/sheet_delete.html", context)
+        patch_cache_control(response, no_store=True)
+        return response
     services.sheet_delete(sheet=sheet, by=_actor(request))
     return redirect(sheet.get_absolute_url())
 

@@ -388,3 +388,28 @@ def test_the_export_button_says_what_the_file_holds_and_what_an_import_needs(cli
     assert "e-mail addresses" in section
     assert "Forgot your password?" in section
     assert section.index("e-mail addresses") < section.index("Download the circle (JSON)")
+
+
+def test_the_only_owner_is_not_offered_to_step_down_or_leave(client, people):
+    circle = people["circle"]
+    owner = Membership.objects.get(circle=circle, user=people["owner"])
+    client.force_login(people["owner"])
+    url = f"/en/circles/{circle.pk}/settings/"
+
+    def actions_of(page, membership):
+        form = page.split(f'action="/en/circles/{circle.pk}/members/{membership.pk}"')
+        return form[1].split("</form>")[0] if len(form) > 1 else ""
+
+    page = client.get(url).content.decode()
+    assert 'value="member"' not in actions_of(page, owner)
+    assert 'value="remove"' not in actions_of(page, owner)
+    assert "make another member an owner" in page
+    # With a second owner, either may step down or leave.
+    client.post(
+        f"/en/circles/{circle.pk}/members/"
+        f"{Membership.objects.get(circle=circle, user=people['member']).pk}",
+        {"action": "owner"},
+    )
+    page = client.get(url).content.decode()
+    assert 'value="member"' in actions_of(page, owner)
+    assert 'value="remove"' in actions_of(page, owner)
