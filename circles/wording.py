@@ -547,6 +547,8 @@ GAME_TYPES = {
     "diamonds": gettext_lazy("Diamonds"),
     "grand": gettext_lazy("Grand"),
     "null": gettext_lazy("Null"),
+    # Games entered by their value alone, as a paper list writes them: no contract.
+    "by_value": gettext_lazy("Games entered by value"),
 }
 
 

@@ -27,7 +27,7 @@ Skat
     ``sf`` (the seat's Seeger-Fabian total), ``won`` and ``lost`` (games won and
     lost as declarer), ``by_type`` (``{"grand": [played, won], …}`` for the game
     types the seat declared, in the order clubs, spades, hearts, diamonds, grand,
-    null), ``value_sum`` (the game values of the seat's declared games added up),
+    null, then ``by_value`` for games entered by their value alone), ``value_sum`` (the game values of the seat's declared games added up),
     ``overbid`` (declared games lost by overbidding), ``biggest`` (the seat's won
     game with the highest score, ``{"deal", "game", "value", "score"}``, or ``None``),
     ``defended`` (played deals where the seat was one of the two defenders) and
@@ -59,8 +59,10 @@ from games.rules.text import _, ngettext
 GAMES = ("skat", "pitch", "manipulation")
 
 # The declarable games as the deal's JSON names them, in the order of their base value
-# on the list (clubs 12, spades 11, hearts 10, diamonds 9, grand 24, then null).
-SKAT_GAME_TYPES = ("clubs", "spades", "hearts", "diamonds", "grand", "null")
+# on the list (clubs 12, spades 11, hearts 10, diamonds 9, grand 24, then null), and
+# last the games entered by their value alone ("by_value": the list's number, no
+# contract), counted on their own.
+SKAT_GAME_TYPES = ("clubs", "spades", "hearts", "diamonds", "grand", "null", "by_value")
 
 # The bids of 10-Point Pitch, lowest first; the keys of ``by_bid``.
 PITCH_BIDS = (*(str(bid) for bid in range(LOWEST_BID, HIGHEST_BID + 1)), MOON)

@@ -1,7 +1,9 @@
 """Reading a Skat deal for the score sheet.
 
 A played deal is the ``/api/v1/skat/score`` request plus ``declarer`` (a seat index)
-and without ``bock`` (the sheet knows which deals are Bock deals). A deal everyone
+and without ``bock`` (the sheet knows which deals are Bock deals); or, for a game
+entered by its value as a paper list writes it, ``{"declarer": seat, "value": 48}``
+(a minus value is a lost game; ``bid`` may be added). A deal everyone
 passed is ``{"passed": true}``; on a sheet that plays Ramsch it also carries
 ``"ramsch": {"points": [...], "tricks": [...], "last_trick": seat}`` with one entry per
 seat (``null`` allowed for the dealer sitting out at a table of four).
@@ -50,7 +52,10 @@ def read_deal(data: dict[str, Any], *, players: int, options: SkatSheetOptions) 
     body = Body(data)
     passed = body.boolean("passed")
     declarer = body.integer("declarer", required=not passed)
-    game = _read_game(body, required=not passed)
+    # A game entered by its value as the list writes it (48, −96): the declarer, the
+    # value and perhaps the bid; any other game field is the sheet's to refuse.
+    value = body.integer("value", required=False)
+    game = _read_game(body, required=not passed and value is None)
     ramsch = _read_ramsch(body)
     if body.raw("bock") is not None:
         body.add(
@@ -61,7 +66,7 @@ def read_deal(data: dict[str, Any], *, players: int, options: SkatSheetOptions) 
             ),
         )
     body.finish()
-    return SkatDeal(declarer=declarer, game=game, passed=passed, ramsch=ramsch)
+    return SkatDeal(declarer=declarer, game=game, passed=passed, ramsch=ramsch, value=value)
 
 
 def _read_game(body: Body, *, required: bool) -> dict[str, Any]:

@@ -14,7 +14,7 @@ A deal's problems are reported at the field names of the deal's JSON (``declarer
 - ``declarer``: the declarer's seat; ``None`` for a deal everyone passed.
 - ``game``: the contract's name ("Grand Hand", "Null Ouvert"), or "Ramsch".
 - ``game_type``: the declared game as in the deal's JSON (``clubs`` … ``grand``,
-  ``null``).
+  ``null``), or ``by_value`` for a game entered by its value (``SkatDeal.value``).
 - ``overbid``: whether the game was lost because its value fell short of the bid.
 - ``won``: whether the declarer won.
 - ``game_value``: the value the game was scored at (after an overbid is raised,
@@ -70,8 +70,14 @@ from .skat_list import (
     seats_for_deal,
     seeger_fabian_of_tally,
 )
+from .skat_value import ValueResult, read_value
 from .text import _, join, ngettext, pgettext
 from .words import joined, number, signed
+
+# A game entered by its value: its ``game_type`` in a deal's details, and its name
+# where the contract would stand (statistics count such deals as "by value").
+BY_VALUE = "by_value"
+BY_VALUE_GAME = pgettext("Skat game", "By value")
 
 RULE_SECTIONS: dict[str, str] = {
     "skat-score-sheet": _("Keeping the score sheet"),
@@ -344,6 +350,9 @@ class SkatDeal:
     game: Mapping[str, Any] = field(default_factory=dict)
     passed: bool = False
     ramsch: RamschEntry | None = None
+    # A game entered by its value as the list writes it (48, −96): ``game`` then holds
+    # at most the bid (see ``games.rules.skat_value``).
+    value: int | None = None
 
 
 # ---------------------------------------------------------------------------
@@ -625,6 +634,8 @@ class SkatSheet:
 
     # -- a played game ------------------------------------------------------------
     def _score_played(self, deal: SkatDeal, seats: DealSeats, bock: bool) -> _Scored:
+        if deal.value is not None:
+            return self._score_by_value(deal, seats, bock)
         problems = ProblemCollector()
         declarer = self._check_declarer(deal.declarer, seats, problems)
         self._check_game_fields(deal.game, problems)
@@ -698,6 +709,109 @@ class SkatSheet:
                 "ramsch": None,
             },
         )
+
+    def _score_by_value(self, deal: SkatDeal, seats: DealSeats, bock: bool) -> _Scored:
+        """A game entered by its value as the list writes it: scored as that value (won
+        when plus, lost when minus), which must be one some game can have on this sheet."""
+        problems = ProblemCollector()
+        declarer = self._check_declarer(deal.declarer, seats, problems)
+        for name in deal.game:
+            if name != "bid":
+                problems.add(
+                    name,
+                    _(
+                        # Translators: {name} is a field name that was sent.
+                        "A game entered by its value needs only the declarer, the value and "
+                        "perhaps the bid; leave {name} out.",
+                        name=name,
+                    ),
+                )
+        if deal.ramsch is not None:
+            problems.add(
+                "ramsch",
+                _(
+                    "A Ramsch is only entered for a deal everyone passed; this deal has a "
+                    "declarer, so leave ramsch out."
+                ),
+            )
+        result: ValueResult | None = None
+        try:
+            result = read_value(
+                value=deal.value if deal.value is not None else 0,
+                bid=deal.game.get("bid"),
+                bock=bock,
+                kontra_re=self.options.kontra_re,
+            )
+        except RuleError as error:
+            problems.absorb(error)
+        problems.raise_if_any()
+        assert result is not None and declarer is not None
+        triggers = self._value_triggers(result)
+        scores = tuple(result.score if seat == declarer else 0 for seat in range(len(self.players)))
+        name = self.players[declarer]
+        steps = [
+            Step(
+                _(
+                    # Translators: {declarer} is a name; {value} the value as written, e.g. −96.
+                    "{declarer}'s game was entered by its value as the list writes it, {value}.",
+                    declarer=name,
+                    value=signed(result.value),
+                ),
+                "skat-list-score",
+            ),
+            *result.explanation,
+            *triggers,
+        ]
+        verdict = _WON[None] if result.won else _LOST[None]
+        return _Scored(
+            scores=scores,
+            listed=ListedDeal(scores, declarer, result.won, seats.sitting_out),
+            event=BockEvent(len(triggers)),
+            summary=_(
+                # Translators: {declarer} is a name; {games} the games the value can be, e.g.
+                # "Grand with or against 1 or Clubs ×4"; {verdict} "won" or "lost"; {score} +48.
+                "{declarer}: by value ({games}), {verdict}, {score}",
+                declarer=name,
+                games=result.summary,
+                verdict=verdict,
+                score=signed(result.score),
+            ),
+            steps=tuple(steps),
+            details={
+                "declarer": declarer,
+                "game": BY_VALUE_GAME,
+                "game_type": BY_VALUE,
+                "overbid": False,
+                "won": result.won,
+                "game_value": result.game_value,
+                "score": result.score,
+                "passed": False,
+                "ramsch": None,
+            },
+        )
+
+    def _value_triggers(self, result: ValueResult) -> tuple[Step, ...]:
+        """The Bock rounds a game entered by value starts: only those every reading of
+        the value agrees on (a game worth 100 or more; a won Grand Hand). 60:60 and a
+        loss after Kontra cannot be told from a value, so they start none."""
+        triggers = self.options.bock
+        steps: list[Step] = []
+        if triggers.hundred_or_more and min(result.game_values) >= 100:
+            steps.append(
+                Step(
+                    _("Every game this value can be is worth 100 or more: a Bock round follows."),
+                    "skat-bock-rounds",
+                )
+            )
+        grand_hand = all(c.game == "grand" and c.hand for r in result.readings for c in r.contracts)
+        if triggers.grand_hand_won and result.won and grand_hand:
+            steps.append(
+                Step(
+                    _("Every game this value can be is a won Grand Hand: a Bock round follows."),
+                    "skat-bock-rounds",
+                )
+            )
+        return tuple(steps)
 
     def _check_declarer(
         self, declarer: int | None, seats: DealSeats, problems: ProblemCollector
