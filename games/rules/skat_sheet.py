@@ -745,7 +745,8 @@ class SkatSheet:
         except RuleError as error:
             problems.absorb(error)
         problems.raise_if_any()
-        assert result is not None and declarer is not None
+        assert result is not None
+        assert declarer is not None
         triggers = self._value_triggers(result)
         scores = tuple(result.score if seat == declarer else 0 for seat in range(len(self.players)))
         name = self.players[declarer]

@@ -40,7 +40,8 @@ def test_diamonds_ouvert_with_1_is_one_of_the_games_worth_72():
     # ouvert: with 1 + game + 6 = 8 levels × 9 = 72 (rule book: Ouvert).
     ouvert = [c for c in contracts_worth(72) if c.game == "diamonds" and c.ouvert]
     assert len(ouvert) == 1
-    assert ouvert[0].matadors == 1 and ouvert[0].multiplier == 8
+    assert ouvert[0].matadors == 1
+    assert ouvert[0].multiplier == 8
 
 
 def test_null_values_are_games_of_their_own():
