@@ -32,25 +32,28 @@ from circles.selectors import SeasonStandings, evenings_left
 from games.games import GAMES
 from games.rules.skat import contract_named
 from games.rules.text import in_source_language
+from scorekeeper.rounding import percent as rounded_percent
+from scorekeeper.rounding import rounded
 
 MINUS = "−"
 
 
 def number(value: float, decimals: int = 0) -> str:
     """``1,234`` / ``−50`` / ``812.5``: thousands grouped, a real minus sign; in other
-    languages grouped as they group digits (``1.234`` and ``812,5`` in German)."""
+    languages grouped as they group digits (``1.234`` and ``812,5`` in German).
+    Rounded half away from zero (``36.25`` → ``36.3``; scorekeeper.rounding)."""
+    shown_value = rounded(abs(value), decimals)
+    negative = value < 0 and shown_value != 0
     if not in_source_language():
-        rounded = round(abs(value), decimals)
-        shown = formats.number_format(rounded, decimal_pos=decimals, force_grouping=True)
-        return f"{MINUS}{shown}" if value < 0 and rounded else shown
-    text = f"{abs(value):,.{decimals}f}"
-    if decimals == 0 and text == "0":
-        return "0"
-    return f"{MINUS}{text}" if value < 0 and text.strip("0.,") else text
+        shown = formats.number_format(shown_value, decimal_pos=decimals, force_grouping=True)
+    else:
+        shown = f"{shown_value:,.{decimals}f}"
+    return f"{MINUS}{shown}" if negative else shown
 
 
 def percent(rate: float) -> str:
-    return f"{round(rate * 100)}%"
+    """A share as whole per cent, half away from zero (0.625 → ``63%``)."""
+    return f"{rounded_percent(rate)}%"
 
 
 def day(value: Any) -> str:

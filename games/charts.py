@@ -29,6 +29,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 
 __all__ = [
     "MINUS",
@@ -85,8 +86,12 @@ class Series:
 
 
 def format_number(value: float) -> str:
-    """The default number format: ``1,234`` and ``−56`` (U+2212), rounded to integers."""
-    text = f"{abs(value):,.0f}"
+    """The default number format: ``1,234`` and ``−56`` (U+2212), rounded to integers
+    half away from zero."""
+    # Half away from zero on the number as written, as scorekeeper.rounding does (this
+    # module keeps to the standard library): 62.5 → 63, not round()'s 62.
+    whole = Decimal(str(abs(value))).quantize(Decimal(1), rounding=ROUND_HALF_UP)
+    text = f"{whole:,}"
     if value < 0 and text.strip("0,") != "":
         return MINUS + text
     return text

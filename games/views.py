@@ -23,13 +23,23 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
+from django.utils.formats import date_format
 from django.utils.module_loading import import_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import cards_ui, charts, csv_export, entry_forms, selectors, services, snapshots
+from games import (
+    cards_ui,
+    charts,
+    csv_export,
+    entry_forms,
+    forms,
+    selectors,
+    services,
+    snapshots,
+)
 from games.api_input import UnreadableInput
 from games.games import GAMES, GameEntry
 from games.models import Sheet
@@ -38,6 +48,7 @@ from games.rules.errors import Problem, RuleError
 from games.rules.sheet import NextDeal, SheetState
 from games.rules.text import in_source_language
 from scorekeeper import i18n
+from scorekeeper.rounding import rounded_int
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -126,6 +137,7 @@ def new_sheet_form(
         "action": action,
         "form_key": key or views_app.new_form_key(),
         "recent_start": back,
+        "played_form": forms.played_on_form(),
         **(extra or {}),
     }
     if request.method == "POST":
@@ -134,6 +146,7 @@ def new_sheet_form(
             names = again["players"]
             options = again["options"]
             first_dealer = again["first_dealer"]
+            played_on = None  # the next game is played today
         else:
             names = [request.POST.get(f"player_{i}", "").strip() for i in range(max(entry.players))]
             # Optional seats left empty mean fewer players at the table.
@@ -141,6 +154,7 @@ def new_sheet_form(
                 names.pop()
             options = entry.options_from_post(request.POST)
             first_dealer = _int_or_text(request.POST.get("first_dealer", "0"))
+            played_on = forms.posted_day(request.POST.get("played_on"))
         owner = request.user if request.user.is_authenticated else None
         try:
             sheet, started = views_app.start_once(
@@ -152,10 +166,15 @@ def new_sheet_form(
                     first_dealer=first_dealer,
                     options=options,
                     owner=owner,
+                    played_on=played_on,
                 ),
             )
         except RuleError as error:
             context["errors"] = error.problems
+            # What was typed stays in the field (the browser shows an unreadable one empty).
+            context["played_form"] = forms.PlayedOnForm(
+                initial={"played_on": played_on or request.POST.get("played_on", "")}
+            )
             padded = names + [""] * (max(entry.players) - len(names))
             context["values"] = {
                 "players": padded,
@@ -288,6 +307,7 @@ def _board_context(
         "lazy_pickers": request.GET.get("pickers") != "all",
     }
     if can_edit and not parts_only:
+        context["played_form"] = forms.played_on_form(sheet.played_on)
         view_url = request.build_absolute_uri(sheet.get_view_url())
         edit_url = request.build_absolute_uri(sheet.get_absolute_url())
         context["share"] = {
@@ -831,6 +851,29 @@ def links_rotate(request: HttpRequest, token: str) -> HttpResponse:
     return redirect(sheet.get_absolute_url())
 
 
+@require_POST
+def sheet_played_on(request: HttpRequest, token: str) -> HttpResponse:
+    """Say which day the sheet was played: it counts for that evening."""
+    sheet = _sheet(token, edit=True)
+    day = forms.posted_day(request.POST.get("played_on"))
+    try:
+        sheet = services.sheet_set_played_on(
+            sheet=sheet,
+            played_on=day if day is not None else "",
+            by=_actor(request),
+        )
+    except RuleError as error:
+        for problem in error.problems:
+            messages.error(request, str(problem.message))
+        return redirect(sheet.get_absolute_url())
+    messages.success(
+        request,
+        _("The sheet counts as played on %(day)s.")
+        % {"day": date_format(sheet.played_on, "DATE_FORMAT")},
+    )
+    return redirect(sheet.get_absolute_url())
+
+
 def _etag(sheet: Sheet, kind: str) -> str:
     return f'"{kind}-{sheet.pk}-{sheet.version}"'
 
@@ -936,7 +979,7 @@ def _chart_number(value: float) -> str:
     language writes them otherwise (``1.234`` in German)."""
     if in_source_language():
         return charts.format_number(value)
-    return i18n.number(round(value))
+    return i18n.number(rounded_int(value))
 
 
 @require_GET

@@ -366,7 +366,8 @@ def test_charts_module_uses_the_standard_library_only():
             modules.add(node.module.split(".")[0])
     assert "django" not in modules
     assert modules <= {
-        "__future__", "collections", "dataclasses", "hashlib", "html", "math", "re", "typing",
+        "__future__", "collections", "dataclasses", "decimal", "hashlib", "html", "math", "re",
+        "typing",
     }  # fmt: skip
 
 
