@@ -47,6 +47,14 @@
     }
   }
 
+  // -- Skat: a game entered by its value (48, −96): the number is typed at once ----------
+
+  function skatByValue(form) {
+    var on = box(form, "by_value");
+    var field = form.querySelector("input[name=value]");
+    if (on && on.checked && field && !field.value) field.focus();
+  }
+
   // -- Skat: Ouvert means Hand for a suit or grand game ----------------------------------
 
   function skatHand(form, target) {
@@ -117,6 +125,11 @@
   function skatBids(form, keep) {
     var chips = form.querySelector(".bid-chips");
     if (!chips) return;
+    if (chips.dataset.defaultBid === undefined) {
+      // The bid chosen in the form as drawn (a new deal's: 18), before anything replaced a chip.
+      var drawn = chips.querySelector("input[name=bid][checked]");
+      chips.dataset.defaultBid = drawn ? drawn.value : "";
+    }
     var value = declaredValue(form);
     var wanted = bidChips(form, value);
     var current = keep || checked(form, "bid");
@@ -136,6 +149,9 @@
         input.type = "radio";
         input.name = "bid";
         input.value = String(bid);
+        // The chip of the bid the form was drawn with stays its default, so that the
+        // form's reset for the next deal (nextDeal) chooses it again.
+        input.defaultChecked = String(bid) === chips.dataset.defaultBid;
         input.checked = String(bid) === current;
         var face = document.createElement("span");
         face.textContent = String(bid);
@@ -150,6 +166,10 @@
         label.appendChild(face);
         chips.insertBefore(label, other);
       });
+    }
+    if (keep) {
+      var kept = chips.querySelector("input[name=bid][value='" + keep + "']");
+      if (kept) kept.checked = true;
     }
     var hint = form.querySelector(".legend-hint");
     if (hint) {
@@ -389,7 +409,11 @@
   function nextDeal(form, meta) {
     form.dataset.deal = meta.dataset.deal;
     form.dataset.entryKey = meta.dataset.entryKey;
+    // A table that keeps its list by value enters the next game by value too.
+    var byValue = box(form, "by_value");
+    var keepByValue = !!(byValue && byValue.checked);
     form.reset();
+    if (byValue) byValue.checked = keepByValue;
     afterReset(form);
   }
 
@@ -404,7 +428,37 @@
     });
     // A fresh form has every section closed (they open for values it was drawn with).
     form.querySelectorAll("details[open]").forEach(function (section) { section.open = false; });
+    // The chips were drawn again for the last deal's game: its default bid is chosen anew
+    // (a chip that was not there when the form was drawn has no default of its own).
+    var chips = form.querySelector(".bid-chips");
+    var bid = chips && chips.dataset.defaultBid;
+    if (bid && !form.querySelector("input[name=bid]:checked")) skatBids(form, bid);
     sync(form); // the card pickers count again on the form's "reset" (cardpicker.js)
+  }
+
+  // -- What the form hides is not sent ---------------------------------------------------
+
+  // A control in a part the form's logic hides (display: none: another game's questions,
+  // the announcements of a game that is not played from the hand …) is disabled, so that
+  // neither the preview nor Save sends it; it is enabled again once it shows. A section
+  // the player closed (details) hides nothing of the kind.
+  function hideHidden(form) {
+    var seen = new Map();
+    function hidden(node) {
+      if (!node || node === form) return false;
+      if (seen.has(node)) return seen.get(node);
+      var gone = getComputedStyle(node).display === "none" || hidden(node.parentElement);
+      seen.set(node, gone);
+      return gone;
+    }
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || el.type === "hidden" || el.tagName === "BUTTON" || el.tagName === "FIELDSET") return;
+      if (el.disabled && !el.dataset.hiddenOff) return; // disabled by the page itself
+      var off = hidden(el.parentElement);
+      el.disabled = off;
+      if (off) el.dataset.hiddenOff = "1";
+      else delete el.dataset.hiddenOff;
+    });
   }
 
   // -- Wiring ------------------------------------------------------------------------------
@@ -416,6 +470,7 @@
     form.querySelectorAll(".penalty-field").forEach(function (field) {
       field.classList.toggle("is-out", field.dataset.seat === checked(form, "went_out"));
     });
+    hideHidden(form);
   }
 
   function onChange(event) {
@@ -424,6 +479,7 @@
     if (!form || !form.classList.contains("is-enhanced")) return;
     // Runs in the capture phase, before htmx reads the form for the preview.
     if (target.name === "declarer" || target.name === "mode") skatMode(form, target);
+    if (target.name === "declarer" || target.name === "by_value") skatByValue(form);
     if (["hand", "ouvert", "game"].indexOf(target.name) >= 0) skatHand(form, target);
     if (target.name === "bid_other") {
       var other = form.querySelector("input[name=bid][value=other]");
