@@ -6,7 +6,8 @@ entered by its value as a paper list writes it, ``{"declarer": seat, "value": 48
 (a minus value is a lost game; ``bid`` may be added). A deal everyone
 passed is ``{"passed": true}``; on a sheet that plays Ramsch it also carries
 ``"ramsch": {"points": [...], "tricks": [...], "last_trick": seat}`` with one entry per
-seat (``null`` allowed for the dealer sitting out at a table of four).
+seat (``null`` allowed for the dealer sitting out at a table of four); ``last_trick``
+may be left out unless a tie for the most card points is settled by it.
 
 Only the shape is read here: types, field names, card codes. Whether the seat
 plays this deal, the game adds up, or the Ramsch fits the sheet is for
@@ -54,8 +55,9 @@ def read_deal(data: dict[str, Any], *, players: int, options: SkatSheetOptions) 
     declarer = body.integer("declarer", required=not passed)
     # A game entered by its value as the list writes it (48, −96): the declarer, the
     # value and perhaps the bid; any other game field is the sheet's to refuse.
-    value = body.integer("value", required=False)
-    game = _read_game(body, required=not passed and value is None)
+    by_value = "value" in body.data
+    value = body.integer("value", required=by_value)
+    game = _read_game(body, required=not passed and not by_value)
     ramsch = _read_ramsch(body)
     if body.raw("bock") is not None:
         body.add(
@@ -108,18 +110,12 @@ def _read_ramsch(body: Body) -> RamschEntry | None:
         return None
     points = _per_seat(ramsch, "points")
     tricks = _per_seat(ramsch, "tricks")
-    last_trick = _read_last_trick(ramsch)
-    if points is None or tricks is None or last_trick is None:
+    # Who took the last trick is needed only for a tie the sheet's tie rule settles by
+    # it: the sheet asks for it then.
+    last_trick = ramsch.integer("last_trick", required=False)
+    if points is None or tricks is None:
         return None
     return RamschEntry(points=points, tricks=tricks, last_trick=last_trick)
-
-
-def _read_last_trick(ramsch: Body) -> int | None:
-    if ramsch.data.get("last_trick") is None:
-        ramsch.raw("last_trick")
-        ramsch.add("last_trick", _("Say which seat took the last trick (the skat goes with it)."))
-        return None
-    return ramsch.integer("last_trick")
 
 
 def _per_seat(body: Body, name: str) -> tuple[int | None, ...] | None:

@@ -722,7 +722,7 @@ def _player_first(player: int, names: Sequence[str] | None) -> str:
 def _check_ramsch(
     points: Sequence[int],
     tricks: Sequence[int],
-    last_trick: int,
+    last_trick: int | None,
     names: Sequence[str] | None,
     problems: ProblemCollector,
 ) -> None:
@@ -733,7 +733,7 @@ def _check_ramsch(
     ):
         if not _check_ramsch_counts(name, values, total, names, problems):
             counts_ok = False
-    last_ok = 0 <= last_trick < RAMSCH_PLAYERS
+    last_ok = last_trick is None or 0 <= last_trick < RAMSCH_PLAYERS
     if not last_ok:
         if names:
             text = _(
@@ -750,7 +750,7 @@ def _check_ramsch(
         problems.add("last_trick", text)
     if len(points) != RAMSCH_PLAYERS or len(tricks) != RAMSCH_PLAYERS:
         return
-    if last_ok and tricks[last_trick] == 0:
+    if last_ok and last_trick is not None and tricks[last_trick] == 0:
         last_ok = False
         problems.add(
             "last_trick",
@@ -774,7 +774,20 @@ def _check_ramsch(
             ),
         )
     if counts_ok and last_ok and not empty_handed:
-        _check_ramsch_piles(points, tricks, last_trick, names, problems)
+        if last_trick is not None:
+            _check_ramsch_piles(points, tricks, last_trick, names, problems)
+            return
+        # Who took the last trick (and the skat) was not said: the piles must fit for
+        # one of the players who took a trick; if none fits, the first one's problems.
+        tried = []
+        for candidate in (i for i, t in enumerate(tricks) if t > 0):
+            attempt = ProblemCollector()
+            _check_ramsch_piles(points, tricks, candidate, names, attempt)
+            if not attempt:
+                return
+            tried.append(attempt)
+        if tried:
+            problems.absorb(RuleError(tried[0].problems))
 
 
 def _check_ramsch_counts(
@@ -920,7 +933,7 @@ def score_ramsch(
     *,
     points: Sequence[int],
     tricks: Sequence[int],
-    last_trick: int,
+    last_trick: int | None,
     options: RamschOptions | None = None,
     bock: bool = False,
     names: Sequence[str] | None = None,
@@ -929,6 +942,8 @@ def score_ramsch(
 
     ``points`` already include the skat for the winner of the last trick, so they add
     up to 120; ``tricks`` add up to 10; ``last_trick`` is who took the last trick.
+    The score needs it only to settle a tie for most card points under the
+    ``last_trick_loses`` rule; ``None`` (not said) is refused only then.
     The explanation and the problems say "player 1/2/3", or the three active players'
     ``names`` when they are given.
     """
@@ -937,6 +952,21 @@ def score_ramsch(
     names = _check_names(names, RAMSCH_PLAYERS, problems)
     _check_ramsch(points, tricks, last_trick, names, problems)
     problems.raise_if_any()
+    top = max(points)
+    tied = tuple(i for i, p in enumerate(points) if p == top)
+    swept = any(t == TOTAL_TRICKS for t in tricks)
+    if last_trick is None and len(tied) > 1 and options.tie == "last_trick_loses" and not swept:
+        who = joined([_player_first(tied[0], names), *(_player(i, names) for i in tied[1:])])
+        raise RuleError(
+            _(
+                # Translators: {players} is e.g. "Ana and Ben"; {points} card points.
+                "{players} are tied for the most card points, {points}: say who took the last "
+                "trick, because by this sheet's tie rule that one loses.",
+                players=who,
+                points=top,
+            ),
+            "last_trick",
+        )
 
     piles = join(
         ", ",
@@ -953,24 +983,22 @@ def score_ramsch(
             for i, (p, t) in enumerate(zip(points, tricks, strict=True))
         ],
     )
-    steps = [
-        Step(
-            _(
-                # Translators: {piles} is e.g. "player 1 40 card points in 3 tricks, player 2 …";
-                # {player} a name or "player 2".
-                "Ramsch: {piles}; {player} took the last trick and with it the skat.",
-                piles=piles,
-                player=_player(last_trick, names),
-            ),
-            "skat-ramsch",
+    if last_trick is None:
+        # Translators: {piles} is e.g. "player 1 40 card points in 3 tricks, player 2 …".
+        opening = _("Ramsch: {piles} (the skat counted with the last trick).", piles=piles)
+    else:
+        opening = _(
+            # Translators: {piles} is e.g. "player 1 40 card points in 3 tricks, player 2 …";
+            # {player} a name or "player 2".
+            "Ramsch: {piles}; {player} took the last trick and with it the skat.",
+            piles=piles,
+            player=_player(last_trick, names),
         )
-    ]
+    steps = [Step(opening, "skat-ramsch")]
     sweeper = next((i for i, t in enumerate(tricks) if t == TOTAL_TRICKS), None)
     if sweeper is not None:
         return _durchmarsch(sweeper, 2 if bock else 1, steps, names)
 
-    top = max(points)
-    tied = tuple(i for i, p in enumerate(points) if p == top)
     losers = _ramsch_losers(tied, last_trick, options, top, steps, names)
     jungfrau = tuple(i for i, t in enumerate(tricks) if t == 0)
     loss = top
@@ -1038,7 +1066,7 @@ def _durchmarsch(
 
 def _ramsch_losers(
     tied: tuple[int, ...],
-    last_trick: int,
+    last_trick: int | None,
     options: RamschOptions,
     top: int,
     steps: list[Step],

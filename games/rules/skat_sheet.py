@@ -326,14 +326,17 @@ _OPTION_READERS = {
 
 @dataclass(frozen=True)
 class RamschEntry:
-    """A Ramsch as entered: card points and tricks per seat, and who took the last trick.
+    """A Ramsch as entered: card points and tricks per seat, and who took the last trick
+    (when a tie needs it).
 
     The dealer sitting out at a table of four has 0 or ``None`` in both lists.
     """
 
     points: tuple[int | None, ...]
     tricks: tuple[int | None, ...]
-    last_trick: int
+    # Needed only when the card points tie for the most and the sheet's tie rule is
+    # "the one who took the last trick loses"; ``None`` when not said.
+    last_trick: int | None = None
 
 
 @dataclass(frozen=True)
@@ -952,7 +955,7 @@ class SkatSheet:
                 "ramsch",
                 _(
                     "This sheet plays Ramsch when everyone passes: give each seat's card points "
-                    "and tricks, and the seat that took the last trick."
+                    "and tricks (and, for a tie the last trick settles, the seat that took it)."
                 ),
             )
         else:
@@ -965,7 +968,7 @@ class SkatSheet:
             result = score_ramsch(
                 points=[int(entry.points[seat] or 0) for seat in active],
                 tricks=[int(entry.tricks[seat] or 0) for seat in active],
-                last_trick=active.index(entry.last_trick),
+                last_trick=None if entry.last_trick is None else active.index(entry.last_trick),
                 options=RamschOptions(tie=self.options.ramsch_tie),
                 bock=bock,
                 names=[named.name(player) for player in range(len(active))],
@@ -1017,6 +1020,8 @@ class SkatSheet:
                 elif seat != out and value is None:
                     problems.add(f"ramsch.{name}.{seat}", _ramsch_missing_problem(name, who))
         last = entry.last_trick
+        if last is None:
+            return
         if not 0 <= last < count:
             problems.add(
                 "ramsch.last_trick",

@@ -1215,3 +1215,43 @@ def test_rule_sections_cover_the_anchors():
         "skat-bock-rounds",
     }
     assert all(anchor.startswith("skat-") for anchor in RULE_SECTIONS)
+
+
+# -- Ramsch without the last trick: asked only when a tie needs it ----------------------
+# Rule book, Ramsch: the player with the most card points loses them (the skat counted
+# with the last trick); a tie makes all tied players lose, or by the option the tied
+# player who took the last trick. So the last trick matters only for that option's tie.
+
+
+def test_ramsch_without_the_last_trick_scores_a_clear_loser():
+    result = score_ramsch(points=[30, 50, 40], tricks=[3, 4, 3], last_trick=None)
+    assert result.scores == (0, -50, 0)
+    assert result.explanation[0].text.endswith("(the skat counted with the last trick).")
+
+
+def test_ramsch_without_the_last_trick_all_tied_lose():
+    result = score_ramsch(points=[50, 50, 20], tricks=[4, 4, 2], last_trick=None)
+    assert result.scores == (-50, -50, 0)
+
+
+def test_ramsch_tie_settled_by_the_last_trick_asks_for_it():
+    options = RamschOptions(tie="last_trick_loses")
+    with pytest.raises(RuleError) as caught:
+        score_ramsch(points=[50, 50, 20], tricks=[4, 4, 2], last_trick=None, options=options)
+    assert [p.field for p in caught.value.problems] == ["last_trick"]
+    assert caught.value.problems[0].message == (
+        "Player 1 and player 2 are tied for the most card points, 50: say who took the last "
+        "trick, because by this sheet's tie rule that one loses."
+    )
+    # Without a tie the same option needs no last trick.
+    clear = score_ramsch(points=[30, 50, 40], tricks=[3, 4, 3], last_trick=None, options=options)
+    assert clear.scores == (0, -50, 0)
+
+
+def test_ramsch_piles_are_checked_for_whoever_could_have_the_skat():
+    # 1 trick is 3 cards, at most 11 + 11 + 10 = 32 card points; with the skat (5 cards)
+    # up to 11 × 4 + 10 = 54. 40 in one trick fits only if that player had the skat.
+    fits = score_ramsch(points=[40, 50, 30], tricks=[1, 5, 4], last_trick=None)
+    assert fits.scores == (0, -50, 0)
+    with pytest.raises(RuleError):
+        score_ramsch(points=[40, 50, 30], tricks=[1, 5, 4], last_trick=1)

@@ -845,8 +845,9 @@ DEAL_PROBLEMS = [
         {"all_pass": "ramsch"},
         PASSED,
         ["ramsch"],
+        # The last trick is asked for only when a tie needs it (rule book: Ramsch).
         "This sheet plays Ramsch when everyone passes: give each seat's card points and "
-        "tricks, and the seat that took the last trick.",
+        "tricks (and, for a tie the last trick settles, the seat that took it).",
         id="ramsch-missing",
     ),
     pytest.param(
