@@ -232,7 +232,6 @@ UNREADABLE = [
             "ramsch.tricks.1",
             "ramsch.tricks.2",
             "ramsch.tricks.3",
-            "ramsch.last_trick",
         ],
         id="ramsch-entries",
     ),
@@ -248,14 +247,6 @@ UNREADABLE = [
         },
         ["ramsch.last_trick", "ramsch.jungfrau"],
         id="ramsch-last-trick-and-unknown",
-    ),
-    pytest.param(
-        {
-            "passed": True,
-            "ramsch": {"points": [50, 40, 30], "tricks": [4, 3, 3], "last_trick": None},
-        },
-        ["ramsch.last_trick"],
-        id="ramsch-last-trick-empty",
     ),
 ]
 
@@ -280,11 +271,6 @@ MESSAGES = [
         },
         "Seat 2's card points must be a whole number (or empty for the dealer sitting out), not text.",
         id="ramsch-entry",
-    ),
-    pytest.param(
-        {"passed": True, "ramsch": {"points": [50, 40, 30], "tricks": [4, 3, 3]}},
-        "Say which seat took the last trick (the skat goes with it).",
-        id="last-trick-missing",
     ),
 ]
 
@@ -400,3 +386,53 @@ OPTION_CHANGES = [
 def test_the_summary_shows_every_option(base, changed):
     # House rules: every option a sheet is kept by is shown on it, so nobody argues later.
     assert options_summary(read_options(changed)) != options_summary(read_options(base))
+
+
+# The last trick of a Ramsch is asked for only when a tie needs it (rule book: Ramsch:
+# the most card points lose; a tie is settled by the last trick only by that option).
+
+
+@pytest.mark.parametrize(
+    "ramsch",
+    [
+        {"points": [50, 40, 30], "tricks": [4, 3, 3]},
+        {"points": [50, 40, 30], "tricks": [4, 3, 3], "last_trick": None},
+    ],
+)
+def test_a_ramsch_reads_without_the_last_trick(ramsch):
+    deal = read({"passed": True, "ramsch": ramsch})
+    assert deal.ramsch == RamschEntry(points=(50, 40, 30), tricks=(4, 3, 3), last_trick=None)
+
+
+def test_the_sheet_asks_for_the_last_trick_only_for_a_tie_it_settles():
+    options = SkatSheetOptions(all_pass="ramsch", ramsch_tie="last_trick_loses")
+    sheet = SkatSheet(players=["Ana", "Ben", "Cem"], first_dealer=0, options=options)
+    clear = read({"passed": True, "ramsch": {"points": [50, 40, 30], "tricks": [4, 3, 3]}})
+    assert sheet.add(clear).scores == (-50, 0, 0)
+    tie = read({"passed": True, "ramsch": {"points": [50, 50, 20], "tricks": [4, 4, 2]}})
+    with pytest.raises(RuleError) as caught:
+        sheet.add(tie)
+    assert [p.field for p in caught.value.problems] == ["ramsch.last_trick"]
+
+
+# A game entered by its value as a paper list writes it (games.rules.skat_value).
+
+
+def test_a_game_by_value_reads_the_declarer_the_value_and_the_bid():
+    assert read({"declarer": 1, "value": -96, "bid": 20}) == SkatDeal(
+        declarer=1, game={"bid": 20}, value=-96
+    )
+    assert read({"declarer": 1, "value": 48}) == SkatDeal(declarer=1, value=48)
+
+
+def test_a_value_that_is_not_a_whole_number_is_a_shape_problem():
+    with pytest.raises(UnreadableInput) as caught:
+        read({"declarer": 1, "value": "48 points"})
+    assert fields_of(caught.value) == ["value"]
+
+
+def test_a_value_with_a_game_is_refused_by_the_sheet():
+    sheet = SkatSheet(players=["Ana", "Ben", "Cem"], first_dealer=0)
+    with pytest.raises(RuleError) as caught:
+        sheet.add(read({"declarer": 1, "value": 48, "game": "grand"}))
+    assert fields_of(caught.value) == ["game"]
