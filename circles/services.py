@@ -211,6 +211,36 @@ def player_update(
     return player
 
 
+def player_claim(*, circle: Circle, user: Any, player: object) -> Player:
+    """A member says which player of the circle they are: ``player`` is one of its
+    players no account is linked to yet, or the name of a new one (an unlinked player
+    of that name, typed in any case, is that player)."""
+    with transaction.atomic():
+        if not Membership.objects.filter(circle=circle, user=user).exists():
+            raise RuleError(_("Only a member of the circle can be linked."), "player")
+        if Player.objects.filter(circle=circle, user=user).exists():
+            raise RuleError(_("Your account is already linked to a player of this circle."))
+        if isinstance(player, Player):
+            found = player
+        else:
+            name = _tidy(player)
+            problem = _name_problem("name", name, MAX_PLAYER_NAME)
+            if problem:
+                raise RuleError([problem])
+            found = player_for_name(circle, name)
+        found = Player.objects.select_for_update().get(pk=found.pk, circle=circle)
+        if found.erased:
+            raise RuleError(_("Choose one of the players listed, or give your name."), "player")
+        if found.user_id is not None:
+            raise RuleError(
+                _("%(name)s is already linked to another member's account.") % {"name": found.name},
+                "player",
+            )
+        found.user = user
+        found.save(update_fields=["user"])
+    return found
+
+
 def _show_name_on_sheets(player: Player, seats: Sequence[SeatPlayer] | None = None) -> None:
     seats = seats if seats is not None else player.seats.select_related("sheet__sheet")
     for seat in seats:

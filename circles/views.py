@@ -163,16 +163,60 @@ def member_change(request: HttpRequest, circle_id: int, membership_id: int) -> H
 
 @require_http_methods(["GET", "POST"])
 def circle_join(request: HttpRequest, token: str) -> HttpResponse:
+    """The invite link. A visitor without an account is told which circle invites and
+    offered to sign up (or log in) and come back; a signed-in one joins, and is then
+    asked which of the circle's players they are (or to be added as a new one)."""
     circle = Circle.objects.filter(invite_token=token).first()
     if circle is None:
         return render(request, "circles/join_invalid.html", status=404)
+    here = request.path
     if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    if request.method == "POST":
-        services.circle_join(user=request.user, token=token)
-        return redirect(circle.get_absolute_url())
+        if request.method == "POST":
+            return redirect_to_login(here)
+        return render(request, "circles/join.html", {"circle": circle, "next": here})
     member = permissions.membership(request.user, circle) is not None
-    return render(request, "circles/join.html", {"circle": circle, "member": member})
+    linked = member and circle.players.filter(user=request.user).exists()
+    error = None
+    if request.method == "POST":
+        if not member:
+            services.circle_join(user=request.user, token=token)
+            return redirect(here)
+        if linked or request.POST.get("action") != "link":
+            return redirect(circle.get_absolute_url())
+        choice = request.POST.get("player", "")
+        chosen: Any = (
+            request.POST.get("name", "")
+            if choice == "new"
+            else circle.players.filter(pk=_int(choice), user__isnull=True, erased=False).first()
+        )
+        if chosen is None:
+            error = _("Choose one of the players listed, or give your name.")
+        else:
+            try:
+                player = services.player_claim(circle=circle, user=request.user, player=chosen)
+            except RuleError as problem:
+                error = " ".join(p.message for p in problem.problems)
+            else:
+                messages.success(
+                    request,
+                    _("Welcome to %(circle)s: you are %(name)s on its sheets.")
+                    % {"circle": circle.name, "name": player.name},
+                )
+                return redirect(circle.get_absolute_url())
+    context = {
+        "circle": circle,
+        "member": member,
+        "linked": linked,
+        "error": error,
+        "unlinked": list(circle.players.filter(user__isnull=True, erased=False))
+        if member and not linked
+        else [],
+        "chosen": request.POST.get("player", "") if error else "",
+        "name": request.POST.get("name", "")
+        if error
+        else (request.user.get_full_name() or request.user.get_username()),
+    }
+    return render(request, "circles/join.html", context, status=422 if error else 200)
 
 
 # -- Players --------------------------------------------------------------------------------

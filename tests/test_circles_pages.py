@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import json
+from urllib.parse import quote
 
 import pytest
 from django.contrib.auth.models import User
@@ -188,10 +189,26 @@ def test_join_by_invite_and_a_rotated_invite_stops_at_once(client, people):
     assert Membership.objects.filter(circle=circle, user=people["stranger"]).exists()
 
 
-def test_an_anonymous_visitor_is_asked_to_log_in_before_joining(client, people):
-    response = client.get(f"/en/join/{people['circle'].invite_token}/")
-    assert response.status_code == 302
+def test_an_anonymous_visitor_is_asked_to_sign_up_or_log_in_before_joining(client, people):
+    # The invite link opened logged out names the circle that invites and offers to
+    # make an account first (a newcomer has none), then to log in; both come back here.
+    circle = people["circle"]
+    join = f"/en/join/{circle.invite_token}/"
+    response = client.get(join)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Join Club" in page
+    assert "invited" in page
+    signup = f'href="/en/accounts/signup/?next={quote(join)}"'
+    login = f'href="/en/accounts/login/?next={quote(join)}"'
+    assert signup in page
+    assert login in page
+    assert page.index(signup) < page.index(login)
+    # Joining itself still needs an account.
+    response = client.post(join)
     assert response["Location"].startswith("/en/accounts/login/?next=/en/join/")
+    assert not Membership.objects.filter(circle=circle, user__isnull=True).exists()
+    assert client.get("/en/join/not-a-token/").status_code == 404
 
 
 def test_a_bad_circle_name_answers_422_and_creates_nothing(client, people):
@@ -413,3 +430,55 @@ def test_the_only_owner_is_not_offered_to_step_down_or_leave(client, people):
     page = client.get(url).content.decode()
     assert 'value="member"' in actions_of(page, owner)
     assert 'value="remove"' in actions_of(page, owner)
+
+
+def test_after_joining_a_newcomer_is_asked_which_player_they_are(client, people):
+    circle = people["circle"]
+    join = f"/en/join/{circle.invite_token}/"
+    nina = Player.objects.get(circle=circle, name="Nina")
+    client.force_login(people["stranger"])
+    response = client.post(join)
+    assert response["Location"] == join
+    page = client.get(join).content.decode()
+    assert "Which player are you?" in page
+    # The circle's players no account is linked to yet, and a new one.
+    assert f'value="{nina.pk}"' in page
+    assert f'value="{people["player"].pk}"' in page  # Max: his account never claimed him
+    olga = Player.objects.get(circle=circle, name="Olga")
+    assert f'value="{olga.pk}"' not in page
+    assert 'value="new"' in page
+
+    # Olga is somebody else's: refused in words, nothing changes.
+    response = client.post(join, {"action": "link", "player": str(olga.pk)})
+    assert response.status_code == 422
+    assert Player.objects.get(pk=olga.pk).user == people["owner"]
+    response = client.post(join, {"action": "link", "player": "new", "name": "  "})
+    assert response.status_code == 422
+    assert "Give a name." in response.content.decode()
+
+    response = client.post(join, {"action": "link", "player": str(nina.pk)})
+    assert response["Location"] == f"/en/circles/{circle.pk}/"
+    assert Player.objects.get(pk=nina.pk).user == people["stranger"]
+    # Answered once: the invite link no longer asks.
+    page = client.get(join).content.decode()
+    assert "Which player are you?" not in page
+    assert "You are already a member of this circle." in page
+
+
+def test_a_newcomer_not_yet_on_any_sheet_is_added_as_a_new_player(client, people):
+    circle = people["circle"]
+    join = f"/en/join/{circle.invite_token}/"
+    client.force_login(people["stranger"])
+    client.post(join)
+    response = client.post(join, {"action": "link", "player": "new", "name": " Sam  Berg "})
+    assert response.status_code == 302
+    sam = Player.objects.get(circle=circle, name="Sam Berg")
+    assert sam.user == people["stranger"]
+    # A name that is already somebody else's player is refused.
+    client.force_login(people["member"])
+    response = client.post(join, {"action": "link", "player": "new", "name": "sam berg"})
+    assert response.status_code == 422
+    assert Player.objects.get(pk=sam.pk).user == people["stranger"]
+    # Skipping is fine: "Not now" opens the circle.
+    page = client.get(join).content.decode()
+    assert f'href="/en/circles/{circle.pk}/"' in page

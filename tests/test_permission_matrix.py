@@ -252,7 +252,9 @@ MATRIX: dict[str, tuple[Build, dict[str, str]]] = {
         ),
         OWNERS,
     ),
-    "circles:join": (get(lambda w, r: f"/en/join/{w.circle.invite_token}/"), SIGNED_IN),
+    # The invite page: a visitor without an account is told which circle invites and
+    # offered to sign up or log in; joining (its POST) needs an account.
+    "circles:join": (get(lambda w, r: f"/en/join/{w.circle.invite_token}/"), PUBLIC),
     "circles:players": (get(c("players/")), MEMBERS),
     "circles:player": (get(lambda w, r: w.player.get_absolute_url()), MEMBERS),
     "circles:player-merge": (
