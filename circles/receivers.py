@@ -17,6 +17,7 @@ from django.dispatch import receiver
 
 from circles.models import CircleSheet
 from circles.results import counted_moves, note_change, store_results
+from circles.services import date_link
 from games.models import Sheet
 from games.rules.sheet import SheetState
 from games.signals import sheet_changed
@@ -38,6 +39,10 @@ def keep_results(
     else:
         link = CircleSheet.objects.filter(sheet_id=sheet.pk).first()
     if link is None:
+        return
+    if change == "dated":
+        # The sheet was moved to another day: it counts for that evening now.
+        date_link(link, sheet.played_on)
         return
     if change in ("deleted", "undeleted"):
         # A finished sheet going to the trash (or coming back) takes its numbers out of

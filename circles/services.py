@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -358,12 +357,19 @@ def sheet_create_in_circle(
     first_dealer: object = 0,
     options: object = None,
     owner: Any = None,
+    played_on: object = None,
 ) -> Sheet:
-    """A new sheet of the circle: each name is the circle's player of that name."""
+    """A new sheet of the circle: each name is the circle's player of that name. It
+    counts for the evening it was played on (``played_on``; None for today)."""
     names = circle_names(circle, players) if isinstance(players, list) else players
     with transaction.atomic():
         sheet = sheet_services.sheet_create(
-            game=game, players=names, first_dealer=first_dealer, options=options, owner=owner
+            game=game,
+            players=names,
+            first_dealer=first_dealer,
+            options=options,
+            owner=owner,
+            played_on=played_on,
         )
         _attach(sheet, circle)
     return sheet
@@ -387,9 +393,8 @@ def sheet_move(*, sheet: Sheet, circle: Circle) -> CircleSheet:
 
 def _attach(sheet: Sheet, circle: Circle) -> CircleSheet:
     names = sheet_selectors.seat_names(sheet)
-    link = CircleSheet.objects.create(
-        sheet=sheet, circle=circle, played_on=timezone.localdate(sheet.created_at)
-    )
+    # It counts for the evening the sheet says it was played on.
+    link = CircleSheet.objects.create(sheet=sheet, circle=circle, played_on=sheet.played_on)
     # Found or made in one order (by name) whoever asks: two tables starting at once
     # with some of the same players then wait for each other's new rows instead of
     # each holding one the other needs (a deadlock on PostgreSQL).
@@ -422,10 +427,21 @@ def sheet_set_counted(*, link: CircleSheet, counted: bool) -> CircleSheet:
 
 
 def sheet_set_played_on(*, link: CircleSheet, played_on: datetime.date) -> CircleSheet:
-    link.played_on = played_on
-    link.save(update_fields=["played_on"])
-    StandingsChange.objects.filter(sheet=link).update(played_on=played_on)
+    """Move a sheet to another evening: the sheet's own day changes (its page and every
+    list date it by that), and the circle follows (``date_link``, from the sheet's
+    ``dated`` change). RuleError for a day the sheet cannot take."""
+    with transaction.atomic():
+        sheet_services.sheet_set_played_on(sheet=link.sheet, played_on=played_on)
+        date_link(link, played_on)
     return link
+
+
+def date_link(link: CircleSheet, played_on: datetime.date) -> None:
+    """The circle's copy of the day its sheet was played, and its standings changes."""
+    if link.played_on != played_on:
+        link.played_on = played_on
+        link.save(update_fields=["played_on"])
+    StandingsChange.objects.filter(sheet=link).update(played_on=played_on)
 
 
 # -- Seasons ------------------------------------------------------------------------------

@@ -293,6 +293,7 @@ def _import_sheet(
         edit_token=item["edit_token"],
         view_token=item["view_token"],
         owner=users.get(item["owner"]) if item["owner"] else None,
+        played_on=_date(item["played_on"]),
     )
     Seat.objects.bulk_create(
         Seat(sheet=sheet, position=s["position"], name=s["name"]) for s in item["seats"]

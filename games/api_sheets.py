@@ -102,6 +102,7 @@ def sheet_json(
         "game": sheet.game,
         "players": list(seat_names(sheet)),
         "first_dealer": sheet.first_dealer,
+        "played_on": sheet.played_on.isoformat(),
         "options": sheet.options,
         "options_summary": list(
             entry.options_summary(entry.sheet_options(sheet), players=len(seat_names(sheet)))
@@ -161,7 +162,8 @@ def sheets(request: HttpRequest) -> JsonResponse:
         return data
 
     def create() -> Answer:
-        unknown = sorted(set(data) - {"game", "players", "first_dealer", "options"})
+        known = {"game", "players", "first_dealer", "options", "played_on"}
+        unknown = sorted(set(data) - known)
         if unknown:
             return _errors(
                 [
@@ -176,6 +178,7 @@ def sheets(request: HttpRequest) -> JsonResponse:
                 players=data.get("players"),
                 first_dealer=data.get("first_dealer", 0),
                 options=data.get("options"),
+                played_on=data.get("played_on"),
                 by=_actor(request),
             )
         except RuleError as error:

@@ -22,6 +22,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -50,6 +51,9 @@ class Sheet(models.Model):
     # without replaying any): how many deals are on the sheet, and whether it is over.
     deal_count = models.PositiveIntegerField(default=0)
     finished = models.BooleanField(default=False)
+    # The day the game was played (a paper list entered the next day still counts for
+    # its evening): today in the server's time zone unless the starter says otherwise.
+    played_on = models.DateField(_("played on"), default=timezone.localdate)
     # In the trash since then (restorable for TRASH_DAYS), or None.
     deleted_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -139,6 +143,7 @@ class SheetEvent(models.Model):
     DELETED = "deleted"
     UNDELETED = "undeleted"
     LINKS = "links"
+    DATED = "dated"
     KINDS = (
         (STARTED, _("Sheet started")),
         (ENTERED, _("Entered")),
@@ -150,6 +155,7 @@ class SheetEvent(models.Model):
         (DELETED, _("Sheet moved to the trash")),
         (UNDELETED, _("Sheet brought back from the trash")),
         (LINKS, _("New links made")),
+        (DATED, _("Day played changed")),
     )
 
     sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="events")

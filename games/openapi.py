@@ -1091,6 +1091,11 @@ SHEET = {
         "game": {"type": "string", "enum": ["skat", "pitch", "manipulation"]},
         "players": {"type": "array", "items": {"type": "string"}},
         "first_dealer": {"type": "integer"},
+        "played_on": {
+            "type": "string",
+            "format": "date",
+            "description": "The day the sheet was played (YYYY-MM-DD): the evening it counts for.",
+        },
         "options": {"type": "object"},
         "options_summary": {"type": "array", "items": {"type": "string"}},
         "hands": {"type": "array", "items": {"$ref": "#/components/schemas/Hand"}},
@@ -1180,6 +1185,14 @@ SHEET_PATHS: dict[str, dict[str, Any]] = {
                         "options": {
                             "type": "object",
                             "description": "The game's sheet options; every one has a default.",
+                        },
+                        "played_on": {
+                            "type": ["string", "null"],
+                            "format": "date",
+                            "description": (
+                                "The day it was played (YYYY-MM-DD), at the latest tomorrow; "
+                                "today (the server's time zone) when left out or null."
+                            ),
                         },
                     },
                 }

@@ -128,12 +128,14 @@ def sheet_create(
     first_dealer: object = 0,
     options: object = None,
     owner: Any = None,
+    played_on: object = None,
     by: Actor = ANONYMOUS,
 ) -> Sheet:
     """A new sheet, or RuleError with every problem of the request.
 
     ``owner`` is the signed-in account that starts it (None: the edit link alone
-    keeps it). Each name belongs to this sheet only.
+    keeps it). Each name belongs to this sheet only. ``played_on`` is the day it was
+    played (a date, or its ISO form "2026-09-01"); None for today.
     """
     entry = GAMES.get(game) if isinstance(game, str) else None
     if entry is None:
@@ -164,6 +166,7 @@ def sheet_create(
     except RuleError as error:
         problems.extend(error.problems)
         resolved = None
+    day = timezone.localdate() if played_on is None else _played_day(played_on, problems)
     if problems:
         raise RuleError(problems)
     with transaction.atomic():
@@ -172,6 +175,7 @@ def sheet_create(
             options=entry.options_as_dict(resolved),
             first_dealer=first_dealer,
             owner=owner,
+            played_on=day,
         )
         Seat.objects.bulk_create(
             Seat(sheet=sheet, position=i, name=name) for i, name in enumerate(names)
@@ -181,6 +185,71 @@ def sheet_create(
         keep_engine(sheet, engine)
         _event(sheet, SheetEvent.STARTED, by, after={"players": names})
         _announce(sheet, engine.state, [], "started", None)
+    return sheet
+
+
+def _played_day(value: object, problems: list[Problem]) -> datetime.date | None:
+    """The day a sheet was played, from a date or its ISO form; a problem for anything
+    else, and for a day after tomorrow (a phone's tomorrow may be the server's today)."""
+    day: datetime.date | None = None
+    if isinstance(value, datetime.datetime):
+        day = None
+    elif isinstance(value, datetime.date):
+        day = value
+    elif isinstance(value, str) and len(value.strip()) == 10:
+        try:
+            day = datetime.date.fromisoformat(value.strip())
+        except ValueError:
+            day = None
+    if day is None:
+        problems.append(
+            Problem(
+                "played_on",
+                _("Give the day it was played as a date, such as %(example)s.")
+                % {"example": timezone.localdate().isoformat()},
+            )
+        )
+        return None
+    if day > timezone.localdate() + datetime.timedelta(days=1):
+        problems.append(
+            Problem("played_on", _("The day it was played cannot be later than today."))
+        )
+        return None
+    return day
+
+
+def sheet_set_played_on(
+    *,
+    sheet: Sheet,
+    played_on: object,
+    expected_version: int | None = None,
+    by: Actor = ANONYMOUS,
+) -> Sheet:
+    """Say which day the sheet was played (it counts for that evening in a circle's
+    season); RuleError for a day that is not one, and nothing changes."""
+    problems: list[Problem] = []
+    day = _played_day(played_on, problems)
+    if problems:
+        raise RuleError(problems)
+    with transaction.atomic():
+        sheet = _locked(sheet, expected_version)
+        before = sheet.played_on
+        if before == day:
+            return sheet
+        Sheet.objects.filter(pk=sheet.pk).update(
+            played_on=day, version=F("version") + 1, updated_at=timezone.now()
+        )
+        sheet.refresh_from_db(fields=["played_on", "version", "updated_at"])
+        _event(
+            sheet,
+            SheetEvent.DATED,
+            by,
+            before={"played_on": before.isoformat()},
+            after={"played_on": day.isoformat()},
+        )
+        engine = engine_for(sheet)
+        keep_engine(sheet, engine)
+        _announce(sheet, engine.state, None, "dated", None)
     return sheet
 
 

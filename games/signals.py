@@ -9,8 +9,9 @@ back with it.
 
 Arguments: ``sheet`` (the ``Sheet``), ``state`` (its ``SheetState``), ``entries`` (the
 deals' JSON as entered, in order), ``change`` (what happened: ``started``,
-``entered``, ``corrected``, ``removed``, ``restored``, ``renamed``, ``deleted`` or
-``undeleted``) and ``number`` (the deal it happened to, or None).
+``entered``, ``corrected``, ``removed``, ``restored``, ``renamed``, ``deleted``,
+``undeleted`` or ``dated``: the day it was played, ``sheet.played_on``, changed) and
+``number`` (the deal it happened to, or None).
 
 A new deal is added to the engine the sheet kept from its last write, without
 replaying the sheet (``games.snapshots``): then ``entries`` is None and

@@ -39,6 +39,7 @@ urlpatterns = [
     path("s/<str:token>/delete", views.sheet_delete, name="sheet-delete"),
     path("s/<str:token>/undelete", views.sheet_undelete, name="sheet-undelete"),
     path("s/<str:token>/links", views.links_rotate, name="sheet-links"),
+    path("s/<str:token>/played-on", views.sheet_played_on, name="sheet-played-on"),
     path("v/<str:token>/", views.sheet_view, name="sheet-view"),
     path("v/<str:token>/live", views.sheet_live, name="sheet-live"),
     # Under s/ only the edit link opens them; under v/ either link (reading is theirs).

@@ -203,6 +203,7 @@ MATRIX: dict[str, tuple[Build, dict[str, str]]] = {
     "games:sheet-delete": (post(s("delete")), EDIT_LINK),
     "games:sheet-undelete": (post(s("undelete")), EDIT_LINK),
     "games:sheet-links": (post(s("links")), EDIT_LINK),
+    "games:sheet-played-on": (post(s("played-on")), EDIT_LINK),
     "games:sheet-csv": (get(s("sheet.csv")), EDIT_LINK),
     "games:sheet-chart": (get(s("chart")), EDIT_LINK),
     "games:sheet-view": (get(v()), EITHER_LINK),
