@@ -397,16 +397,29 @@ def _columns(state: SheetState) -> list[dict[str, Any]]:
             # Who partners whom is the game's rule: the engine says (Pitch: 1+3, 2+4).
             for team, seats in state.details["team_seats"].items()
         ]
+    decided = _decided_by_seeger_fabian(state)
     return [
         {
             "label": name,
             "names": "",
             "seat": seat,
-            "total": state.totals[seat],
+            # At the end of a series ranked by Seeger-Fabian, the big number is what
+            # decided who won; the list points come second.
+            "total": decided[seat] if decided else state.totals[seat],
+            "second": state.totals[seat] if decided else None,
             "leader": seat in state.winners,
         }
         for seat, name in enumerate(state.players)
     ]
+
+
+def _decided_by_seeger_fabian(state: SheetState) -> dict[int, int] | None:
+    """Each seat's Seeger-Fabian points when the sheet is over and they chose the
+    winner (a Skat series, ranked by them: its state's standings), else None."""
+    result = state.details.get("seeger_fabian")
+    if not state.finished or result is None or "standings" not in state.details:
+        return None
+    return {row.seat: row.total for row in result.rows}
 
 
 def _tally(state: SheetState) -> list[tuple[int, Any]]:
