@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from circles.models import Player
 from circles.rules.standings import ClubRules
+from scorekeeper.widgets import DateInput
 
 
 class CircleForm(forms.Form):
@@ -57,10 +58,8 @@ SKAT_MISSED = (
 
 class SeasonForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=60)
-    starts_on = forms.DateField(
-        label=_("First day"), widget=forms.DateInput(attrs={"type": "date"})
-    )
-    ends_on = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
+    starts_on = forms.DateField(label=_("First day"), widget=DateInput())
+    ends_on = forms.DateField(label=_("Last day"), widget=DateInput())
     planned_evenings = forms.IntegerField(
         label=_("Evenings planned"),
         required=False,
