@@ -7,7 +7,6 @@ sentences with ``gettext``, so the standings read in the table's own language.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -23,7 +22,6 @@ from circles.rules.standings import (
     PitchStandings,
     Reason,
     SkatStandings,
-    most_series_sf,
 )
 from circles.rules.standings import (
     title_race as race_of,
@@ -32,6 +30,7 @@ from circles.selectors import SeasonStandings, evenings_left
 from games.games import GAMES
 from games.rules.skat import contract_named
 from games.rules.text import in_source_language
+from games.rules.words import joined
 from scorekeeper.rounding import percent as rounded_percent
 from scorekeeper.rounding import rounded
 
@@ -196,7 +195,8 @@ def club_rules(rules: ClubRules) -> list[str]:
         lines.append(
             _(
                 "Series of other lengths are scaled to 36 deals (48 at a table of four), "
-                "so every evening weighs the same."
+                "so every evening weighs the same; each scaled series is rounded to whole "
+                "points, a half away from zero (10.5 to 11, −10.5 to −11)."
             )
         )
     if rules.min_series:
@@ -235,8 +235,51 @@ def club_rules(rules: ClubRules) -> list[str]:
 # -- Tables ---------------------------------------------------------------------------------
 
 
-def _column(label: str, title: str = "") -> dict[str, str]:
-    return {"label": label, "title": title}
+def _column(label: str, title: str = "", note: str = "") -> dict[str, str]:
+    """A standings column: its short label, its full name (the label's tooltip), and
+    what it holds where the name alone does not say (the legend under the table)."""
+    return {"label": label, "title": title, "note": note}
+
+
+def _ranked_note(rules: ClubRules) -> str:
+    """What the Skat table's first column holds, and why it can differ from the plain
+    Seeger-Fabian columns beside it."""
+    what = (
+        _(
+            "What ranks: the Seeger-Fabian points of the series that count, added up as the "
+            "club rules above say."
+        )
+        if rules.rank_by == "total"
+        else _(
+            "What ranks: the average Seeger-Fabian per series that counts, as the club rules "
+            "above say."
+        )
+    )
+    if rules.scale:
+        return " ".join(
+            (
+                what,
+                _(
+                    "Series of other lengths count scaled to 36 deals (48 at four) here, so it "
+                    "can differ much from the S-F columns, which show every series as played."
+                ),
+            )
+        )
+    if rules.drop_worst or rules.missed == "zero":
+        return " ".join(
+            (what, _("It can differ from the S-F columns, which show every series as played."))
+        )
+    return what
+
+
+def legend(table: Mapping[str, Any]) -> list[dict[str, str]]:
+    """Each abbreviated column of a table with what it means, to show under it (a
+    tooltip is out of reach on a phone)."""
+    return [
+        {"label": column["label"], "text": column["note"] or column["title"]}
+        for column in table["columns"]
+        if column["note"] or column["title"]
+    ]
 
 
 def _row(row: Any, names: Names, cells: Sequence[str]) -> dict[str, Any]:
@@ -277,17 +320,28 @@ def skat_table(table: SkatStandings, names: Names) -> dict[str, Any]:
                 if rules.rank_by == "total"
                 else pgettext("standings column", "Avg."),
                 _("Ranked value"),
+                _ranked_note(rules),
             ),
             _column(pgettext("standings column", "Series")),
             _column(pgettext("standings column", "Decl."), _("Games as declarer")),
             _column(pgettext("standings column", "Won")),
             _column(pgettext("standings column", "Lost")),
             _column(pgettext("standings column", "List"), _("List points")),
-            _column(pgettext("standings column", "S-F"), _("Seeger-Fabian total")),
             _column(
-                pgettext("standings column", "S-F avg."), _("Seeger-Fabian average per series")
+                pgettext("standings column", "S-F"),
+                _("Seeger-Fabian total"),
+                _("Seeger-Fabian total of every series as played: not scaled, none dropped."),
             ),
-            _column(pgettext("standings column", "Best"), _("Best series")),
+            _column(
+                pgettext("standings column", "S-F avg."),
+                _("Seeger-Fabian average per series"),
+                _("Seeger-Fabian average per series as played: not scaled, none dropped."),
+            ),
+            _column(
+                pgettext("standings column", "Best"),
+                _("Best series"),
+                _("The best single series, as played."),
+            ),
         ],
         "rows": [_row(row, names, _skat_cells(row, rules)) for row in table.ranked],
         "unranked": [_row(row, names, _skat_cells(row, rules)) for row in table.unranked],
@@ -394,27 +448,35 @@ def tables(standings: SeasonStandings, *, public: bool) -> list[dict[str, Any]]:
             made.append(pitch_table(table, names))
         else:
             made.append(manipulation_table(table, names))
+    for found in made:
+        found["legend"] = legend(found)
     return made
 
 
 # -- The title race -------------------------------------------------------------------------
 
 
-def _max_per_evening(game: str, standings: SeasonStandings) -> int | None:
-    """The most one player can add in an evening: a Skat series at the longest table
-    played this season; at Pitch and Manipulation the most games one player played on
-    one evening so far."""
+def _race_bounds(game: str, standings: SeasonStandings) -> tuple[int, int]:
+    """(per_evening, series_deals): the most series or games one player played on one
+    evening this season so far (at least 1; nothing says a circle plays fewer), and
+    the longest Skat series (36 at three, 48 at four, or longer as a sheet sets it)."""
     found = standings.records.get(game, [])
-    if game == "skat":
-        players = max((r.stats[0]["players"] for r in found), default=3)
-        deals = max((r.stats[0]["series_deals"] for r in found), default=36)
-        return most_series_sf(max(deals, 48 if players == 4 else 36))
     per_evening: dict[tuple[Any, int], int] = {}
     for record in found:
         for player in record.players:
             key = (record.played_on, player)
             per_evening[key] = per_evening.get(key, 0) + 1
-    return max(per_evening.values(), default=1)
+    deals = 36
+    if game == "skat":
+        for record in found:
+            stats = record.stats[0]
+            deals = max(deals, stats["series_deals"], 48 if stats["players"] == 4 else 36)
+    return max(per_evening.values(), default=1), deals
+
+
+def _season_evenings(standings: SeasonStandings) -> list[Any]:
+    """The season's evenings so far: every day a counted sheet of any game was played."""
+    return sorted({r.played_on for found in standings.records.values() for r in found})
 
 
 def title_race(standings: SeasonStandings, *, public: bool) -> dict[str, list[str]]:
@@ -422,16 +484,20 @@ def title_race(standings: SeasonStandings, *, public: bool) -> dict[str, list[st
     that the title is decided."""
     races: dict[str, list[str]] = {}
     names = Names(standings.players, public=public)
+    # The evenings the season plans, less those played at any game: a Pitch table
+    # sees the Skat evenings go by too.
+    left = evenings_left(standings.season, _season_evenings(standings))
     for game, table in standings.tables.items():
-        if not table.ranked:
+        per_evening, deals = _race_bounds(game, standings)
+        race = race_of(table, evenings_left=left, per_evening=per_evening, series_deals=deals)
+        if not race.leaders:
             continue
-        left = evenings_left(standings.season, table.evenings)
-        race = race_of(table, evenings_left=left, max_per_evening=_max_per_evening(game, standings))
-        if race.leader is None:
-            continue
-        leader = names(race.leader)
+        count = len(race.leaders)
+        leader = str(joined([names(player) for player in race.leaders]))
         if race.decided:
-            if left == 0:
+            if count > 1:
+                races[game] = [_("%(leaders)s share the title.") % {"leaders": leader}]
+            elif left == 0:
                 races[game] = [_("%(leader)s wins the season.") % {"leader": leader}]
             else:
                 races[game] = [
@@ -439,16 +505,22 @@ def title_race(standings: SeasonStandings, *, public: bool) -> dict[str, list[st
                     % {"leader": leader}
                 ]
             continue
-        lines = [
-            ngettext(
+        if count > 1:
+            lead = ngettext(
+                "%(leaders)s share the lead with %(evenings)d evening to go.",
+                "%(leaders)s share the lead with %(evenings)d evenings to go.",
+                left,
+            ) % {"leaders": leader, "evenings": left}
+        else:
+            lead = ngettext(
                 "%(leader)s leads with %(evenings)d evening to go.",
                 "%(leader)s leads with %(evenings)d evenings to go.",
                 left,
-            )
-            % {"leader": leader, "evenings": left}
-        ]
+            ) % {"leader": leader, "evenings": left}
+        lines = [lead]
         lines.extend(
-            _chase_line(race.measure, chase, names(chase.rival), left) for chase in race.rivals
+            _chase_line(race.measure, chase, names(chase.rival), leader, count, left)
+            for chase in race.rivals
         )
         lines.append(
             _(
@@ -461,34 +533,48 @@ def title_race(standings: SeasonStandings, *, public: bool) -> dict[str, list[st
     return races
 
 
-def _chase_line(measure: str, chase: Any, rival: str, left: int) -> str:
+def _chase_line(measure: str, chase: Any, rival: str, leader: str, count: int, left: int) -> str:
+    """What one rival needs to pass the leader(s), who are assumed not to play again."""
+    words = {"rival": rival, "leader": leader}
     if not chase.possible:
-        return _("%(rival)s can no longer pass the leader.") % {"rival": rival}
-    per = math.ceil(chase.per_evening) if chase.per_evening is not None else chase.needed
+        return (
+            ngettext(
+                "%(rival)s cannot pass %(leader)s any more, even if %(leader)s does not play "
+                "again.",
+                "%(rival)s cannot pass %(leader)s any more, even if they do not play again.",
+                count,
+            )
+            % words
+        )
+    evenings = ngettext("in the last evening", "over the remaining %(count)d evenings", left) % {
+        "count": left
+    }
     if measure == "wins":
-        wins = ngettext(
-            "%(needed)d more win than the leader",
-            "%(needed)d more wins than the leader",
-            chase.needed,
-        ) % {"needed": chase.needed}
+        if chase.without_loss:
+            wins = ngettext(
+                "%(count)d win without a loss", "%(count)d wins without a loss", chase.needed
+            ) % {"count": chase.needed}
+        else:
+            wins = ngettext("%(count)d win", "%(count)d wins", chase.needed) % {
+                "count": chase.needed
+            }
         return ngettext(
-            "%(rival)s needs %(wins)s in the last evening.",
-            "%(rival)s needs %(wins)s over the remaining %(evenings)d evenings.",
-            left,
-        ) % {"rival": rival, "wins": wins, "evenings": left}
-    if measure == "sf_average":
-        return ngettext(
-            "%(rival)s needs an average of %(per)s per series over the remaining evening.",
-            "%(rival)s needs an average of %(per)s per series over the remaining "
-            "%(evenings)d evenings.",
-            left,
-        ) % {"rival": rival, "per": number(per), "evenings": left}
+            "%(rival)s needs %(wins)s %(evenings)s to pass %(leader)s, if %(leader)s does "
+            "not play again.",
+            "%(rival)s needs %(wins)s %(evenings)s to pass %(leader)s, if they do not play again.",
+            count,
+        ) % {**words, "wins": wins, "evenings": evenings}
+    series = ngettext(
+        "one series of %(points)s Seeger-Fabian points or more",
+        "%(count)d series of %(points)s Seeger-Fabian points or more each",
+        chase.series,
+    ) % {"count": chase.series, "points": number(chase.needed)}
     return ngettext(
-        "%(rival)s needs %(needed)s Seeger-Fabian points in the last evening.",
-        "%(rival)s needs an average of %(per)s over the remaining %(evenings)d evenings "
-        "(%(needed)s in all).",
-        left,
-    ) % {"rival": rival, "per": number(per), "evenings": left, "needed": number(chase.needed)}
+        "%(rival)s needs %(series)s %(evenings)s to pass %(leader)s, if %(leader)s does "
+        "not play again.",
+        "%(rival)s needs %(series)s %(evenings)s to pass %(leader)s, if they do not play again.",
+        count,
+    ) % {**words, "series": series, "evenings": evenings}
 
 
 # -- Corrections ----------------------------------------------------------------------------

@@ -78,17 +78,24 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
+from functools import partial
 from itertools import groupby
 from typing import Any, Literal, TypeVar
 
 from games.rules.errors import ProblemCollector, RuleError
-from games.rules.skat_list import HIGHEST_GAME_VALUE, SERIES_DEALS, WON_BONUS
+from games.rules.skat_list import HIGHEST_GAME_VALUE, LOST_PENALTY, SERIES_DEALS, WON_BONUS
 from games.rules.text import Text, _
 from games.rules.words import joined
 
 # The most Seeger-Fabian one deal can bring: a won Grand Ouvert with 4 (the highest game
 # value, 264) and the 50 for a won game.
 MOST_SF_PER_DEAL = HIGHEST_GAME_VALUE + WON_BONUS
+# The least: the same game lost, which counts twice its value against the declarer
+# (Skat rules, "Winning and losing"), and the 50 for a lost game.
+LEAST_SF_PER_DEAL = -(2 * HIGHEST_GAME_VALUE + LOST_PENALTY)
+# With the house rules a sheet may choose, Re (×4) in a Bock round (×2) multiplies the
+# game's score by 8 (Skat rules, "House rules").
+HOUSE_RULES_FACTOR = 8
 
 RANK_BY = ("total", "average")
 MISSED = ("ignore", "zero")
@@ -101,9 +108,18 @@ def everyone(player: int) -> bool:
     return True
 
 
-def most_series_sf(deals: int = SERIES_DEALS[3]) -> int:
-    """The theoretical maximum Seeger-Fabian of a series of ``deals`` deals."""
-    return deals * MOST_SF_PER_DEAL
+def most_series_sf(deals: int = SERIES_DEALS[3], *, house_rules: bool = False) -> int:
+    """The theoretical maximum Seeger-Fabian of a series of ``deals`` deals; with
+    ``house_rules``, Re in a Bock round on every deal."""
+    factor = HOUSE_RULES_FACTOR if house_rules else 1
+    return deals * (HIGHEST_GAME_VALUE * factor + WON_BONUS)
+
+
+def least_series_sf(deals: int = SERIES_DEALS[3], *, house_rules: bool = False) -> int:
+    """The theoretical minimum Seeger-Fabian of a series of ``deals`` deals; with
+    ``house_rules``, Re in a Bock round on every deal."""
+    factor = HOUSE_RULES_FACTOR if house_rules else 1
+    return -deals * (2 * HIGHEST_GAME_VALUE * factor + LOST_PENALTY)
 
 
 # ---------------------------------------------------------------------------
@@ -385,6 +401,9 @@ class SkatRow:
     dropped: int
     missed: int  # evenings missed, whether they count as zero or not
     reasons: tuple[Reason, ...]
+    # Every series as it counts (scaled), a missed evening counted as zero among them,
+    # lowest first: what a series more or less would change (the title race).
+    values: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -484,6 +503,7 @@ def _skat_row(
         dropped=len(dropped),
         missed=missed,
         reasons=tuple(reasons),
+        values=tuple(ordered),
     )
 
 
@@ -813,132 +833,329 @@ def manipulation_standings(
 # ---------------------------------------------------------------------------
 # The title race
 # ---------------------------------------------------------------------------
+#
+# Ranked by the same keys as the tables (the ranked value, then the tie-breaks), under
+# the same club rules (scaling, dropped series, the minimum of series, missed evenings).
+#
+# What may still happen: ``evenings_left`` evenings, on each of which a player plays
+# from none to ``per_evening`` series (Skat) or games. A Skat series brings from
+# ``least_series_sf(series_deals)`` to ``most_series_sf(series_deals)``, won and lost
+# games with it (a perfect series wins every deal, the worst loses every deal); a
+# Pitch game is won or lost; a Manipulation game is won or lost with any number of
+# rounds and penalty points. At Skat, with missed="zero", an evening the circle plays
+# Skat counts as a series of 0 for everyone who stays away. Only the season's players
+# so far are in the race: a newcomer's first series is not foreseen.
+
+
+Key = tuple[Any, ...]
 
 
 @dataclass(frozen=True)
 class Chase:
-    """What one rival needs over the remaining evenings to pass the leader.
+    """What one rival needs to pass the leaders if they do not play again.
 
-    Assumes the leader adds nothing more (for Skat by average: the leader's average
-    stays), the rival plays one series (Skat) each remaining evening, and no further
-    series is dropped.
+    Skat: ``series`` series (one an evening; more where the minimum of series asks
+    for them) each bringing ``needed`` Seeger-Fabian points or more. Pitch and
+    Manipulation: ``needed`` wins in ``series`` games. The least that passes for
+    certain: a series or game more in the rival's favour is not assumed (at Skat,
+    equal points pass only when the rival has won more games already; at Pitch,
+    equal wins pass on the share of games won only when no game is lost, which
+    ``without_loss`` says). ``needed`` is ``None`` when nothing still possible does it.
     """
 
     rival: int
-    behind: float  # the gap to the leader now, in the ranked measure
-    # Skat: Seeger-Fabian points over all remaining evenings together (may be negative
-    # by average, when the leader's average is below zero); Pitch and Manipulation:
-    # games won.
-    needed: int
-    per_evening: float | None  # needed / evenings_left; None when no evening is left
-    possible: bool  # needed ≤ max_per_evening × evenings_left, and ranked by then
+    behind: float  # the gap to the leaders now, in the ranked measure
+    needed: int | None
+    series: int
+    possible: bool
+    without_loss: bool = False
 
 
 @dataclass(frozen=True)
 class TitleRace:
     measure: Literal["sf_total", "sf_average", "wins"]
-    leader: int | None  # None while nobody is ranked
+    leaders: tuple[int, ...]  # first place, shared or not; empty while nobody is ranked
     evenings_left: int
-    max_per_evening: int
-    rivals: tuple[Chase, ...]  # the nearest ranked players behind the leader
-    # Nobody can even draw level with the leader any more, or no evening is left.
+    per_evening: int
+    rivals: tuple[Chase, ...]  # the nearest ranked players behind the leaders
+    # Nothing still possible changes who is first: nobody else draws level with or
+    # passes a leader, and no leader falls behind another (the leaders' own results
+    # count too: a Skat leader can lose points).
     decided: bool
+
+    @property
+    def leader(self) -> int | None:
+        return self.leaders[0] if self.leaders else None
+
+
+# -- Skat ---------------------------------------------------------------------------
+
+
+def _skat_value(values: Sequence[int], rules: ClubRules) -> Fraction:
+    """The ranked value of these series (lowest first or not) under the club rules."""
+    ordered = sorted(values)
+    keep = max(len(ordered) - rules.drop_worst, 1)
+    total = sum(ordered[len(ordered) - keep :])
+    return Fraction(total) if rules.rank_by == "total" else Fraction(total, keep)
 
 
 @dataclass(frozen=True)
-class _Gap:
-    chase: Chase
-    can_draw_level: bool
+class _SkatFuture:
+    """Every key a Skat row can still end with, evening count by evening count."""
+
+    row: SkatRow
+    rules: ClubRules
+    evenings: int
+    per_evening: int
+    lowest: int
+    highest: int
+    deals: int
+
+    def key(
+        self, series: int, value: int, zeros: int = 0, won: int = 0, lost: int = 0
+    ) -> Key | None:
+        """The key after ``series`` more series of ``value`` each (with ``won`` and
+        ``lost`` games as declarer in each) and ``zeros`` missed evenings; ``None``
+        while below the minimum of series."""
+        row = self.row
+        if row.series + series < self.rules.min_series:
+            return None
+        values = (*row.values, *([value] * series), *([0] * zeros))
+        return (
+            -_skat_value(values, self.rules),
+            -(row.won + won * series),
+            row.lost + lost * series,
+        )
+
+    def _shapes(self, skat_evenings: int) -> Iterable[tuple[int, int]]:
+        """(series, zeros) for a player on ``skat_evenings`` of the evenings left."""
+        for series in range(self.per_evening * skat_evenings + 1):
+            if self.rules.missed != "zero":
+                yield series, 0
+                continue
+            fewest = -(-series // self.per_evening)  # evenings that many series take
+            for attended in range(fewest, min(series, skat_evenings) + 1):
+                yield series, skat_evenings - attended
+
+    def best(self, skat_evenings: int) -> Key | None:
+        # A perfect series is at least as good as any other and as a missed evening.
+        return self.key(self.per_evening * skat_evenings, self.highest, won=self.deals)
+
+    def worst(self, skat_evenings: int) -> Key:
+        keys = (
+            self.key(series, self.lowest, zeros, lost=self.deals)
+            for series, zeros in self._shapes(skat_evenings)
+        )
+        return max(key for key in keys if key is not None)
+
+    def plan(self) -> int | None:
+        """Series a rival plays to pass: one an evening, more if the minimum asks."""
+        series = max(self.evenings, self.rules.min_series - self.row.series)
+        return series if series <= self.per_evening * self.evenings else None
 
 
-def _chase(rival: int, behind: float, level: int, needed: int, most: int, evenings: int) -> _Gap:
-    """``level``: what draws level; ``needed``: what passes; ``most``: the most still possible."""
-    return _Gap(
-        Chase(
-            rival=rival,
+def _skat_race(
+    standings: SkatStandings,
+    leaders: Sequence[SkatRow],
+    others: Sequence[SkatRow],
+    evenings: int,
+    per_evening: int,
+    deals: int,
+) -> tuple[dict[int, Chase], bool]:
+    rules = standings.rules
+    lowest = least_series_sf(deals, house_rules=True)
+    highest = most_series_sf(deals, house_rules=True)
+
+    def future(row: SkatRow) -> _SkatFuture:
+        return _SkatFuture(row, rules, evenings, per_evening, lowest, highest, deals)
+
+    # The pairs are independent but for the evenings the circle plays Skat at all,
+    # which every player's missed evenings count.
+    spans = range(evenings + 1) if rules.missed == "zero" else (evenings,)
+    leader_futures = [future(row) for row in leaders]
+    worst = {(f.row.player, span): f.worst(span) for f in leader_futures for span in spans}
+
+    def catches(row: SkatRow, strictly: bool) -> bool:
+        mine = future(row)
+        for span in spans:
+            best = mine.best(span)
+            if best is None:
+                continue
+            for leader in leaders:
+                if leader.player == row.player:
+                    continue
+                theirs = worst[(leader.player, span)]
+                if best < theirs or (not strictly and best == theirs):
+                    return True
+        return False
+
+    decided = not any(catches(row, strictly=False) for row in others) and not any(
+        catches(row, strictly=True) for row in leaders
+    )
+    target = leaders[0]
+    chases = {}
+    for row in others:
+        mine = future(row)
+        series = mine.plan()
+        behind = float(_skat_exact(target, rules) - _skat_exact(row, rules))
+        needed = None
+        if series is not None and evenings:
+            # The leaders stay home: with missed="zero" every evening left counts as a
+            # series of 0 for them (the rival plays Skat on each).
+            zeros = evenings if rules.missed == "zero" else 0
+            theirs = future(target).key(0, 0, zeros)
+            needed = _least(partial(_passes, mine, series, theirs), lowest, highest)
+        chases[row.player] = Chase(
+            rival=row.player,
             behind=behind,
             needed=needed,
-            per_evening=needed / evenings if evenings else None,
-            possible=needed <= most,
-        ),
-        can_draw_level=level <= most,
-    )
-
-
-def _skat_gap(leader: SkatRow, rival: SkatRow, rules: ClubRules, evenings: int, most: int) -> _Gap:
-    if rules.rank_by == "total":
-        gap = leader.counted_total - rival.counted_total
-        # Passing takes one point more than drawing level.
-        gaps = _chase(rival.player, float(gap), gap, gap + 1, most, evenings)
-    else:
-        average = _skat_exact(leader, rules)
-        # What the rival's new series must bring so that (total + x) / (counted + n)
-        # reaches the leader's average.
-        target = average * (rival.counted + evenings) - rival.counted_total
-        behind = float(average - _skat_exact(rival, rules))
-        gaps = _chase(
-            rival.player, behind, math.ceil(target), math.floor(target) + 1, most, evenings
+            series=series or 0,
+            possible=needed is not None,
         )
-    if rival.series + evenings >= rules.min_series:
-        return gaps
-    # Below the minimum even after playing every remaining evening: never ranked.
-    return _Gap(replace(gaps.chase, possible=False), can_draw_level=False)
+    return chases, decided
 
 
-def _wins_gap(
-    leader: PitchRow | ManipulationRow, rival: PitchRow | ManipulationRow, evenings: int, most: int
-) -> _Gap:
-    gap = leader.won - rival.won
-    return _chase(rival.player, float(gap), gap, gap + 1, most, evenings)
+def _passes(rival: _SkatFuture, series: int, theirs: Key | None, value: int) -> bool:
+    """Whether ``series`` series of ``value`` each pass a leader whose key is ``theirs``.
+    No win more is assumed: equal points pass on games won only when the rival is
+    ahead on them already; a loss more is not ruled out."""
+    mine = rival.key(series, value)
+    assert mine is not None  # ranked by then, as planned
+    assert theirs is not None  # a leader is ranked
+    return (mine[0], mine[1], math.inf) < theirs
+
+
+def _least(passes: Callable[[int], bool], low: int, high: int) -> int | None:
+    """The least whole number from ``low`` to ``high`` that ``passes`` (which only
+    ever turns from False to True as the number grows), or ``None``."""
+    if not passes(high):
+        return None
+    while low < high:
+        middle = (low + high) // 2
+        if passes(middle):
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+# -- Pitch and Manipulation ----------------------------------------------------------
+
+
+def _pitch_key(won: int, games: int) -> Key:
+    return (-won, -Fraction(won, games) if games else Fraction(0))
+
+
+def _pitch_race(
+    leaders: Sequence[PitchRow], others: Sequence[PitchRow], evenings: int, per_evening: int
+) -> tuple[dict[int, Chase], bool]:
+    most = evenings * per_evening
+
+    def best(row: PitchRow) -> Key:
+        return _pitch_key(row.won + most, row.games + most)
+
+    def worst(row: PitchRow) -> Key:
+        return _pitch_key(row.won, row.games + most)
+
+    decided = not any(
+        best(row) <= worst(leader) for row in others for leader in leaders
+    ) and not any(
+        best(row) < worst(leader) for row in leaders for leader in leaders if row is not leader
+    )
+    target = _pitch_key(leaders[0].won, leaders[0].games)
+    chases = {}
+    for row in others:
+        gap = leaders[0].won - row.won
+        # Winning every game played keeps the best share; equal wins may be enough.
+        wins = next(w for w in (gap, gap + 1) if _pitch_key(row.won + w, row.games + w) < target)
+        possible = 0 < wins <= most
+        chases[row.player] = Chase(
+            rival=row.player,
+            behind=float(gap),
+            needed=wins if possible else None,
+            series=wins if possible else 0,
+            possible=possible,
+            without_loss=possible and wins == gap,
+        )
+    return chases, decided
+
+
+def _manipulation_race(
+    leaders: Sequence[ManipulationRow],
+    others: Sequence[ManipulationRow],
+    evenings: int,
+    per_evening: int,
+) -> tuple[dict[int, Chase], bool]:
+    most = evenings * per_evening
+    # Penalty points per round can still move either way while a game is left to play
+    # (a leader who loses a long game takes many, a rival going out every round none):
+    # drawing level on wins is enough to change who is first.
+    if most:
+        decided = len(leaders) == 1 and not any(row.won + most >= leaders[0].won for row in others)
+    else:
+        decided = True
+    chases = {}
+    for row in others:
+        gap = leaders[0].won - row.won
+        possible = gap + 1 <= most
+        chases[row.player] = Chase(
+            rival=row.player,
+            behind=float(gap),
+            needed=gap + 1 if possible else None,
+            series=gap + 1 if possible else 0,
+            possible=possible,
+        )
+    return chases, decided
 
 
 def title_race(
     standings: SkatStandings | PitchStandings | ManipulationStandings,
     *,
     evenings_left: int,
-    max_per_evening: int | None = None,
+    per_evening: int = 1,
+    series_deals: int = SERIES_DEALS[3],
     rivals: int = 3,
 ) -> TitleRace:
-    """Who can still catch the leader, and what it takes.
+    """Who is first, what the nearest rivals need, and whether the title is decided.
 
-    ``max_per_evening`` is the most one player can add in an evening, in the ranked
-    measure: for Skat the Seeger-Fabian of one series (default: the theoretical
-    maximum of a 36-deal series, 36 × 314; pass ``most_series_sf(48)`` for a season
-    played at tables of four), for Pitch and Manipulation games won (default 1).
-    ``rivals`` is how many of the players behind the leader are reported; whether
-    the title is decided looks at every player, the unranked included (they may
-    still reach the minimum of series).
+    ``evenings_left``: the evenings the season still plans. ``per_evening``: the most
+    series (Skat) or games one player may play in an evening. ``series_deals``: the
+    longest Skat series (36 at three players, 48 at four, or what a sheet sets), which
+    bounds what one series can bring or cost. ``rivals``: how many of the ranked
+    players behind the leaders get a :class:`Chase`. Whether the title is decided
+    looks at every player, the unranked included (they may still reach the minimum
+    of series).
     """
     if evenings_left < 0:
         raise ValueError("evenings_left cannot be negative.")
-    skat = isinstance(standings, SkatStandings)
-    if max_per_evening is None:
-        max_per_evening = most_series_sf() if skat else 1
-    if max_per_evening < 0:
-        raise ValueError("max_per_evening cannot be negative.")
-    most = max_per_evening * evenings_left
+    if per_evening < 1 or series_deals < 1:
+        raise ValueError("per_evening and series_deals must be at least 1.")
     measure: Literal["sf_total", "sf_average", "wins"] = "wins"
-    gaps: list[_Gap] = []
     if isinstance(standings, SkatStandings):
-        rules = standings.rules
-        measure = "sf_total" if rules.rank_by == "total" else "sf_average"
-        if standings.ranked:
-            gaps = [
-                _skat_gap(standings.ranked[0], row, rules, evenings_left, most)
-                for row in (*standings.ranked[1:], *standings.unranked)
-            ]
-    elif standings.ranked:
-        gaps = [
-            _wins_gap(standings.ranked[0], row, evenings_left, most) for row in standings.ranked[1:]
-        ]
-    if not standings.ranked:
-        return TitleRace(measure, None, evenings_left, max_per_evening, (), decided=False)
-    nearest = {row.player for row in standings.ranked[1 : 1 + rivals]}
+        measure = "sf_total" if standings.rules.rank_by == "total" else "sf_average"
+    ranked = standings.ranked
+    if not ranked:
+        return TitleRace(measure, (), evenings_left, per_evening, (), decided=False)
+    leaders = tuple(row for row in ranked if row.place == ranked[0].place)
+    behind = ranked[len(leaders) :]
+    if isinstance(standings, SkatStandings):
+        chases, decided = _skat_race(
+            standings,
+            leaders,
+            (*behind, *standings.unranked),
+            evenings_left,
+            per_evening,
+            series_deals,
+        )
+    elif isinstance(standings, PitchStandings):
+        chases, decided = _pitch_race(leaders, behind, evenings_left, per_evening)
+    else:
+        chases, decided = _manipulation_race(leaders, behind, evenings_left, per_evening)
     return TitleRace(
         measure=measure,
-        leader=standings.ranked[0].player,
+        leaders=tuple(row.player for row in leaders),
         evenings_left=evenings_left,
-        max_per_evening=max_per_evening,
-        rivals=tuple(gap.chase for gap in gaps if gap.chase.rival in nearest),
-        decided=evenings_left == 0 or not any(gap.can_draw_level for gap in gaps),
+        per_evening=per_evening,
+        rivals=tuple(chases[row.player] for row in behind[:rivals]),
+        decided=decided,
     )
