@@ -15,34 +15,52 @@ from django.views.decorators.http import require_GET
 from circles import permissions, selectors, wording
 from circles.models import Circle, Season
 from circles.transfer import export_circle
-from games.csv_export import csv_response
+from games.csv_export import CsvFormat, csv_format, csv_response
 from games.rules.text import in_source_language
 
 
 def _standings_csv(request: HttpRequest, season: Season, *, public: bool) -> HttpResponse:
+    """One row per player and game under one row of headings: Game, Place, Player and
+    each table's columns by their full names (a column of one game is empty on another
+    game's rows; a name two games share says whose column it is)."""
     standings = selectors.season_standings(season, include_guests=request.GET.get("guests") == "1")
+    tables = wording.tables(standings, public=public)
+    headings = [[c["title"] or c["label"] for c in table["columns"]] for table in tables]
+    shared = {h for h in {h for hs in headings for h in hs} if sum(h in hs for hs in headings) > 1}
     header = [_("Game"), _("Place"), _("Player")]
-    width = max((len(t["columns"]) for t in wording.tables(standings, public=public)), default=0)
+    columns: list[str] = []  # the heading of each column after Player
+    first_column: list[int] = []  # where each table's columns start
+    for table, names in zip(tables, headings, strict=True):
+        first_column.append(len(columns))
+        columns.extend(
+            # Translators: a CSV heading: a game and one of its standings columns ("Skat: Won").
+            _("%(game)s: %(column)s") % {"game": table["title"], "column": name}
+            if name in shared
+            else name
+            for name in names
+        )
+    header.extend(columns)
+    shape = csv_format()
     rows = []
-    for table in wording.tables(standings, public=public):
-        rows.append([table["title"], "", "", *[c["label"] for c in table["columns"]]])
+    for table, start in zip(tables, first_column, strict=True):
         for row in [*table["rows"], *table["unranked"]]:
-            rows.append(
-                [table["title"], row["place"] or "", row["name"], *[_cell(c) for c in row["cells"]]]
-            )
-    header.extend(_("Column %(n)d") % {"n": n + 1} for n in range(width))
+            cells: list[object] = [""] * len(columns)
+            for n, text in enumerate(row["cells"]):
+                cells[start + n] = _cell(text, shape)
+            rows.append([table["title"], row["place"] or "", row["name"], *cells])
     return csv_response(f"{slugify(season.name) or 'season'}-standings.csv", header, rows)
 
 
-def _cell(text: str) -> str:
-    # Spreadsheets read "−50" as text; the CSV keeps numbers numbers, written the same
-    # in every language (no grouping, a decimal point: "1234.5", not German "1.234,5").
+def _cell(text: str, shape: CsvFormat) -> str:
+    # Spreadsheets read "−50" and a grouped "1.234,5" as text; the CSV keeps numbers
+    # numbers: no grouping, "-", and the file's decimal mark ("1234,5" in German).
     text = text.replace("−", "-")
     if in_source_language():
-        return text.replace(",", "")
+        text = text.replace(",", "")
+        return text.replace(".", shape.decimal)
     for separator in {formats.get_format("THOUSAND_SEPARATOR"), "\xa0", "\u202f"}:
         text = text.replace(separator, "")
-    return text.replace(formats.get_format("DECIMAL_SEPARATOR"), ".")
+    return text.replace(formats.get_format("DECIMAL_SEPARATOR"), shape.decimal)
 
 
 @login_required

@@ -1,8 +1,13 @@
 """Sheets as CSV files that open in a spreadsheet with the right columns and characters.
 
-UTF-8 with a byte-order mark (so Excel reads "Jürgen" and "♣" right), one header row,
-one row per deal, numbers as plain integers (a spreadsheet sums them), and the
-minus sign as "-" so that the cells are numbers, not text.
+UTF-8 with a byte-order mark (so Excel reads "Jürgen" and "♣" right), one header row
+of headings, one row per deal, numbers as plain numbers (a spreadsheet sums them), and
+every minus sign as "-" (never U+2212) so that the cells are numbers, not text.
+
+The file follows the page's language, as that language's spreadsheets open a CSV: in
+English commas between the cells and a decimal point (``1234.5``); in German and
+Esperanto, which write a decimal comma, semicolons between the cells and a decimal
+comma (``1234,5``). The pages say so beside the download.
 """
 
 from __future__ import annotations
@@ -10,9 +15,11 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
 
 from django.http import HttpResponse
-from django.utils.text import slugify
+from django.utils import formats
 from django.utils.translation import gettext as _
 
 from games.games import GAMES
@@ -22,14 +29,45 @@ from games.rules.sheet import SheetState
 BOM = "\ufeff"
 
 
+MINUS = "\u2212"
+
+
+@dataclass(frozen=True)
+class CsvFormat:
+    delimiter: str  # between the cells
+    decimal: str  # the decimal mark of a number
+
+
+def csv_format() -> CsvFormat:
+    """The active language's CSV: semicolons and a decimal comma where the language
+    writes a decimal comma (a German spreadsheet reads a comma as one), else commas
+    and a decimal point."""
+    if formats.get_format("DECIMAL_SEPARATOR") == ",":
+        return CsvFormat(delimiter=";", decimal=",")
+    return CsvFormat(delimiter=",", decimal=".")
+
+
+def cell(value: object, shape: CsvFormat) -> object:
+    """A cell as the file writes it: a number with the file's decimal mark, text with
+    every minus sign as "-"."""
+    if isinstance(value, bool) or value is None:
+        return "" if value is None else str(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float | Decimal):
+        return str(value).replace(".", shape.decimal)
+    return str(value).replace(MINUS, "-")
+
+
 def csv_response(
     filename: str, header: Sequence[str], rows: Iterable[Sequence[object]]
 ) -> HttpResponse:
+    shape = csv_format()
     buffer = io.StringIO()
     buffer.write(BOM)
-    writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(header)
-    writer.writerows(rows)
+    writer = csv.writer(buffer, delimiter=shape.delimiter, lineterminator="\r\n")
+    writer.writerow([cell(heading, shape) for heading in header])
+    writer.writerows([cell(value, shape) for value in row] for row in rows)
     response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
@@ -53,6 +91,6 @@ def sheet_rows(sheet: Sheet, state: SheetState) -> tuple[list[str], list[list[ob
 
 def sheet_csv(sheet: Sheet, state: SheetState) -> HttpResponse:
     header, rows = sheet_rows(sheet, state)
-    day = sheet.created_at.date().isoformat()
-    name = slugify(f"{GAMES[sheet.game].name}-{day}-{sheet.pk}")
-    return csv_response(f"{name}.csv", header, rows)
+    # Named by the day it was played, the evening it belongs to.
+    day = sheet.played_on.isoformat()
+    return csv_response(f"{sheet.game}-{day}.csv", header, rows)
