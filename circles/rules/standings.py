@@ -401,9 +401,6 @@ class SkatRow:
     dropped: int
     missed: int  # evenings missed, whether they count as zero or not
     reasons: tuple[Reason, ...]
-    # Every series as it counts (scaled), a missed evening counted as zero among them,
-    # lowest first: what a series more or less would change (the title race).
-    values: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -414,6 +411,9 @@ class SkatStandings:
     evenings: tuple[datetime.date, ...]
     # After each evening, every included player's ranked value from the records up to it.
     progress: tuple[tuple[datetime.date, Mapping[int, float]], ...]
+    # Per player, every series as it counts (scaled), a missed evening counted as zero
+    # among them, lowest first: what a series more would change (the title race).
+    values: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
 
 
 def _scaled(record: SheetRecord, stats: Mapping[str, Any], rules: ClubRules) -> Reason | None:
@@ -442,7 +442,8 @@ _MISSED_REASONS = {"ignore": "missed_ignored", "zero": "missed_zero"}
 
 def _skat_row(
     player: int, seats: Sequence[Seat], evenings: Sequence[datetime.date], rules: ClubRules
-) -> SkatRow:
+) -> tuple[SkatRow, tuple[int, ...]]:
+    """The player's row, and every series as it counts (lowest first)."""
     values: list[int] = []
     scaled: list[Reason] = []
     for record, stats in seats:
@@ -503,8 +504,7 @@ def _skat_row(
         dropped=len(dropped),
         missed=missed,
         reasons=tuple(reasons),
-        values=tuple(ordered),
-    )
+    ), tuple(ordered)
 
 
 def _skat_exact(row: SkatRow, rules: ClubRules) -> Fraction:
@@ -516,7 +516,7 @@ def _skat_exact(row: SkatRow, rules: ClubRules) -> Fraction:
 
 def _skat_rows(
     records: Sequence[SheetRecord], rules: ClubRules, include: Callable[[int], bool]
-) -> list[SkatRow]:
+) -> list[tuple[SkatRow, tuple[int, ...]]]:
     evenings = _evenings(records)
     return [
         _skat_row(player, seats, evenings, rules)
@@ -584,7 +584,8 @@ def skat_standings(
 ) -> SkatStandings:
     """The Skat table of a season under the club's rules; ``include`` False leaves a player out."""
     ordered = _checked(records, "skat")
-    rows = _skat_rows(ordered, rules, include)
+    made = _skat_rows(ordered, rules, include)
+    rows = [row for row, _values in made]
 
     # Official tie-breaks (ISkO, DSkV tournament rules): on equal points, more games won
     # as declarer, then fewer games lost; still equal, the place is shared.
@@ -622,6 +623,7 @@ def skat_standings(
         unranked=tuple(unranked),
         evenings=evenings,
         progress=tuple(progress),
+        values={row.player: values for row, values in made},
     )
 
 
@@ -904,6 +906,7 @@ class _SkatFuture:
     """Every key a Skat row can still end with, evening count by evening count."""
 
     row: SkatRow
+    values: tuple[int, ...]  # every series as it counts now, lowest first
     rules: ClubRules
     evenings: int
     per_evening: int
@@ -920,7 +923,7 @@ class _SkatFuture:
         row = self.row
         if row.series + series < self.rules.min_series:
             return None
-        values = (*row.values, *([value] * series), *([0] * zeros))
+        values = (*self.values, *([value] * series), *([0] * zeros))
         return (
             -_skat_value(values, self.rules),
             -(row.won + won * series),
@@ -967,7 +970,8 @@ def _skat_race(
     highest = most_series_sf(deals, house_rules=True)
 
     def future(row: SkatRow) -> _SkatFuture:
-        return _SkatFuture(row, rules, evenings, per_evening, lowest, highest, deals)
+        values = standings.values[row.player]
+        return _SkatFuture(row, values, rules, evenings, per_evening, lowest, highest, deals)
 
     # The pairs are independent but for the evenings the circle plays Skat at all,
     # which every player's missed evenings count.
