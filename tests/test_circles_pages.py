@@ -482,3 +482,25 @@ def test_a_newcomer_not_yet_on_any_sheet_is_added_as_a_new_player(client, people
     # Skipping is fine: "Not now" opens the circle.
     page = client.get(join).content.decode()
     assert f'href="/en/circles/{circle.pk}/"' in page
+
+
+def test_the_standings_say_what_each_column_holds_and_that_the_table_scrolls(client, people):
+    # "Avg. 1,436.0" (the ranked value, series scaled to 36 deals) beside "S-F avg. 282.5"
+    # (every series as played) read as a contradiction: the legend under the table says
+    # what each holds; a line above says the table scrolls sideways on a phone.
+    season = people["season"]
+    season.skat_rules = {"rank_by": "average", "scale": True}
+    season.save()
+    client.force_login(people["member"])
+    page = client.get(f"/en/circles/{people['circle'].pk}/seasons/{season.pk}/").content.decode()
+    section = page.split('id="standings-skat"')[1].split("</section>")[0]
+    assert "10 columns: swipe the table sideways to see them all; the names stay." in section
+    legend = section.split('<dl class="legend"')[1].split("</dl>")[0]
+    assert "<dt>Avg.</dt><dd>What ranks: the average Seeger-Fabian per series that counts" in legend
+    assert "count scaled to 36 deals (48 at four) here" in legend
+    assert (
+        "<dt>S-F avg.</dt><dd>Seeger-Fabian average per series as played: not scaled, "
+        "none dropped.</dd>" in legend
+    )
+    assert "<dt>S-F</dt><dd>Seeger-Fabian total of every series as played" in legend
+    assert "<dt>Decl.</dt><dd>Games as declarer</dd>" in legend

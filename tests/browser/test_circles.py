@@ -74,7 +74,12 @@ def _play_series(page, live_server, invite: str) -> None:
     page.get_by_role("link", name="Sign up").click()
     _sign_up(page, "ben")
     page.get_by_role("button", name="Join the circle").click()
+    # Which of the circle's players is he? Only Ana is there yet: he is a new one.
+    expect(page.get_by_role("heading", name="Which player are you?")).to_be_visible()
+    page.get_by_label("Your name at the table").fill("Ben")
+    page.get_by_role("button", name="That is me").click()
     page.wait_for_url("**/circles/*/")
+    expect(page.get_by_text("you are Ben on its sheets")).to_be_visible()
     page.get_by_role("link", name="Skat", exact=True).click()
     # Names from the circle are offered; "ana" typed in any case is the circle's Ana.
     for seat, name in enumerate(("ana", "Ben", "Cem")):
@@ -128,6 +133,18 @@ def test_a_season_kept_by_two_phones(live_server, phone, browser):
     expect(chart).to_have_count(1)
     expect(chart.locator("title")).to_contain_text("Seeger-Fabian total after each evening")
     expect(phone.locator(".race")).to_contain_text("Cem leads")
+    # Ten columns on a phone: a line says the table scrolls; the names stay in view
+    # while it does; the legend says what the ranked value and the S-F columns hold.
+    skat = phone.locator(".standings.game-skat")
+    expect(skat.locator(".scroll-hint")).to_be_visible()
+    scroller = skat.locator(".standings-scroll")
+    name = rows.nth(0).locator("th")
+    left = name.bounding_box()["x"]
+    scroller.evaluate("box => { box.scrollLeft = box.scrollWidth; }")
+    assert scroller.evaluate("box => box.scrollLeft") > 0
+    assert name.bounding_box()["x"] == left
+    expect(skat.locator(".legend")).to_contain_text("as played: not scaled")
+    scroller.evaluate("box => { box.scrollLeft = 0; }")
     sheet_picture(phone, f"circle-standings-{phone.color_scheme}")
 
     # A sheet started without an account, then kept in the circle.
