@@ -87,3 +87,79 @@ def test_the_switch_takes_the_reader_to_the_same_page_and_is_remembered(live_ser
     phone_page.get_by_role("button", name="Esperanto").click()
     expect(phone_page).to_have_url(re.compile(r"/eo/$"))
     screenshot(phone_page, "lang-eo-home")
+
+
+def _signed_in(page, live_server, user) -> None:
+    """The browser carries the session of ``user`` (logged in as by the log-in form)."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    page.context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie.value, "url": live_server.url}]
+    )
+
+
+def _owner_with_season():
+    import datetime
+
+    from django.contrib.auth.models import User
+
+    from circles import services
+
+    owner = User.objects.create_user("olga", "olga@example.org", "pw-long-enough-1")
+    circle = services.circle_create(owner=owner, name="Dienstagsrunde", player_name="Olga")
+    season = services.season_save(
+        circle=circle,
+        data={
+            "name": "Herbst",
+            "starts_on": datetime.date(2026, 9, 1),
+            "ends_on": datetime.date(2026, 12, 31),
+        },
+    )
+    return owner, circle, season
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("language", ["de", "eo", "en"])
+def test_a_seasons_dates_stay_in_its_date_inputs_and_save(live_server, phone_page, language):
+    # German once sent value="01.09.2026", which a date input drops: both fields were
+    # empty and every save failed.
+    owner, circle, season = _owner_with_season()
+    _signed_in(phone_page, live_server, owner)
+    phone_page.goto(f"{live_server.url}/{language}/circles/{circle.pk}/seasons/{season.pk}/edit/")
+    assert phone_page.locator("input[name=starts_on]").input_value() == "2026-09-01"
+    assert phone_page.locator("input[name=ends_on]").input_value() == "2026-12-31"
+    screenshot(phone_page, f"lang-{language}-season-edit")
+    phone_page.locator("form.sheet-form button[type=submit]").last.click()
+    expect(phone_page).to_have_url(re.compile(rf"/{language}/circles/{circle.pk}/seasons/"))
+    assert phone_page.locator(".error-box, .field-error").count() == 0
+    season.refresh_from_db()
+    assert (season.starts_on.isoformat(), season.ends_on.isoformat()) == (
+        "2026-09-01",
+        "2026-12-31",
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("language", ["en", "de", "eo"])
+def test_the_top_bar_is_one_row_on_a_phone_in_each_language(live_server, phone_page, language):
+    # Esperanto's links ("Nova listo", "Arbitro", "Reguloj", "Ludrondoj") wrapped to a
+    # second row (about 90 px) at 390 px. One row: the tap height and its padding.
+    def one_row(name: str) -> None:
+        bar = phone_page.locator(".topbar").bounding_box()
+        links = phone_page.locator(".topbar nav a")
+        tops = {round(links.nth(i).bounding_box()["y"]) for i in range(links.count())}
+        assert len(tops) == 1, f"{name}: the links wrap to {len(tops)} rows"
+        assert bar["height"] <= 56, f"{name}: the bar is {bar['height']} px high"
+
+    phone_page.goto(f"{live_server.url}/{language}/")
+    one_row(f"{language}, logged out")
+    owner, _, _ = _owner_with_season()
+    _signed_in(phone_page, live_server, owner)
+    for path in ("/", "/mine/", "/rules/"):
+        phone_page.goto(f"{live_server.url}/{language}{path}")
+        one_row(f"{language}{path}, logged in")
+    screenshot(phone_page, f"lang-{language}-topbar")
