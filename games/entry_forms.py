@@ -21,6 +21,7 @@ from games.rules.errors import Problem
 from games.rules.pitch_sheet import team_of
 from games.rules.skat import ALL_POINTS, ALL_TRICKS, BASE_VALUES, BIDS, NULL_VALUES, contract_name
 from games.rules.skat_sheet import LONGEST_SERIES, SHORTEST_SERIES
+from games.rules.text import Text
 
 PITCH_POINTS = ("ace", "jack", "off_jack", "high_joker", "low_joker", "ten", "two", "three")
 
@@ -113,6 +114,14 @@ def skat_entry(post: QueryDict, *, players: int) -> dict[str, Any]:
         return entry
     entry = {}
     _put(entry, "declarer", _number(post.get("declarer")))
+    if _flag(post, "by_value"):
+        # A game entered by its value as the list writes it: the number typed, minus
+        # when "Lost" is ticked (a phone's number pad often has no minus key).
+        value = _number(post.get("value"))
+        if isinstance(value, int) and _flag(post, "value_lost"):
+            value = -abs(value)
+        entry["value"] = value if value is not None else ""
+        return entry
     _put(entry, "game", post.get("game"))
     _put(entry, "bid", skat_bid(post))
     for flag in ("hand", "ouvert", "kontra", "re"):
@@ -165,6 +174,12 @@ def skat_form(entry: dict[str, Any]) -> dict[str, Any]:
         values["ramsch_last_trick"] = ramsch.get("last_trick")
         return values
     values["mode"] = "game"
+    if "value" in entry:
+        value = entry["value"]
+        values["by_value"] = True
+        if isinstance(value, int) and value < 0:
+            values.update(value=-value, value_lost=True)
+        return values
     matadors = entry.get("matadors")
     if isinstance(matadors, dict) and matadors:
         ((direction, count),) = list(matadors.items())[:1]
@@ -327,6 +342,10 @@ def _skat_words(field: str | None, missing: bool) -> str | None:
             "Ramsch: type each player’s card points and tricks, and tap who took the last trick."
         ),
         "ramsch.last_trick": _("Last trick: tap the player who took it (the skat goes with it)."),
+        "value": _(
+            "Value: type the game’s value as the list writes it, like 48, and tick “Lost” "
+            "for a lost game."
+        ),
         None: _("Tap who played the game, or “Everyone passed”."),
     }
     return words.get(field)
@@ -382,6 +401,7 @@ def _placed(game: str, field: str, options: Any) -> bool:
             "declarer_tricks",
             "declarer_trick_cards",
             "skat",
+            "value",
         }
         if getattr(options, "kontra_re", False):
             shown |= {"kontra", "re"}
@@ -418,6 +438,10 @@ def form_problem(
     internal = (
         internal or message.startswith("Say how the game went") or "needs the matadors" in message
     )
+    if game == "skat" and field == "value" and not isinstance(message, Text):
+        # The reader's "must be a whole number": the referee's own words (a Text) say
+        # which games a value can be and stay as they are.
+        internal = True
     if missing or internal:
         seat = _SEAT_FIELD.match(field or "")
         if seat and int(seat.group(1)) < len(players):

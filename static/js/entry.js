@@ -479,7 +479,6 @@
     if (!form || !form.classList.contains("is-enhanced")) return;
     // Runs in the capture phase, before htmx reads the form for the preview.
     if (target.name === "declarer" || target.name === "mode") skatMode(form, target);
-    if (target.name === "declarer" || target.name === "by_value") skatByValue(form);
     if (["hand", "ouvert", "game"].indexOf(target.name) >= 0) skatHand(form, target);
     if (target.name === "bid_other") {
       var other = form.querySelector("input[name=bid][value=other]");
@@ -489,6 +488,13 @@
     if (group && event.isTrusted) group.dataset.touched = "1";
     if (target.name === "went_out" || target.name === "count_by") manipulationNext(form);
     sync(form);
+    // After sync: a field is enabled only once it shows (hideHidden), and only then
+    // can it take the focus.
+    if (target.name === "declarer" || target.name === "by_value") skatByValue(form);
+    if (target.name === "mode" && target.value === "passed") {
+      var first = form.querySelector(".ramsch input[type=number]");
+      if (first && !first.value) first.focus();
+    }
     save(form);
   }
 
@@ -559,6 +565,26 @@
   document.addEventListener("scorekeeper:kept", function (event) {
     var form = event.target;
     if (form.matches && form.matches("form.entry-form.is-enhanced")) afterReset(form);
+  });
+  // A table that keeps its list by value enters the next game by value too, also when
+  // the answer to a Save draws the form anew (after the first deal).
+  var byValueNext = false;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail && event.detail.elt;
+    if (!form || !form.matches || !form.matches("form.entry-form")) return;
+    var on = box(form, "by_value");
+    byValueNext = !!(on && on.checked);
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!byValueNext) return;
+    byValueNext = false;
+    // The form drawn anew may not be set up yet (init); it syncs itself then.
+    var form = document.querySelector("form.entry-form");
+    var on = form && box(form, "by_value");
+    if (on && !on.checked) {
+      on.checked = true;
+      if (form.classList.contains("is-enhanced")) sync(form);
+    }
   });
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:load", function (event) { init(event.target); });

@@ -152,6 +152,58 @@ def test_a_won_suit_game_and_a_grand_take_four_taps_each(live_server, phone):
     expect_totals(phone, 0, 33, 48)
 
 
+def test_a_game_by_value_takes_three_taps_and_two_once_the_list_is_kept_so(live_server, phone):
+    _sheet(live_server, phone, "skat", ["Ali", "Bea", "Cleo"])
+    taps = Taps(phone)
+    # A paper list writes only the value: Bea's 48. The number has the focus at once.
+    taps(_chip(phone, "Declarer", "Bea"))
+    taps(phone.locator("label.toggle", has_text="By value"))
+    expect(phone.locator("input[name=value]")).to_be_focused()
+    taps.type("48")
+    # 48 is Grand with or against 1 (2 × 24) or Clubs with 4 levels (4 × 12): the ISkO
+    # game value rules (rule book: Game value); a plus value is a won game.
+    expect(phone.locator("#preview .preview-summary")).to_have_text(
+        "Bea: by value (Grand with or against 1 or Clubs ×4), won, +48"
+    )
+    _questions_fit(phone)
+    _picture(phone, "entry-skat-by-value")
+    taps.still()
+    taps(_save(phone))
+    assert taps.count == 3
+    expect_totals(phone, 0, 48, 0)
+
+    # The next game is entered by value too: the declarer, the number, Save.
+    taps = Taps(phone)
+    expect(phone.locator("input[name=by_value]")).to_be_checked()
+    taps(_chip(phone, "Declarer", "Cleo"))
+    expect(phone.locator("input[name=value]")).to_be_focused()
+    # A minus value is a lost game, counted double: −96 is a game worth 48 (rule book:
+    # Score on the list).
+    taps.type("-96")
+    expect(phone.locator("#preview .preview-summary")).to_have_text(
+        "Cleo: by value (Grand with or against 1 or Clubs ×4), lost, −96"
+    )
+    taps.still()
+    taps(_save(phone))
+    assert taps.count == 2
+    expect_totals(phone, 0, 48, -96)
+
+
+def test_a_value_no_game_has_is_refused_with_the_nearest_games(live_server, phone):
+    _sheet(live_server, phone, "skat", ["Ali", "Bea", "Cleo"])
+    _chip(phone, "Declarer", "Bea").click()
+    phone.locator("label.toggle", has_text="By value").click()
+    phone.keyboard.type("47")
+    # No game is worth 47 (rule book: Legal bids lists every value a game can have).
+    expect(phone.locator("#preview .preview-errors")).to_contain_text(
+        "No Skat game is worth 47; the nearest are 46 (Null Ouvert) and 48"
+    )
+    _picture(phone, "entry-skat-by-value-refused")
+    _save(phone).click()
+    expect(phone.locator("#form-errors")).to_contain_text("No Skat game is worth 47")
+    expect_totals(phone, 0, 0, 0)
+
+
 def test_a_thrown_in_deal_takes_two_taps(live_server, phone):
     _sheet(live_server, phone, "skat", ["Ali", "Bea", "Cleo"])
     taps = Taps(phone)
@@ -167,7 +219,7 @@ def test_a_thrown_in_deal_takes_two_taps(live_server, phone):
     expect_totals(phone, 0, 0, 0)
 
 
-def test_a_ramsch_takes_six_taps_the_last_player_worked_out(live_server, phone):
+def test_a_ramsch_takes_five_taps_the_last_player_worked_out(live_server, phone):
     _sheet(live_server, phone, "skat", ["Ali", "Bea", "Cleo"], all_pass="ramsch")
     taps = Taps(phone)
     taps(_radio(phone, "mode", "passed"))
@@ -184,11 +236,42 @@ def test_a_ramsch_takes_six_taps_the_last_player_worked_out(live_server, phone):
     expect(phone.locator("input[name=ramsch_points_2]")).to_have_value("40")
     expect(phone.locator("input[name=ramsch_tricks_2]")).to_have_value("3")
     expect(phone.locator(".ramsch-cell.is-derived")).to_have_count(2)
-    taps(_radio(phone, "ramsch_last_trick", "1"))
-    # Rule book, Ramsch: whoever took the most card points loses them: Bea −50.
+    # Rule book, Ramsch: whoever took the most card points loses them: Bea −50. The last
+    # trick settles nothing here (no tie, and this sheet's tied players all lose), so it
+    # is not asked for.
+    expect(phone.locator("input[name=ramsch_last_trick]")).to_have_count(0)
     expect(phone.locator("#preview .preview-summary")).to_have_text("Ramsch: Bea −50")
     _questions_fit(phone)
     _picture(phone, "entry-skat-ramsch")
+    taps.still()
+    taps(_save(phone))
+    assert taps.count == 5
+    expect_totals(phone, 0, -50, 0)
+
+
+def test_a_ramsch_asks_for_the_last_trick_only_for_a_tie_it_settles(live_server, phone):
+    _sheet(
+        live_server,
+        phone,
+        "skat",
+        ["Ali", "Bea", "Cleo"],
+        all_pass="ramsch",
+        ramsch_tie="last_trick_loses",
+    )
+    taps = Taps(phone)
+    taps(_radio(phone, "mode", "passed"))
+    taps.type("50")
+    taps(phone.locator("input[name=ramsch_tricks_0]"))
+    taps.type("4")
+    taps(phone.locator("input[name=ramsch_points_1]"))
+    taps.type("50")
+    taps(phone.locator("input[name=ramsch_tricks_1]"))
+    taps.type("4")
+    # Ali and Bea tie at 50: by this sheet's rule the one who took the last trick loses
+    # (rule book, Ramsch), so the referee asks who that was.
+    expect(phone.locator("#preview .preview-errors")).to_contain_text("say who took the last trick")
+    taps(_radio(phone, "ramsch_last_trick", "1"))
+    expect(phone.locator("#preview .preview-summary")).to_have_text("Ramsch: Bea −50")
     taps.still()
     taps(_save(phone))
     assert taps.count == 6
@@ -211,7 +294,6 @@ def test_a_worked_out_ramsch_number_can_be_typed_over(live_server, phone):
     phone.locator("input[name=ramsch_tricks_0]").fill("3")
     phone.locator("input[name=ramsch_tricks_1]").fill("4")
     phone.locator("input[name=ramsch_tricks_2]").fill("3")
-    _radio(phone, "ramsch_last_trick", "1").click()
     expect(phone.locator("#preview .preview-errors")).to_contain_text(
         "The card points add up to 119, but a deal has 120"
     )
