@@ -263,7 +263,9 @@ def recent_start(request: HttpRequest, entry: GameEntry) -> dict[str, Any] | Non
         if sheet is None:
             return None
         names = [n for n in item.get("players", []) if isinstance(n, str)]
-        return {"url": sheet.get_absolute_url(), "players": names, "at": at}
+        # Under a minute, "just now": Django's timesince would say "0 minutes".
+        just_now = timezone.now() - at < datetime.timedelta(minutes=1)
+        return {"url": sheet.get_absolute_url(), "players": names, "at": at, "just_now": just_now}
     return None
 
 

@@ -29,3 +29,32 @@ def test_the_history_writes_its_days_as_the_other_pages_do(client, language):
         assert re.fullmatch(r"\d+\. \w+ \d{4}", today)  # "1. Dezember 2026"
     for stamp in stamps:
         assert re.fullmatch(re.escape(today) + r", \d\d:\d\d:\d\d\s*", stamp), stamp
+
+
+JUST_NOW = {"en": "just now", "de": "gerade eben", "eo": "ĵus"}
+NO_TIME = re.compile(r"\b0 (minutes|Minuten|minutoj)")
+
+
+@pytest.mark.parametrize("language", ["en", "de", "eo"])
+def test_a_sheet_started_under_a_minute_ago_was_started_just_now(client, language):
+    import datetime
+
+    from games.views_app import STARTED
+
+    form_page = client.get(f"/{language}/new/manipulation/").content.decode()
+    key = re.search(r'name="idempotency_key" value="([^"]+)"', form_page).group(1)
+    form = {"player_0": "Ana", "player_1": "Ben", "player_2": "Cem", "idempotency_key": key}
+    assert client.post(f"/{language}/new/manipulation/", form).status_code == 302
+    page = client.get(f"/{language}/new/manipulation/").content.decode()
+    assert JUST_NOW[language] in page
+    assert not NO_TIME.search(page)
+    # Five minutes later it says how long ago.
+    session = client.session
+    started = session[STARTED]
+    at = datetime.datetime.fromisoformat(started[0]["at"]) - datetime.timedelta(minutes=5)
+    started[0]["at"] = at.isoformat()
+    session[STARTED] = started
+    session.save()
+    page = client.get(f"/{language}/new/manipulation/").content.decode()
+    assert JUST_NOW[language] not in page
+    assert re.search(r"\b5\xa0?\s?(minutes|Minuten|minutoj)", page)
