@@ -917,7 +917,8 @@ def _play_from_count(
     skat: Sequence[Card] | None,
     problems: ProblemCollector,
 ) -> _Play | None:
-    if tricks is None:
+    tricks_missing = tricks is None and (game == "null" or not _points_rule_out_schwarz(points))
+    if tricks_missing:
         problems.add(
             "declarer_tricks",
             _("Give the number of tricks the declarer took (0 wins a Null game).")
@@ -932,12 +933,25 @@ def _play_from_count(
             "declarer_points",
             _("Give the declarer's card points (skat included) with the tricks."),
         )
-    if not _check_points_and_tricks(points, tricks, skat, problems) or tricks is None:
+    if not _check_points_and_tricks(points, tricks, skat, problems) or tricks_missing:
         return None
     if game == "null":
+        assert tricks is not None
         return _null_play(points, tricks, ())
     if points is None:
         return None
+    if tricks is None:
+        # The card points alone decide it: more than the skat can hold means a trick
+        # taken, fewer than 120 means the opponents took one, so it is not schwarz.
+        step = Step(
+            _(
+                "The declarer took {points} card points, skat included: between them the "
+                "two sides took tricks, so it is not schwarz.",
+                points=points,
+            ),
+            "skat-card-points",
+        )
+        return _suit_play(points, None, (step,))
     step = Step(
         ngettext(
             "The declarer took {n} trick with {points} card points, skat included.",
@@ -1076,8 +1090,15 @@ def _null_play(points: int | None, tricks: int, steps: tuple[Step, ...]) -> _Pla
     return _Play(tricks == 0, False, False, points, tricks, (*steps, Step(text, "skat-null")))
 
 
+def _points_rule_out_schwarz(points: int | None) -> bool:
+    """Card points that say neither side took every trick: more than the two skat
+    cards can hold (the declarer took a trick) and fewer than all 120 (so did the
+    opponents; a trick without a card point is the only way to take one with none)."""
+    return points is not None and _possible_points(0)[1] < points < ALL_POINTS
+
+
 def _suit_play(
-    points: int, tricks: int, steps: tuple[Step, ...], *, pointless_tricks: bool = False
+    points: int, tricks: int | None, steps: tuple[Step, ...], *, pointless_tricks: bool = False
 ) -> _Play:
     said = list(steps)
     won = points >= WINNING_POINTS

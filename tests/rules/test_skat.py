@@ -1566,8 +1566,10 @@ REFUSALS = [
         ],
     ),
     (
+        # 120 card points leave schwarz open (the opponents may have taken a trick
+        # without a card point), so the tricks are needed; 70 would not need them.
         "tricks-missing",
-        {"game": "clubs", "bid": 18, "matadors": WITH_1, "declarer_points": 70},
+        {"game": "clubs", "bid": 18, "matadors": WITH_1, "declarer_points": 120},
         [
             (
                 "declarer_tricks",
@@ -2494,3 +2496,29 @@ def test_a_hand_game_short_of_its_bid_is_lost_as_overbid_not_refused(request_, v
     assert result.overbid is True
     assert result.game_value == value
     assert result.score == score
+
+
+# Card points that leave no doubt about schwarz need no tricks (rule book: Schwarz: one
+# side took no trick; the skat alone holds at most 22 card points, and the opponents'
+# card points come only from tricks).
+@pytest.mark.parametrize(
+    ("points", "won", "score", "schneider"),
+    [(60, False, -48, False), (61, True, 24, False), (90, True, 36, True), (23, False, -72, True)],
+)
+def test_card_points_alone_are_enough_when_they_rule_out_schwarz(points, won, score, schneider):
+    # Clubs with 1: (1 + 1 game) × 12 = 24; schneider adds a level: 36 (ISkO game value).
+    result = score_game(game="clubs", bid=18, matadors=WITH_1, declarer_points=points)
+    assert (result.won, result.score, result.schneider, result.schwarz) == (
+        won,
+        score,
+        schneider,
+        False,
+    )
+    assert result.declarer_tricks is None
+
+
+@pytest.mark.parametrize("points", [0, 22, 120])
+def test_card_points_that_leave_schwarz_open_need_the_tricks(points):
+    with pytest.raises(RuleError) as caught:
+        score_game(game="clubs", bid=18, matadors=WITH_1, declarer_points=points)
+    assert [p.field for p in caught.value.problems] == ["declarer_tricks"]
