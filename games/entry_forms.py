@@ -23,6 +23,9 @@ from games.rules.skat import ALL_POINTS, ALL_TRICKS, BASE_VALUES, BIDS, NULL_VAL
 from games.rules.skat_sheet import LONGEST_SERIES, SHORTEST_SERIES
 from games.rules.text import Text
 
+# The one-tap result "60:60": the declarer's card points are 60 (no outcome of the API).
+SIXTY_ALL = "sixty_all"
+
 PITCH_POINTS = ("ace", "jack", "off_jack", "high_joker", "low_joker", "ten", "two", "three")
 
 
@@ -151,6 +154,10 @@ def skat_entry(post: QueryDict, *, players: int) -> dict[str, Any]:
     elif result_by == "cards":
         entry["declarer_trick_cards"] = post.getlist("declarer_trick_cards")
         _put(entry, "skat", post.getlist("skat"))
+    elif post.get("outcome") == SIXTY_ALL:
+        # "60:60" (on a sheet with a Bock round after it): the card points say it, and
+        # 60 needs no tricks (both sides took some, so it is not schwarz).
+        entry["declarer_points"] = ALL_POINTS // 2
     else:
         _put(entry, "outcome", post.get("outcome"))
     return entry
@@ -188,6 +195,8 @@ def skat_form(entry: dict[str, Any]) -> dict[str, Any]:
         values["matadors_by"] = "cards"
     if "declarer_trick_cards" in entry:
         values["result_by"] = "cards"
+    elif entry.get("declarer_points") == ALL_POINTS // 2 and "declarer_tricks" not in entry:
+        values.update(result_by="outcome", outcome=SIXTY_ALL)
     elif "declarer_points" in entry or "declarer_tricks" in entry:
         values["result_by"] = "points"
     else:

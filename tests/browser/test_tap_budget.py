@@ -204,6 +204,28 @@ def test_a_value_no_game_has_is_refused_with_the_nearest_games(live_server, phon
     expect_totals(phone, 0, 0, 0)
 
 
+def test_a_sixty_all_takes_five_taps_on_a_sheet_with_a_bock_round_after_it(live_server, phone):
+    _sheet(live_server, phone, "skat", ["Ali", "Bea", "Cleo"], bock={"sixty_all": True})
+    _questions_fit(phone)
+    taps = Taps(phone)
+    taps(_chip(phone, "Declarer", "Bea"))
+    taps(_radio(phone, "game", "spades"))
+    taps(_radio(phone, "matadors_tap", "with-2"))
+    # 60:60 is lost (the declarer needs 61; rule book: Winning and losing): (2 + 1) × 11
+    # = 33, lost double, −66; the card points say it, and 60 needs no tricks (both sides
+    # took some, so it is not schwarz).
+    taps(_radio(phone, "outcome", "sixty_all"))
+    expect(phone.locator("#preview .preview-summary")).to_have_text("Bea: Spades with 2, lost, −66")
+    _questions_fit(phone)
+    _picture(phone, "entry-skat-sixty")
+    taps.still()
+    taps(_save(phone))
+    assert taps.count == 5
+    expect_totals(phone, 0, -66, 0)
+    # House rule: a game ending 60:60 starts a Bock round.
+    expect(phone.locator(".entry .note").first).to_contain_text("Bock")
+
+
 def test_a_thrown_in_deal_takes_two_taps(live_server, phone):
     _sheet(live_server, phone, "skat", ["Ali", "Bea", "Cleo"])
     taps = Taps(phone)
