@@ -300,7 +300,7 @@ def test_the_last_deal_of_a_series_brings_game_over_in_place_of_the_form(client)
     assert oob_ids(body) == [
         "totals", "game-over", "entry-slot", "undo-bar", "tally", "deal-delete",
     ]  # fmt: skip
-    assert "Game over" in body
+    assert "Series over" in body  # a Skat sheet is a series (docs/glossary.md)
     assert "Play again" in body
     assert 'name="game"' not in body  # no form for a deal that cannot come
     assert re.findall(r'<li id="deal-(\d+)"', body) == ["3"]

@@ -194,7 +194,8 @@ def test_the_last_deal_shows_game_over_and_leaves_undo_in_reach(live_server, pho
     _radio(phone, "game", "grand").click()
     _radio(phone, "matadors_tap", "with-1").click()
     phone.get_by_role("button", name="Save deal 3").click()
-    expect(phone.get_by_role("heading", name="Game over")).to_be_visible()
+    # A Skat sheet is a series (docs/glossary.md): "Series over", as its last line says.
+    expect(phone.get_by_role("heading", name="Series over")).to_be_visible()
     expect_totals(phone, 48, 24, 33)
     expect(phone.get_by_role("status").filter(has_text="Deal 3 saved")).to_be_visible()
     expect(phone.locator("form.entry-form")).to_have_count(0)
