@@ -271,10 +271,13 @@ def pitch_entry(post: QueryDict, *, players: int) -> dict[str, Any]:
         key: post.get(f"point_{key}") for key in PITCH_POINTS if post.get(f"point_{key}")
     }
     pitcher = entry.get("pitcher")
-    if post.get("points_rest") == "pitcher" and isinstance(pitcher, int) and 0 <= pitcher < players:
-        # "Change only what differs": a point card left unmarked went to the pitcher's team.
+    rest = "other" if _flag(post, "points_rest_other") else post.get("points_rest")
+    if rest in ("pitcher", "other") and isinstance(pitcher, int) and 0 <= pitcher < players:
+        # "Change only what differs": a point card left unmarked went to the pitcher's
+        # team, or to the other team when the form says so.
+        team = team_of(pitcher) if rest == "pitcher" else team_of(pitcher + 1)
         for key in PITCH_POINTS:
-            entry["points"].setdefault(key, team_of(pitcher))
+            entry["points"].setdefault(key, team)
     return entry
 
 

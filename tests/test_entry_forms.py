@@ -197,6 +197,42 @@ def test_the_bid_chips_are_the_bids_that_matter(values, chips):
 # -- Pitch ----------------------------------------------------------------------------------
 
 
+def test_pitch_cards_left_unmarked_went_to_the_other_team_when_the_form_says_so():
+    post = form(
+        pitcher="0", bid="4", point_three="A", points_rest="pitcher", points_rest_other="on"
+    )
+    entry = entry_forms.pitch_entry(post, players=4)
+    # Ann in seat 1 plays for team A; "the rest: other team" gives team B every card
+    # left untapped.
+    assert entry["points"] == {
+        "ace": "B",
+        "jack": "B",
+        "off_jack": "B",
+        "high_joker": "B",
+        "low_joker": "B",
+        "ten": "B",
+        "two": "B",
+        "three": "A",
+    }
+
+
+def test_a_game_by_value_is_posted_as_the_declarer_and_the_value():
+    # A paper list writes a lost game as minus twice its value: "Lost" makes it minus.
+    post = form(mode="game", declarer="1", by_value="on", value="96", value_lost="on", bid="18")
+    assert entry_forms.skat_entry(post, players=3) == {"declarer": 1, "value": -96}
+    assert entry_forms.skat_form({"declarer": 1, "value": -96})["value"] == 96
+    typed = form(mode="game", declarer="1", by_value="on", value="-96")
+    assert entry_forms.skat_entry(typed, players=3) == {"declarer": 1, "value": -96}
+
+
+def test_sixty_all_is_posted_as_60_card_points():
+    post = form(mode="game", declarer="1", game="spades", bid="18", outcome="sixty_all")
+    entry = entry_forms.skat_entry(post, players=3)
+    assert entry["declarer_points"] == 60
+    assert "outcome" not in entry
+    assert entry_forms.skat_form(entry)["outcome"] == "sixty_all"
+
+
 def test_pitch_cards_left_unmarked_went_to_the_pitchers_team():
     post = form(pitcher="1", bid="5", point_ten="A", point_two="out", points_rest="pitcher")
     entry = entry_forms.pitch_entry(post, players=4)

@@ -228,9 +228,13 @@
   function pitchDefaults(form) {
     var pitcher = form.querySelector("input[name=pitcher]:checked");
     if (!pitcher) return;
+    // The rest went to the pitcher's team, or to the other one when the player says so.
+    var team = pitcher.dataset.team;
+    var other = box(form, "points_rest_other");
+    if (other && other.checked) team = team === "A" ? "B" : "A";
     form.querySelectorAll(".point-choice").forEach(function (group) {
       if (group.dataset.touched) return;
-      var own = group.querySelector("input[value='" + pitcher.dataset.team + "']");
+      var own = group.querySelector("input[value='" + team + "']");
       if (own) own.checked = true;
     });
   }

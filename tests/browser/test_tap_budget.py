@@ -399,6 +399,28 @@ def test_a_pitch_hand_takes_five_taps(live_server, phone):
     expect_totals(phone, 8, 1)
 
 
+def test_a_pitch_hand_the_other_team_took_takes_five_taps(live_server, phone):
+    _sheet(live_server, phone, "pitch", ["Ann", "Ben", "Cat", "Dan"])
+    _questions_fit(phone)
+    taps = Taps(phone)
+    taps(_chip(phone, "Who pitched?", "Ann"))
+    taps(_chip(phone, "Bid", "4"))
+    # Ann's team A took only the three; everything else went to team B: one tap says so.
+    taps(phone.locator("label.rest-other"))
+    taps(phone.get_by_role("radiogroup", name="Three").locator("label", has_text="A"))
+    # A took 3 < 4: set, and loses its bid; B scores what it took, 1 each for ace, jack,
+    # off-jack, both jokers, ten and two: 7 (rule book, Making the bid).
+    expect(phone.locator("#preview .preview-summary")).to_have_text(
+        "Ann bid 4 for team A: set, A −4, B +7"
+    )
+    _questions_fit(phone)
+    _picture(phone, "entry-pitch-other-team")
+    taps.still()
+    taps(_save(phone))
+    assert taps.count == 5
+    expect_totals(phone, -4, 7)
+
+
 def test_a_manipulation_round_takes_a_tap_per_player_and_save(live_server, phone):
     _sheet(live_server, phone, "manipulation", ["Ana", "Ben", "Cem"])
     taps = Taps(phone)
