@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from django.conf import settings
 from django.contrib.auth import REDIRECT_FIELD_NAME, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
 from django.http import HttpResponseRedirect
 from django.shortcuts import resolve_url
-from django.urls import reverse_lazy
+from django.urls import Resolver404, resolve, reverse_lazy
 from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
@@ -41,6 +43,21 @@ def safe_next_url(request) -> str:
     return ""
 
 
+def invited_to(url: str) -> str:
+    """The name of the circle whose invite link ``url`` is (a visitor on the way to join
+    it signs up or logs in first); "" for any other address or an invite no longer valid."""
+    try:
+        match = resolve(urlsplit(url).path)
+    except Resolver404:
+        return ""
+    if match.view_name != "circles:join":
+        return ""
+    from circles.models import Circle
+
+    circle = Circle.objects.filter(invite_token=match.kwargs.get("token", "")).first()
+    return circle.name if circle is not None else ""
+
+
 @method_decorator(
     [login_not_required, sensitive_post_parameters(), csrf_protect, never_cache], name="dispatch"
 )
@@ -59,11 +76,17 @@ class SignUpView(UnprocessableOnInvalidMixin, FormView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         context[REDIRECT_FIELD_NAME] = safe_next_url(self.request)
+        context["invited_to"] = invited_to(context[REDIRECT_FIELD_NAME])
         return context
 
 
 class LoginView(UnprocessableOnInvalidMixin, auth_views.LoginView):
     authentication_form = forms.LoginForm
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["invited_to"] = invited_to(safe_next_url(self.request))
+        return context
 
 
 class PasswordChangeView(UnprocessableOnInvalidMixin, auth_views.PasswordChangeView):

@@ -24,7 +24,9 @@ def test_the_home_page_says_what_circles_and_seasons_are(client):
     User.objects.create_user("ana", "ana@example.org", "pw-long-enough-1")
     client.login(username="ana", password="pw-long-enough-1")
     page = client.get("/en/").content.decode()
-    assert 'href="/en/circles/new/"' in page.split('id="circles-heading"')[1]
+    section = page.split('id="circles-heading"')[1].split("</section>")[0]
+    assert "A season</strong> is a period" in section
+    assert "under Your circles" in section
 
 
 def test_log_out_is_on_every_page_while_logged_in(client):
@@ -51,3 +53,33 @@ def test_log_out_is_on_every_page_while_logged_in(client):
     response = client.post("/en/accounts/logout/")
     assert response.status_code == 302
     assert SESSION_KEY not in client.session
+
+
+def test_sign_up_and_log_in_on_the_way_to_an_invitation_name_the_circle(client):
+    olga = User.objects.create_user("olga", "olga@example.org", "pw-long-enough-1")
+    circle = services.circle_create(owner=olga, name="Tuesday Skat")
+    join = f"/en/join/{circle.invite_token}/"
+    signup = client.get(f"/en/accounts/signup/?next={join}").content.decode()
+    assert "You are invited to Tuesday Skat: make your account" in signup
+    login = client.get(f"/en/accounts/login/?next={join}").content.decode()
+    assert "You are invited to Tuesday Skat: log in" in login
+    # Nothing said for another address or an invite that no longer works.
+    for url in ("/en/new/", "/en/join/not-a-token/", "https://example.org/en/join/x/"):
+        assert (
+            "You are invited" not in client.get(f"/en/accounts/signup/?next={url}").content.decode()
+        )
+        assert (
+            "You are invited" not in client.get(f"/en/accounts/login/?next={url}").content.decode()
+        )
+    # After signing up, the new account is back at the invitation.
+    response = client.post(
+        "/en/accounts/signup/",
+        {
+            "username": "bert",
+            "email": "bert@example.org",
+            "password1": "green-table-42",
+            "password2": "green-table-42",
+            "next": join,
+        },
+    )
+    assert response["Location"] == join
