@@ -22,6 +22,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.games import GAMES, GameEntry
 from games.models import Hand, IdempotencyKey, Seat, Sheet, SheetEvent, new_token
@@ -81,6 +82,47 @@ class StaleSheet(RuleError):
             )
         )
         self.current = current
+
+
+class GameEndsEarlier(RuleError):
+    """A change would end the game with deal ``end`` while deals ``end + 1`` to
+    ``count`` come after it. Nothing is changed: the player deletes those deals first,
+    or asks for them to be deleted with the change (``drop_later``); the history keeps
+    them either way."""
+
+    def __init__(self, entry: GameEntry, state: SheetState, *, end: int, count: int) -> None:
+        self.end = end
+        self.first = end + 1
+        self.last = count
+        self.later = count - end  # how many deals come after the new end
+        values = {
+            "end": end,
+            "first": self.first,
+            "last": self.last,
+            "result": str(state.headline),
+        }
+        later = self.later
+        if entry.counts_rounds:
+            text = ngettext(
+                "With this change the game ends with round %(end)s (%(result)s), but round "
+                "%(first)s was entered after it. Delete round %(first)s first (the history "
+                "keeps it), then make this change again.",
+                "With this change the game ends with round %(end)s (%(result)s), but rounds "
+                "%(first)s to %(last)s were entered after it. Delete them first, from round "
+                "%(last)s back (the history keeps them), then make this change again.",
+                later,
+            )
+        else:
+            text = ngettext(
+                "With this change the game ends with deal %(end)s (%(result)s), but deal "
+                "%(first)s was entered after it. Delete deal %(first)s first (the history "
+                "keeps it), then make this change again.",
+                "With this change the game ends with deal %(end)s (%(result)s), but deals "
+                "%(first)s to %(last)s were entered after it. Delete them first, from deal "
+                "%(last)s back (the history keeps them), then make this change again.",
+                later,
+            )
+        super().__init__(text % values)
 
 
 def _clean_names(players: object, problems: list[Problem]) -> list[str]:
@@ -374,6 +416,12 @@ def _replay(entry: GameEntry, sheet: Sheet, entries: list[dict[str, Any]], new_i
         except RuleError as error:
             if index == new_index:
                 raise
+            if index > new_index and game_sheet.state.finished:
+                # The change ends the game earlier: the deals from here on were played
+                # after its end. Say which, so they can be deleted first (or with it).
+                raise GameEndsEarlier(
+                    entry, game_sheet.state, end=index, count=len(entries)
+                ) from error
             # str(): each message in the reader's language (a join would keep its English).
             messages = " ".join(str(p.message) for p in error.problems)
             if entry.counts_rounds:
@@ -550,16 +598,33 @@ def hand_correct(
     hand_id: int | None = None,
     data: dict[str, Any],
     expected_version: int | None = None,
+    drop_later: bool = False,
     by: Actor = ANONYMOUS,
 ) -> HandOutcome:
-    """Replace what was entered for a deal; every later deal is re-scored."""
+    """Replace what was entered for a deal; every later deal is re-scored.
+
+    A correction that ends the game earlier (a Pitch team reaches 52 in this deal) is
+    refused with ``GameEndsEarlier``, which names the deals played after the new end;
+    with ``drop_later`` those deals are deleted with it instead (each one kept in the
+    history, where it can be brought back if the correction is undone)."""
     entry = GAMES[sheet.game]
     with transaction.atomic():
         sheet = _locked(sheet, expected_version)
         hands, index = _live_hand(sheet, number, hand_id)
         entries = [h.entry for h in hands]
         entries[index] = data
-        engine = _replay(entry, sheet, entries, new_index=index)
+        try:
+            engine = _replay(entry, sheet, entries, new_index=index)
+        except GameEndsEarlier as ended:
+            if not drop_later:
+                raise
+            entries = entries[: ended.end]
+            engine = _replay(entry, sheet, entries, new_index=index)
+            # From the last one back, as a player deleting them by hand would.
+            for later in reversed(hands[ended.end :]):
+                _event(sheet, SheetEvent.REMOVED, by, number=later.number, before=later.entry)
+                later.delete()
+            hands = hands[: ended.end]
         hand = hands[index]
         before = hand.entry
         hand.entry = data

@@ -26,7 +26,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.formats import date_format
 from django.utils.module_loading import import_string
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -246,6 +246,7 @@ def _board_context(
     errors: list[Problem] | None = None,
     every_deal: bool = False,
     parts_only: bool = False,
+    notice: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What the sheet's board shows. It lists the latest deals only (``TAIL``), from
     the engine the last write kept, so it costs the same at deal 200 as at deal 10;
@@ -276,6 +277,11 @@ def _board_context(
     if rows:
         # The newest deal comes explained; older ones load their lines when opened.
         rows[-1]["explained"] = True
+    if notice and notice.get("place") == "deal":
+        # "Deal 3 corrected: …" beside the deal itself, where the page jumps to.
+        for row in rows:
+            if row["deal"].number == notice.get("number"):
+                row["notice"] = notice.get("text")
     context = {
         "tally": _tally(state),
         "columns": columns,
@@ -298,6 +304,7 @@ def _board_context(
         "error_fields": {p.field for p in errors or [] if p.field},
         "idempotency_key": uuid.uuid4().hex,
         "undone": services.undone_hand(sheet) if can_edit and not parts_only else None,
+        "undo_notice": notice.get("text") if notice and notice.get("place") == "undo" else None,
         "last_hand": hands[-1] if hands else None,
         "can_delete": can_edit and may_delete(request, sheet),
         "stale": False,
@@ -451,7 +458,8 @@ def sheet_page(request: HttpRequest, token: str) -> HttpResponse:
         return _in_trash(request, sheet, can_edit=True)
     if request.method == "GET":
         every = request.GET.get("deals") == "all"
-        context = _board_context(request, sheet, can_edit=True, every_deal=every)
+        notice = _pop_notice(request, sheet)
+        context = _board_context(request, sheet, can_edit=True, every_deal=every, notice=notice)
         return _page_or_board(request, context)
     entry = GAMES[sheet.game]
     data = entry.entry_from_post(request.POST, players=len(selectors.seat_names(sheet)))
@@ -633,6 +641,7 @@ def deal_correct(request: HttpRequest, token: str, number: int) -> HttpResponse:
     values = hands[number - 1].entry
     errors: list[Problem] = []
     status = 200
+    ends_early: services.GameEndsEarlier | None = None
     if request.method == "POST":
         values = entry.entry_from_post(request.POST, players=len(state.players))
         try:
@@ -641,15 +650,28 @@ def deal_correct(request: HttpRequest, token: str, number: int) -> HttpResponse:
                 hand_id=_posted_hand(request) or hands[number - 1].pk,
                 data=values,
                 expected_version=_posted_version(request),
+                drop_later=request.POST.get("drop_later") == "1",
                 by=_actor(request),
             )
         except services.StaleSheet as error:
             return _stale_board(request, sheet, _problems_json(error))
+        except services.GameEndsEarlier as error:
+            # What was typed stays in the form, with a button that saves it and deletes
+            # the deals after the new end (the history keeps them).
+            errors = list(error.problems)
+            ends_early = error
+            status = 422
         except (UnreadableInput, RuleError) as error:
             errors = list(error.problems)
             status = 422
         else:
-            return redirect(sheet.get_absolute_url() + f"#deal-{outcome.hand.number}")
+            kept = outcome.hands or []
+            dropped = len(hands) - len(kept)
+            text = _corrected_message(entry, outcome, before=state, dropped=dropped)
+            _keep_notice(request, sheet, "deal", outcome.hand.number, text)
+            # A deal older than the ones the sheet lists at first: the page lists them all.
+            shown = "?deals=all" if outcome.hand.number <= len(kept) - snapshots.TAIL else ""
+            return redirect(sheet.get_absolute_url() + f"{shown}#deal-{outcome.hand.number}")
     # The entry form hides the seat that sat this deal out (the dealer at a Skat table of four).
     seats = NextDeal(
         number=number,
@@ -672,12 +694,78 @@ def deal_correct(request: HttpRequest, token: str, number: int) -> HttpResponse:
         "deal": deal,
         "deal_seats": seats,
         "hand": hands[number - 1],
+        "ends_early": ends_early,
     }
     return render(request, "games/deal_correct.html", context, status=status)
 
 
+NOTICE = "sheet_notice"
+
+
+def _keep_notice(request: HttpRequest, sheet: Sheet, place: str, number: int, text: str) -> None:
+    """A message for the sheet page the browser is sent to next: beside the deal it is
+    about (``place`` "deal") or in the undo bar ("undo"). Kept in the session, not as
+    one of the page's messages: those show at the top, out of sight when the page
+    jumps to the deal."""
+    request.session[NOTICE] = {"sheet": sheet.pk, "place": place, "number": number, "text": text}
+
+
+def _pop_notice(request: HttpRequest, sheet: Sheet) -> dict[str, Any] | None:
+    notice = request.session.get(NOTICE)
+    if not isinstance(notice, dict) or notice.get("sheet") != sheet.pk:
+        return None
+    del request.session[NOTICE]
+    return notice
+
+
+def _corrected_message(
+    entry: GameEntry, outcome: services.HandOutcome, *, before: SheetState, dropped: int
+) -> str:
+    """The message "Deal 3 corrected: …", and what else the correction changed: the
+    deals after a new end of the game that went with it, and who won when that moved."""
+    from games.templatetags.sheets import winner_names
+
+    after = outcome.state
+    values = {"number": outcome.hand.number, "summary": outcome.deal.summary}
+    if entry.counts_rounds:
+        parts = [_("Round %(number)s corrected: %(summary)s.") % values]
+    else:
+        parts = [_("Deal %(number)s corrected: %(summary)s.") % values]
+    if dropped:
+        first = len(outcome.hands or []) + 1  # the first deal after the new end
+        later = {"first": first, "last": first + dropped - 1}
+        if entry.counts_rounds:
+            text = ngettext(
+                "Round %(first)s came after the end of the game and was deleted; "
+                "the history keeps it.",
+                "Rounds %(first)s to %(last)s came after the end of the game and were "
+                "deleted; the history keeps them.",
+                dropped,
+            )
+        else:
+            text = ngettext(
+                "Deal %(first)s came after the end of the game and was deleted; "
+                "the history keeps it.",
+                "Deals %(first)s to %(last)s came after the end of the game and were "
+                "deleted; the history keeps them.",
+                dropped,
+            )
+        parts.append(text % later)
+    now = {"names": winner_names(after), "before": winner_names(before)}
+    if after.finished and not before.finished:
+        parts.append(_("The game is over now: %(names)s won.") % now)
+    elif before.finished and not after.finished:
+        parts.append(_("The game is not over any more: %(before)s no longer won.") % now)
+    elif after.finished and tuple(after.winners) != tuple(before.winners):
+        parts.append(_("The win moved: %(names)s won, not %(before)s.") % now)
+    return " ".join(parts)
+
+
 def _board_after(
-    request: HttpRequest, sheet: Sheet, problems: list[Problem] | None = None
+    request: HttpRequest,
+    sheet: Sheet,
+    problems: list[Problem] | None = None,
+    notice: dict[str, Any] | None = None,
 ) -> HttpResponse:
     sheet.refresh_from_db()
     if not request.htmx:
@@ -685,8 +773,10 @@ def _board_after(
         # the reader's language (a stored message would keep a referee Text's English).
         for problem in problems or []:
             messages.error(request, str(problem.message))
+        if notice:
+            _keep_notice(request, sheet, notice["place"], notice["number"], notice["text"])
         return redirect(sheet.get_absolute_url())
-    context = _board_context(request, sheet, can_edit=True)
+    context = _board_context(request, sheet, can_edit=True, notice=notice)
     context["board_errors"] = problems or []
     return _page_or_board(request, context, status=422 if problems else 200)
 
@@ -696,16 +786,40 @@ def _posted_hand(request: HttpRequest) -> int | None:
     return value if isinstance(value, int) and value > 0 else None
 
 
-def _sheet_write(request: HttpRequest, sheet: Sheet, action: Callable[[], Any]) -> HttpResponse:
+def _sheet_write(
+    request: HttpRequest,
+    sheet: Sheet,
+    action: Callable[[], Any],
+    notice: Callable[[Any], dict[str, Any]] | None = None,
+) -> HttpResponse:
     """A change from the sheet's buttons: refused changes come back as messages on the
-    board, a stale phone gets the sheet as it is now (412)."""
+    board, a stale phone gets the sheet as it is now (412); ``notice`` makes the message
+    that says what was done, from the write's outcome."""
     try:
-        action()
+        outcome = action()
     except services.StaleSheet as error:
         return _stale_board(request, sheet, _problems_json(error))
     except RuleError as error:
         return _board_after(request, sheet, list(error.problems))
-    return _board_after(request, sheet)
+    return _board_after(request, sheet, notice=notice(outcome) if notice else None)
+
+
+def _undone_notice(outcome: services.HandOutcome, rounds: bool) -> dict[str, Any]:
+    number = outcome.hand.number
+    if rounds:
+        text = _("Round %(number)s undone.") % {"number": number}
+    else:
+        text = _("Deal %(number)s undone.") % {"number": number}
+    return {"place": "undo", "number": number, "text": text}
+
+
+def _back_notice(outcome: services.HandOutcome, rounds: bool) -> dict[str, Any]:
+    values = {"number": outcome.hand.number, "summary": outcome.deal.summary}
+    if rounds:
+        text = _("Round %(number)s is back: %(summary)s.") % values
+    else:
+        text = _("Deal %(number)s is back: %(summary)s.") % values
+    return {"place": "deal", "number": outcome.hand.number, "text": text}
 
 
 @require_POST
@@ -759,6 +873,7 @@ def sheet_undo(request: HttpRequest, token: str) -> HttpResponse:
             expected_version=_posted_version(request),
             by=_actor(request),
         ),
+        notice=lambda outcome: _undone_notice(outcome, rounds),
     )
 
 
@@ -771,6 +886,7 @@ def sheet_redo(request: HttpRequest, token: str) -> HttpResponse:
         lambda: services.hand_restore(
             sheet=sheet, hand_id=_posted_hand(request), by=_actor(request)
         ),
+        notice=lambda outcome: _back_notice(outcome, GAMES[sheet.game].counts_rounds),
     )
 
 

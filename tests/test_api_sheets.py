@@ -943,9 +943,9 @@ def test_put_that_a_later_hand_no_longer_fits_is_refused_and_nothing_changes(cli
     assert body["errors"] == [
         {
             "field": None,
-            "message": "With this change deal 3 no longer fits the sheet: The game is over: "
-            "team A (Ana & Cem) won 52 to 5 (it shot the moon). Start a new sheet for another "
-            "game.",
+            "message": "With this change the game ends with deal 2 (Team A won 52 to 5: it "
+            "shot the moon), but deal 3 was entered after it. Delete deal 3 first (the history "
+            "keeps it), then make this change again.",
         }
     ]
     assert stored_entries(sheet) == [A_MAKES_4] * 3

@@ -11,7 +11,7 @@ from unittest import mock
 import pytest
 
 from games import services
-from games.models import Hand, IdempotencyKey, Seat, Sheet
+from games.models import Hand, IdempotencyKey, Seat, Sheet, SheetEvent
 from games.rules.errors import RuleError
 from games.selectors import live_hands, seat_names, sheet_state
 
@@ -267,13 +267,68 @@ def test_hand_correct_that_makes_a_later_deal_impossible_changes_nothing():
     assert problems(error) == [
         (
             None,
-            "With this change deal 3 no longer fits the sheet: The game is over: team A "
-            "(Ana & Cem) won 52 to 5 (it shot the moon). Start a new sheet for another game.",
+            "With this change the game ends with deal 2 (Team A won 52 to 5: it shot the "
+            "moon), but deal 3 was entered after it. Delete deal 3 first (the history keeps "
+            "it), then make this change again.",
         )
     ]
     assert entries(sheet) == [A_MAKES_4] * 3
     assert totals(sheet) == (15, 15, 15, 15)
     assert version(sheet) == 3
+
+
+def test_hand_correct_that_ends_the_game_earlier_names_every_later_deal_to_delete():
+    # Pitch rules, "End of the game": a moon made from a score above 0 wins at once, so
+    # with deal 2 a made moon, deals 3 to 5 were played after the game ended.
+    sheet = with_deals(pitch_sheet(), *[A_MAKES_4] * 5)
+    with pytest.raises(services.GameEndsEarlier) as error:
+        services.hand_correct(sheet=sheet, number=2, data=A_MOON)
+    assert problems(error) == [
+        (
+            None,
+            "With this change the game ends with deal 2 (Team A won 52 to 5: it shot the "
+            "moon), but deals 3 to 5 were entered after it. Delete them first, from deal 5 "
+            "back (the history keeps them), then make this change again.",
+        )
+    ]
+    assert (error.value.first, error.value.last) == (3, 5)
+    assert entries(sheet) == [A_MAKES_4] * 5
+    assert version(sheet) == 5
+
+
+def test_hand_correct_that_ends_the_game_earlier_can_delete_the_later_deals_with_it():
+    sheet = with_deals(pitch_sheet(), *[A_MAKES_4] * 4)
+    later = [h.pk for h in live_hands(sheet)[2:]]
+    outcome = services.hand_correct(sheet=sheet, number=2, data=A_MOON, drop_later=True)
+    assert entries(sheet) == [A_MAKES_4, A_MOON]
+    assert outcome.state.finished
+    assert totals(sheet) == (52, 5, 52, 5)
+    assert [h.number for h in outcome.hands] == [1, 2]
+    # Nothing is lost: each deleted deal is in the history, the last one first.
+    removed = list(sheet.events.filter(kind=SheetEvent.REMOVED).order_by("pk"))
+    assert [(e.number, e.before) for e in removed] == [(4, A_MAKES_4), (3, A_MAKES_4)]
+    assert not Hand.objects.filter(pk__in=later).exists()
+    sheet.refresh_from_db()
+    assert (sheet.deal_count, sheet.finished) == (2, True)
+
+
+def test_a_manipulation_correction_that_ends_the_game_earlier_says_round():
+    # Manipulation rules: the game ends after the round in which someone reaches the
+    # target (200 by default); its sheet counts rounds, not deals.
+    sheet = manipulation_sheet()
+    with_deals(sheet, penalties(0, 150, 10), penalties(0, 10, 10), penalties(0, 45, 10))
+    with pytest.raises(services.GameEndsEarlier) as error:
+        # Ben had 150 + 10; with 60 in round 2 he reaches 210 ≥ 200 and the game ends.
+        services.hand_correct(sheet=sheet, number=2, data=penalties(0, 60, 10))
+    assert problems(error) == [
+        (
+            None,
+            "With this change the game ends with round 2 (Game over after 2 rounds · Ben "
+            "reached 210 · Ana wins with 0), but round 3 was entered after it. Delete round 3 "
+            "first (the history keeps it), then make this change again.",
+        )
+    ]
+    assert len(entries(sheet)) == 3
 
 
 def test_hand_correct_with_a_broken_deal_reports_its_own_fields():

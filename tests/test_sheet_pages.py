@@ -851,7 +851,7 @@ def test_undo_and_redo_buttons(client):
     sheet = record(make_sheet("manipulation", THREE), MANIPULATION_JSON, {"penalties": [10, 0, 30]})
     page = html(client.get(edit_url(sheet)))
     assert "Undo round 2" in page
-    assert "Bring back the undone round" not in page
+    assert "Bring back round" not in page
 
     response = client.post(edit_url(sheet, "undo"))
     assert response.status_code == 302
@@ -860,14 +860,21 @@ def test_undo_and_redo_buttons(client):
     page = client.get(edit_url(sheet))
     assert shown_totals(page) == ["0", "25", "40"]
     assert "Undo round 1" in html(page)
-    assert "Bring back the undone round" in html(page)
+    # The undo says what it did, and "bring back" names the round it brings back.
+    assert "Round 2 undone." in html(page)
+    assert "Bring back round 2" in html(page)
 
     response = client.post(edit_url(sheet, "redo"))
     assert response.status_code == 302
     assert entries(sheet) == [MANIPULATION_JSON, {"penalties": [10, 0, 30]}]
     page = client.get(edit_url(sheet))
     assert shown_totals(page) == ["10", "25", "70"]
-    assert "Bring back the undone round" not in html(page)
+    assert "Bring back round" not in html(page)
+    assert "Round 2 is back: " in html(page)
+    # Said once: the next visit shows no message.
+    page = client.get(edit_url(sheet))
+    assert "Round 2 is back" not in html(page)
+    assert "undone." not in html(page)
 
 
 def test_undo_and_redo_with_htmx_answer_the_board(client):
@@ -876,7 +883,8 @@ def test_undo_and_redo_with_htmx_answer_the_board(client):
     assert response.status_code == 200
     assert html(response).lstrip().startswith('<div id="board"')
     assert shown_totals(response) == ["0", "0"]
-    assert "Bring back the undone deal" in html(response)
+    assert "Deal 1 undone." in html(response)
+    assert "Bring back deal 1" in html(response)
     response = client.post(edit_url(sheet, "redo"), **HTMX)
     assert response.status_code == 200
     assert shown_totals(response) == ["2", "8"]
@@ -898,7 +906,7 @@ def test_a_new_deal_after_undo_removes_the_redo_button(client):
     client.post(edit_url(sheet, "undo"))
     client.post(edit_url(sheet), pitch_form(0, "4", **A_TAKES_5))
     page = html(client.get(edit_url(sheet)))
-    assert "Bring back the undone deal" not in page
+    assert "Bring back deal" not in page
     assert entries(sheet) == [pitch_json(0, 4, **A_TAKES_5)]
     assert Hand.objects.filter(sheet=sheet).count() == 1
 
@@ -993,7 +1001,7 @@ def test_correction_that_a_later_deal_no_longer_fits_is_refused(client):
     sheet = record(make_sheet("pitch", FOUR), a4, a4, a4)
     response = client.post(edit_url(sheet, "deals/2/"), pitch_form(2, "moon", **A_TAKES_ALL))
     assert response.status_code == 422
-    assert "With this change deal 3 no longer fits the sheet" in html(response)
+    assert "With this change the game ends with deal 2" in html(response)
     assert entries(sheet) == [a4, a4, a4]
 
 

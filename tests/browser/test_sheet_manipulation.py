@@ -181,7 +181,7 @@ def test_a_short_game_of_manipulation_on_a_phone(live_server, phone, browser):
     mark_page(phone)
     phone.get_by_role("button", name="Undo round 3").click()
     expect_totals(phone, 40, 50, 65)
-    phone.get_by_role("button", name="Bring back the undone round").click()
+    phone.get_by_role("button", name="Bring back round 3").click()
     expect_totals(phone, 65, 50, 165)
     expect(phone.get_by_role("heading", name="Round 4")).to_be_visible()
     assert not_reloaded(phone)

@@ -198,7 +198,7 @@ def test_a_short_game_of_pitch_on_a_phone(live_server, phone, browser):
     phone.get_by_role("button", name="Undo deal 3").click()
     expect_totals(phone, 13, -1)
     expect(phone.get_by_role("heading", name="Deal 3")).to_be_visible()
-    phone.get_by_role("button", name="Bring back the undone deal").click()
+    phone.get_by_role("button", name="Bring back deal 3").click()
     expect_totals(phone, 20, 2)
     expect(phone.get_by_role("heading", name="Deal 4")).to_be_visible()
     assert not_reloaded(phone)

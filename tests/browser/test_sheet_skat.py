@@ -192,7 +192,7 @@ def test_a_short_skat_series_on_a_phone(live_server, phone, browser):
     mark_page(phone)
     phone.get_by_role("button", name="Undo deal 3").click()
     expect_totals(phone, 0, 36, -96)
-    phone.get_by_role("button", name="Bring back the undone deal").click()
+    phone.get_by_role("button", name="Bring back deal 3").click()
     expect_totals(phone, 23, 36, -96)
     expect(phone.get_by_role("heading", name="Deal 4")).to_be_visible()
     assert not_reloaded(phone)
