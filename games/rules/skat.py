@@ -1286,22 +1286,45 @@ def _check_reachable(
         others = _alternatives(
             bid=bid, game=game, hand=hand, matadors=matadors, declarer_cards=declarer_cards
         )
-        problems.add(
-            "bid",
-            _(
-                # Translators: {contract} is e.g. "Clubs"; {matadors} e.g. "with 1";
-                # {alternatives} is e.g. "declare Grand (up to 120)".
-                "You bid {bid} but {contract} {matadors} is worth at most {most} "
-                "({multiplier} × {base}, even with schneider and schwarz); {alternatives}.",
-                bid=bid,
-                contract=name,
-                matadors=matadors.label,
-                most=most,
-                multiplier=multiplier,
-                base=BASE_VALUES[game],
-                alternatives=others,
-            ),
-        )
+        # This declaration picked up the skat. The same game with these matadors is worth
+        # most as an open hand game, which counts every level (ouvert is schwarz announced):
+        # Diamonds with 1 is at most 36 after picking up the skat, but 8 × 9 = 72 ouvert.
+        open_multiplier = _highest_multiplier(matadors, hand=True, ouvert=True, announced="schwarz")
+        values = {
+            "bid": bid,
+            "contract": name,
+            "matadors": matadors.label,
+            "most": most,
+            "multiplier": multiplier,
+            "base": BASE_VALUES[game],
+            "open_most": open_multiplier * BASE_VALUES[game],
+            "open_multiplier": open_multiplier,
+            "open_contract": contract_name(game=game, hand=True, ouvert=True),
+            "alternatives": others,
+        }
+        if values["open_most"] >= bid:
+            message = _(
+                # Translators: {contract} is e.g. "Diamonds"; {matadors} e.g. "with 1";
+                # {open_contract} e.g. "Diamonds Ouvert"; {alternatives} is e.g. "declare
+                # Grand (up to 120)".
+                "You bid {bid} but {contract} {matadors}, after picking up the skat, is worth "
+                "at most {most} ({multiplier} × {base}, even with schneider and schwarz); only "
+                "from the hand is it worth more, up to {open_most} as {open_contract} "
+                "{matadors} ({open_multiplier} × {base}); {alternatives}.",
+                **values,
+            )
+        else:
+            message = _(
+                # Translators: {contract} is e.g. "Diamonds"; {matadors} e.g. "with 1";
+                # {open_contract} e.g. "Diamonds Ouvert"; {alternatives} is e.g. "declare
+                # Grand (up to 120)".
+                "You bid {bid} but {contract} {matadors}, after picking up the skat, is worth "
+                "at most {most} ({multiplier} × {base}, even with schneider and schwarz), and "
+                "even from the hand at most {open_most} as {open_contract} {matadors} "
+                "({open_multiplier} × {base}); {alternatives}.",
+                **values,
+            )
+        problems.add("bid", message)
 
 
 def score_game(

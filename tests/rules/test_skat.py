@@ -1811,7 +1811,10 @@ REFUSALS = [
         [
             (
                 "bid",
-                "You bid 40 but Diamonds with 1 is worth at most 36 (4 × 9, even with schneider and schwarz); declare another suit or grand game or Null Ouvert (46).",
+                # The most after picking up the skat is 36; from the hand the same game reaches
+                # 72 as ouvert (with 1 + game + hand + schneider + announced + schwarz +
+                # announced + ouvert = 8 levels × 9; rule book: Ouvert).
+                "You bid 40 but Diamonds with 1, after picking up the skat, is worth at most 36 (4 × 9, even with schneider and schwarz); only from the hand is it worth more, up to 72 as Diamonds Ouvert with 1 (8 × 9); declare another suit or grand game or Null Ouvert (46).",
             )
         ],
     ),
@@ -1826,7 +1829,7 @@ REFUSALS = [
         [
             (
                 "bid",
-                "You bid 40 but Diamonds with 1 is worth at most 36 (4 × 9, even with schneider and schwarz); declare Hearts (up to 40), Spades (up to 44), Clubs (up to 48), Grand (up to 96) or Null Ouvert (46).",
+                "You bid 40 but Diamonds with 1, after picking up the skat, is worth at most 36 (4 × 9, even with schneider and schwarz); only from the hand is it worth more, up to 72 as Diamonds Ouvert with 1 (8 × 9); declare Hearts (up to 40), Spades (up to 44), Clubs (up to 48), Grand (up to 96) or Null Ouvert (46).",
             )
         ],
     ),
@@ -1841,7 +1844,8 @@ REFUSALS = [
         [
             (
                 "bid",
-                "You bid 216 but Diamonds against 3 is worth at most 54 (6 × 9, even with schneider and schwarz); no game with these cards reaches it, so the bid cannot be played as declared.",
+                # Against 3 + 7 levels = 10 × 9 = 90 at most, even ouvert from the hand.
+                "You bid 216 but Diamonds against 3, after picking up the skat, is worth at most 54 (6 × 9, even with schneider and schwarz), and even from the hand at most 90 as Diamonds Ouvert against 3 (10 × 9); no game with these cards reaches it, so the bid cannot be played as declared.",
             )
         ],
     ),
@@ -2522,3 +2526,20 @@ def test_card_points_that_leave_schwarz_open_need_the_tricks(points):
     with pytest.raises(RuleError) as caught:
         score_game(game="clubs", bid=18, matadors=WITH_1, declarer_points=points)
     assert [p.field for p in caught.value.problems] == ["declarer_tricks"]
+
+
+def test_a_suit_game_with_1_is_worth_up_to_72_from_the_hand_and_the_referee_says_so():
+    # Rule book, Game value of suit and grand games: ouvert counts as schwarz announced
+    # and needs a hand game, so Diamonds Ouvert with 1 counts with 1 + game + hand +
+    # schneider + schneider announced + schwarz + schwarz announced + ouvert = 8 levels,
+    # 8 × 9 = 72; after picking up the skat the same matadors reach only 4 × 9 = 36.
+    won = score_game(
+        game="diamonds", bid=72, hand=True, ouvert=True, matadors=WITH_1, outcome="won_schwarz"
+    )
+    assert won.score == 72
+    with pytest.raises(RuleError) as caught:
+        score_game(game="diamonds", bid=72, matadors=WITH_1, outcome="won")
+    (problem,) = caught.value.problems
+    assert problem.field == "bid"
+    assert "after picking up the skat, is worth at most 36" in problem.message
+    assert "up to 72 as Diamonds Ouvert with 1 (8 × 9)" in problem.message
