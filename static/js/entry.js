@@ -276,7 +276,8 @@
     if (!key) return;
     var fields = [];
     Array.prototype.forEach.call(form.elements, function (el) {
-      if (!el.name || el.type === "hidden" || el.disabled) return;
+      // (What the form hides for now is kept too: it shows again as it was.)
+      if (!el.name || el.type === "hidden" || (el.disabled && !el.dataset.hiddenOff)) return;
       if ((el.type === "radio" || el.type === "checkbox") && !el.checked) return;
       if (el.tagName === "BUTTON") return;
       fields.push([el.name, el.value, el.dataset.derived ? 1 : 0]);
@@ -457,6 +458,9 @@
     }
     Array.prototype.forEach.call(form.elements, function (el) {
       if (!el.name || el.type === "hidden" || el.tagName === "BUTTON" || el.tagName === "FIELDSET") return;
+      // The switches that choose what shows ("Everyone passed", "Count from the cards")
+      // say nothing of the deal by themselves: they stay as they are.
+      if (el.dataset.show !== undefined) return;
       if (el.disabled && !el.dataset.hiddenOff) return; // disabled by the page itself
       var off = hidden(el.parentElement);
       el.disabled = off;
@@ -481,7 +485,9 @@
     var target = event.target;
     var form = target.form || (target.closest && target.closest("form.entry-form"));
     if (!form || !form.classList.contains("is-enhanced")) return;
-    // Runs in the capture phase, before htmx reads the form for the preview.
+    // Runs in the capture phase, before htmx reads the form for the preview. What shows
+    // now can take the focus (a disabled field cannot).
+    hideHidden(form);
     if (target.name === "declarer" || target.name === "mode") skatMode(form, target);
     if (["hand", "ouvert", "game"].indexOf(target.name) >= 0) skatHand(form, target);
     if (target.name === "bid_other") {
@@ -570,6 +576,14 @@
     var form = event.target;
     if (form.matches && form.matches("form.entry-form.is-enhanced")) afterReset(form);
   });
+  // A problem cut short in the Save bar says that a tap reads it all.
+  function markCut() {
+    document.querySelectorAll(".entry-save .preview-errors").forEach(function (problems) {
+      var first = problems.querySelector(".preview-problem");
+      problems.classList.toggle("is-cut", !!first && first.scrollHeight > first.clientHeight + 1);
+    });
+  }
+  document.addEventListener("htmx:afterSettle", markCut);
   // A table that keeps its list by value enters the next game by value too, also when
   // the answer to a Save draws the form anew (after the first deal).
   var byValueNext = false;

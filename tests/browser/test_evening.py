@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from games import services
 from games.selectors import live_hands
-from tests.browser.support import expect_totals
+from tests.browser.support import SCREENSHOTS, expect_totals
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -97,3 +97,88 @@ def test_a_toggle_hidden_by_switching_to_null_is_not_sent(skat):
     _toggle(skat, "hand").click()
     expect(skat.locator("label.announce").first).to_be_visible()
     expect(skat.locator("input[name=announced]").first).to_be_enabled()
+
+
+# -- 4. nothing the next deal needs is hidden --------------------------------------------
+
+LAYOUT = """() => {
+  const box = (el) => el && el.getBoundingClientRect();
+  const bar = box(document.querySelector('.entry-save'));
+  const banner = [...document.querySelectorAll('#entry-status > *')]
+    .filter((el) => getComputedStyle(el).visibility !== 'hidden' && el.getClientRects().length)
+    .map(box)[0] || null;
+  const head = box(document.querySelector('.entry-head'));
+  const over = (a, b) => !!a && !!b && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  let top = 0;
+  document.querySelectorAll('.topbar, .totals').forEach((el) => { top = Math.max(top, box(el).bottom); });
+  return {bannerOverHead: over(banner, head), bar: bar.top, top, screen: innerHeight};
+}"""
+
+UNDER_BAR = """(el, from) => {
+  window.scrollTo(0, from === 'top' ? 0 : document.documentElement.scrollHeight);
+  el.scrollIntoView({block: 'nearest'});
+  const r = el.getBoundingClientRect();
+  const bar = document.querySelector('.entry-save').getBoundingClientRect();
+  let top = 0;
+  document.querySelectorAll('.topbar, .totals').forEach((b) => { top = Math.max(top, b.getBoundingClientRect().bottom); });
+  return {text: el.textContent.trim(), bottom: r.bottom, top: r.top, bar: bar.top, sticky: top};
+}"""
+
+
+def _in_the_clear(page, selector: str) -> None:
+    """Each control can be brought into view, neither under the totals nor under the bar."""
+    for chip in page.locator(selector).all():
+        for start in ("top", "bottom"):
+            where = chip.evaluate(UNDER_BAR, start)
+            assert where["bottom"] <= where["bar"] + 0.5, (start, where)
+            assert where["top"] >= where["sticky"] - 0.5, (start, where)
+
+
+def test_after_save_the_next_deal_is_in_the_clear(skat):
+    # Kontra and Re, Ramsch, and a note over deal 3: the last of a series of three.
+    options = {"kontra_re": True, "all_pass": "ramsch", "series_deals": 3}
+    sheet = services.sheet_create(game="skat", players=THREE, options=options)
+    _open(skat, sheet)
+    _four_taps(skat, 1, "clubs", "with-1", 1)
+    _four_taps(skat, 2, "grand", "with-1", 2)
+    # Right after Save: the confirmation lies over nothing of the next deal.
+    layout = skat.evaluate(LAYOUT)
+    assert not layout["bannerOverHead"], layout
+    expect(skat.get_by_role("status").filter(has_text="Deal 2 saved")).to_contain_text("+48")
+    expect(skat.locator(".entry .note")).to_have_text("This is the last deal of the series.")
+    skat.screenshot(path=str(SCREENSHOTS / f"evening-saved-{skat.color_scheme}.png"))
+    _in_the_clear(skat, ".outcome-grid label, .kontra-re label, details.exact > summary")
+    _in_the_clear(skat, ".matador-count label:visible")
+    _in_the_clear(skat, ".declarer-choice label, .game-choice label, .bid-chips label")
+
+
+def test_a_long_refusal_takes_three_lines_of_the_bar_and_opens_in_full(skat):
+    sheet = services.sheet_create(game="manipulation", players=["Ana", "Ben", "Cem"])
+    _open(skat, sheet)
+    _radio(skat, "went_out", "0").click()
+    # Cards cost 5, 10 or 15: 12 and 13 are no penalties (rule book, Manipulation).
+    skat.locator("input[name=penalty_1]").fill("12")
+    skat.locator("input[name=penalty_2]").fill("13")
+    skat.locator("input[name=penalty_2]").press("Enter")
+    problems = skat.locator("#preview .preview-errors")
+    expect(problems).to_contain_text("Ben's penalty of 12 cannot be right")
+    lines = skat.evaluate(
+        """() => {
+          const p = document.querySelector('#preview');
+          const line = parseFloat(getComputedStyle(p).lineHeight);
+          return document.querySelector('#preview > details > summary').offsetHeight / line;
+        }"""
+    )
+    assert lines <= 3.3, lines
+    bar = skat.locator(".entry-save").bounding_box()
+    assert bar["height"] < 90, bar
+    skat.screenshot(path=str(SCREENSHOTS / f"evening-refusal-{skat.color_scheme}.png"))
+    # A tap reads every problem in full, over the form.
+    problems.locator("summary").click()
+    full = problems.locator("ul li")
+    expect(full).to_have_count(2)
+    expect(full.nth(1)).to_be_visible()
+    expect(full.nth(1)).to_have_text(
+        "Cem's penalty of 13 cannot be right: every card costs 5, 10 or 15, so penalties"
+        " are multiples of 5."
+    )
