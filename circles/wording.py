@@ -642,7 +642,8 @@ GAME_TYPES = {
 
 
 def _rate(won: int, played: int) -> str:
-    return f"{won}/{played} ({percent(won / played)})" if played else "–"
+    # A no-break space: "1/1 (100%)" is never split over two lines.
+    return f"{won}/{played}\u00a0({percent(won / played)})" if played else "–"
 
 
 def profile(found: Any, names: Names) -> dict[str, Any]:

@@ -77,7 +77,7 @@ def test_a_share_of_62_5_per_cent_is_63_per_cent(language):
         assert wording.percent(0.625) == "63%"
         assert wording.percent(5 / 8) == "63%"
         # "won 5/8 (63%)" on a player's page.
-        assert wording._rate(5, 8) == "5/8 (63%)"
+        assert wording._rate(5, 8) == "5/8\u00a0(63%)"
 
 
 @pytest.mark.parametrize("language", ["en", "de", "eo"])

@@ -163,3 +163,29 @@ def test_the_top_bar_is_one_row_on_a_phone_in_each_language(live_server, phone_p
         phone_page.goto(f"{live_server.url}/{language}{path}")
         one_row(f"{language}{path}, logged in")
     screenshot(phone_page, f"lang-{language}-topbar")
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("language", ["de", "eo"])
+def test_a_players_page_with_a_biggest_game_fits_a_phone(live_server, phone_page, language):
+    # "Höchstes Spiel: Grand, 48, Spiel 1 am 1. Dezember 2026" pushed the page sideways.
+    from circles import services
+    from circles.models import Player
+    from games import services as sheet_services
+
+    owner, circle, _ = _owner_with_season()
+    sheet = services.sheet_create_in_circle(
+        circle=circle,
+        game="skat",
+        players=["Olga", "Max", "Rita"],
+        options={"series_deals": 1},
+        owner=owner,
+    )
+    won = {"declarer": 0, "game": "grand", "bid": 18, "matadors": {"with": 1}, "outcome": "won"}
+    sheet_services.hand_record(sheet=sheet, data=won)
+    olga = Player.objects.get(circle=circle, name="Olga")
+    _signed_in(phone_page, live_server, owner)
+    phone_page.goto(f"{live_server.url}/{language}/circles/{circle.pk}/players/{olga.pk}/")
+    expect(phone_page.locator(".facts")).to_contain_text("Grand")
+    fits(phone_page, f"{language} player page")
+    screenshot(phone_page, f"lang-{language}-player")
