@@ -237,7 +237,14 @@ ENDPOINTS: tuple[Endpoint, ...] = (
             "declarer_points": _integer(
                 gettext_lazy("Card points of the declarer, skat included."), 0, 120
             ),
-            "declarer_tricks": _integer(gettext_lazy("Tricks the declarer took."), 0, 10),
+            "declarer_tricks": _integer(
+                gettext_lazy(
+                    "Tricks the declarer took. Needed with declarer_points only where schwarz is "
+                    "open: 0 to 22 or 120 card points (23 to 119 rule it out), and for Null."
+                ),
+                0,
+                10,
+            ),
             "declarer_trick_cards": CARDS
             | {
                 "description": gettext_lazy(
@@ -1044,12 +1051,16 @@ DEAL = {
     "description": (
         "The game's referee request with seats instead of teams or names. Skat: the "
         '/skat/score fields plus declarer (seat index), or {"passed": true} (with '
-        '"ramsch": {points, tricks per seat, last_trick} on a Ramsch sheet); no bock '
-        "(the sheet knows its Bock rounds). Pitch: pitcher (seat), bid, points. "
+        '"ramsch": {points, tricks per seat, last_trick} on a Ramsch sheet; last_trick only '
+        "when a tie for the most card points is settled by it); no bock (the sheet knows its "
+        'Bock rounds). Or, by value as a paper list writes it: {"declarer": seat, "value": '
+        "48} (a minus value is a lost game; bid optional): the value must be one some game "
+        "can have on the sheet, Bock and Kontra/Re included. Pitch: pitcher (seat), bid, points. "
         "Manipulation: hands (cards left per seat) or penalties (per seat)."
     ),
     "examples": [
         {"declarer": 1, "game": "grand", "bid": 24, "matadors": {"with": 2}, "outcome": "won"},
+        {"declarer": 2, "value": -96},
         {
             "pitcher": 1,
             "bid": 5,

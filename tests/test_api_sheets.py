@@ -593,6 +593,33 @@ def test_skat_ramsch_when_everyone_passed(client):
     assert body["totals"] == [0, -50, 0]
 
 
+def test_skat_a_game_by_value_as_a_paper_list_writes_it(client):
+    sheet = new_sheet(client, "skat", THREE, {"kontra_re": True})
+    # 48 is Grand ×2 or Clubs ×4 (ISkO game values): won, scored as written.
+    status, body = add(client, sheet, {"declarer": 1, "value": 48})
+    assert status == 201, body
+    assert body["hand"]["entry"] == {"declarer": 1, "value": 48}
+    assert body["hand"]["score"] == [0, 48, 0]
+    # A minus value is a lost game (counted double); Kontra doubles again: −96 × 2.
+    status, body = add(client, sheet, {"declarer": 2, "value": -192, "bid": 20})
+    assert status == 201, body
+    assert body["totals"] == [0, 48, -192]
+    # No game is worth 47: 422, the nearest values and their games, nothing stored.
+    status, body = add(client, sheet, {"declarer": 0, "value": 47})
+    assert status == 422
+    assert fields(body) == ["value"]
+    assert messages(body)[0].startswith("No Skat game is written as 47 on this list")
+    assert current(client, sheet)["totals"] == [0, 48, -192]
+
+
+def test_skat_ramsch_without_the_last_trick_when_no_tie_needs_it(client):
+    sheet = new_sheet(client, "skat", THREE, {"all_pass": "ramsch"})
+    deal = {"passed": True, "ramsch": {"points": [30, 50, 40], "tricks": [3, 4, 3]}}
+    status, body = add(client, sheet, deal)
+    assert status == 201, body
+    assert body["hand"]["score"] == [0, -50, 0]
+
+
 @pytest.mark.parametrize(
     ("players", "options", "deal", "expected"),
     [
