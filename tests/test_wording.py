@@ -71,6 +71,7 @@ def test_a_finished_skat_series_says_series_only(client, circle, language, serie
     page = text_of(client.get(f"/{language}/s/{sheet.edit_token}/").content.decode())
     assert series in page
     assert game not in page
+    assert "Partie" not in page  # nor "Noch eine Partie" on its Play again button
 
 
 def test_keep_this_sheet_is_not_cancel_in_german(client, circle):
