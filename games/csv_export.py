@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -30,6 +31,8 @@ BOM = "\ufeff"
 
 
 MINUS = "\u2212"
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+NUMBER = re.compile(r"-?\d+([.,]\d+)?%?")
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,12 @@ def cell(value: object, shape: CsvFormat) -> object:
         return str(value)
     if isinstance(value, float | Decimal):
         return str(value).replace(".", shape.decimal)
-    return str(value).replace(MINUS, "-")
+    text = str(value).replace(MINUS, "-")
+    if text[:1] in FORMULA_START and not NUMBER.fullmatch(text):
+        # A name typed as "=HYPERLINK(…)" stays a name: a spreadsheet runs a cell that
+        # starts with = + - @ as a formula unless it starts with an apostrophe.
+        return "'" + text
+    return text
 
 
 def csv_response(

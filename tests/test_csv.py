@@ -128,3 +128,15 @@ def test_the_pages_say_how_the_csv_is_written(client, evening, language):
     for path in (f"/circles/{c}/seasons/{s}/", f"/s/{evening['sheet'].edit_token}/"):
         page = client.get(f"/{language}{path}").content.decode()
         assert HINT[language] in page, path
+
+
+def test_a_name_a_spreadsheet_would_run_as_a_formula_stays_a_name(client):
+    # CSV injection: a cell starting with = + - @ is a formula in a spreadsheet.
+    sheet = sheet_services.sheet_create(game="skat", players=["=HYPERLINK(1)", "@SUM(A1)", "-Cem"])
+    sheet_services.hand_record(sheet=sheet, data=GRAND_LOST)
+    rows = read(client.get(f"/en/s/{sheet.edit_token}/sheet.csv"), ",")
+    assert rows[0][3::2] == ["'=HYPERLINK(1)", "'@SUM(A1)", "'-Cem"]
+    assert rows[1][1].startswith("'")  # the dealer's name
+    assert all(not value.startswith(("=", "+", "@")) for row in rows for value in row)
+    # Numbers keep their minus sign and stay numbers.
+    assert any(re.fullmatch(r"-\d+", value) for value in rows[1])
