@@ -37,6 +37,7 @@ from circles.rules.standings import (
     skat_standings,
 )
 from games.models import Sheet
+from scorekeeper.rounding import rounded_int
 
 GAME_ORDER = ("skat", "pitch", "manipulation")
 
@@ -233,7 +234,8 @@ def evenings_left(
     elapsed = (min(today, season.ends_on) - season.starts_on).days + 1
     remaining = (season.ends_on - today).days
     # While the season runs, at least one evening is still to come.
-    return max(round(played * remaining / max(elapsed, 1)), 1 if remaining > 0 else 0)
+    # Rounded half away from zero, as every number shown (2.5 evenings are 3).
+    return max(rounded_int(played * remaining / max(elapsed, 1)), 1 if remaining > 0 else 0)
 
 
 def player_profile(circle: Circle, player: Player) -> Profile:

@@ -104,3 +104,18 @@ def test_the_charts_round_as_the_shared_helper_does(value):
     shown = charts.format_number(value)
     assert shown.lstrip("−").replace(",", "") == str(expected)
     assert shown.startswith("−") == (value < 0 and expected != 0)
+
+
+def test_the_evenings_left_at_the_pace_so_far_round_half_up():
+    # 3 evenings in the first 6 days, 5 days to go: 3 × 5 / 6 = 2.5 evenings, shown as 3.
+    import datetime
+
+    from circles.models import Season
+    from circles.selectors import evenings_left
+
+    today = datetime.date(2026, 12, 1)
+    season = Season(
+        starts_on=today - datetime.timedelta(days=5), ends_on=today + datetime.timedelta(days=5)
+    )
+    played = [today - datetime.timedelta(days=n) for n in (1, 3, 5)]
+    assert evenings_left(season, played, today=today) == 3
