@@ -85,7 +85,7 @@ class Form:
                 entries.extend((control.name, o[0]) for o in chosen)
             elif control.kind in ("checkbox", "radio"):
                 if control.checked:
-                    entries.append((control.name, control.value or "on"))
+                    entries.append((control.name, control.value))
             elif control.kind == "file":
                 continue
             else:
@@ -133,7 +133,9 @@ class _Reader(HTMLParser):
             self.fieldsets.append("disabled" in a)
         elif tag == "input":
             kind = (a.get("type") or "text").lower()
-            value = a.get("value", "")
+            # A checkbox or radio without a value attribute sends "on"; with value="" it
+            # sends "".
+            value = a.get("value", "on" if kind in ("checkbox", "radio") else "")
             if kind not in ("checkbox", "radio", "submit", "image", "reset", "button", "hidden"):
                 value = sanitized(kind, value)
             self._add(

@@ -82,6 +82,13 @@ MANIPULATION_DEAL = {
 }
 PLAYERS = {"player_0": "Ana", "player_1": "Ben", "player_2": "Cem", "player_3": "Dora"}
 
+REFEREE_ANSWERED = [
+    "/referee/skat/value/?game=grand&bid=24&matadors_direction=with&matadors_count=2&outcome=won",
+    "/referee/skat/value/?game=null&bid=23&outcome=won",
+    "/referee/skat/trick/?game=grand&card_1=AC&card_2=JD&card_3=10C",
+    "/referee/skat/follow/?game=grand&led=AC&hand=JC&hand=7C&hand=8H&played=7C",
+    "/referee/pitch/trick/?trump=H&card1=AH&card2=JD&card3=JOKER-HIGH",
+]
 # What the page shows when a form was refused.
 ERROR_SHOWN = re.compile(
     r'class="error-box"|class="field-error"|class="field-errors"|aria-invalid="true"|errorlist'
@@ -296,6 +303,10 @@ def pages(w: World) -> dict[str, Page]:
             },
         ),
     }
+    # The referee's tools with an answer: asked again with the values the page kept, each
+    # answers the same, with no error.
+    for n, query in enumerate(REFEREE_ANSWERED):
+        found[f"referee {n}"] = Page(query, who="visitor")
     deals = {"skat": SKAT_DEAL, "pitch": PITCH_DEAL, "manipulation": MANIPULATION_DEAL}
     for game, sheet in [*w.sheets.items(), ("skat", w.loose)]:
         edit = sheet.edit_token
