@@ -501,6 +501,7 @@
     // After sync: a field is enabled only once it shows (hideHidden), and only then
     // can it take the focus.
     if (target.name === "declarer" || target.name === "by_value") skatByValue(form);
+    if (target.name === "by_value") rememberByValue(form);
     if (target.name === "mode" && target.value === "passed") {
       var first = form.querySelector(".ramsch input[type=number]");
       if (first && !first.value) first.focus();
@@ -584,26 +585,34 @@
     });
   }
   document.addEventListener("htmx:afterSettle", markCut);
-  // A table that keeps its list by value enters the next game by value too, also when
-  // the answer to a Save draws the form anew (after the first deal).
-  var byValueNext = false;
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    var form = event.detail && event.detail.elt;
-    if (!form || !form.matches || !form.matches("form.entry-form")) return;
+  // A table that keeps its list by value enters the next game by value too, however the
+  // next deal's form comes (reset, drawn anew after a Save, a reload): the choice is kept
+  // for the sheet in this tab and a fresh form starts with it.
+  var BY_VALUE = "scorekeeper:by-value:";
+
+  function rememberByValue(form) {
     var on = box(form, "by_value");
-    byValueNext = !!(on && on.checked);
-  });
-  document.addEventListener("htmx:afterSettle", function () {
-    if (!byValueNext) return;
-    byValueNext = false;
-    // The form drawn anew may not be set up yet (init); it syncs itself then.
+    if (!on) return;
+    try {
+      sessionStorage.setItem(BY_VALUE + window.location.pathname, on.checked ? "1" : "");
+    } catch (error) { /* not kept */ }
+  }
+
+  function byValueAsBefore() {
     var form = document.querySelector("form.entry-form");
     var on = form && box(form, "by_value");
-    if (on && !on.checked) {
-      on.checked = true;
-      if (form.classList.contains("is-enhanced")) sync(form);
-    }
-  });
+    if (!on || on.checked || form.querySelector("input[name=declarer]:checked, input[name=game]:checked")) return;
+    var kept = null;
+    try {
+      kept = sessionStorage.getItem(BY_VALUE + window.location.pathname);
+    } catch (error) { /* nothing kept */ }
+    if (kept !== "1") return;
+    on.checked = true;
+    if (form.classList.contains("is-enhanced")) sync(form);
+  }
+  document.addEventListener("htmx:afterSettle", byValueAsBefore);
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:load", function (event) { init(event.target); });
+  document.addEventListener("DOMContentLoaded", byValueAsBefore);
+  document.addEventListener("htmx:load", byValueAsBefore);
 })();
