@@ -206,3 +206,24 @@ def test_one_entry_per_deal():
         seat_stats("skat", skat_three(), [{}] * len(SKAT_THREE_DEALS[:-1]))
     assert error.value.problems[0].field == "entries"
     assert "6 deals" in error.value.problems[0].message
+
+
+def test_skat_games_entered_by_value_are_counted_by_value():
+    # A game entered by its value has no contract (games.rules.skat_value): it counts as
+    # won (a plus value) or lost (a minus value) under its own type, "by_value", after
+    # the declared games; Seeger-Fabian counts it from its sign.
+    from games.rules.skat_sheet import SkatDeal
+    from games.rules.skat_sheet import replay as replay_skat
+
+    state = replay_skat(
+        players=THREE,
+        first_dealer=0,
+        options=None,
+        deals=[SkatDeal(declarer=1, value=48), SkatDeal(declarer=1, value=-96)],
+    )
+    ana, ben, cem = stats_of("skat", state)
+    assert ben["by_type"] == {"by_value": [2, 1]}
+    assert (ben["won"], ben["lost"], ben["list_points"]) == (1, 1, -48)
+    # Both readings of 48 and of −96 are games worth 48 (Grand ×2, Clubs ×4).
+    assert ben["value_sum"] == 96
+    assert (ana["defended"], ana["defended_won"]) == (2, 1)
