@@ -221,7 +221,7 @@ def test_skat_games_entered_by_value_are_counted_by_value():
         options=None,
         deals=[SkatDeal(declarer=1, value=48), SkatDeal(declarer=1, value=-96)],
     )
-    ana, ben, cem = stats_of("skat", state)
+    ana, ben, _cem = stats_of("skat", state)
     assert ben["by_type"] == {"by_value": [2, 1]}
     assert (ben["won"], ben["lost"], ben["list_points"]) == (1, 1, -48)
     # Both readings of 48 and of −96 are games worth 48 (Grand ×2, Clubs ×4).
