@@ -371,8 +371,14 @@ def sheet_settings(request: HttpRequest, circle_id: int, sheet_id: int) -> HttpR
         except ValueError:
             messages.error(request, _("Give a date, such as 2026-09-01."))
         else:
-            services.sheet_set_played_on(link=link, played_on=played_on)
-            messages.success(request, _("Saved."))
+            try:
+                services.sheet_set_played_on(link=link, played_on=played_on)
+            except RuleError as error:
+                # A day after tomorrow, or a sheet in the trash: nothing changed.
+                for problem in error.problems:
+                    messages.error(request, str(problem.message))
+            else:
+                messages.success(request, _("Saved."))
     return redirect(_local_url(request, request.POST.get("back")) or circle.get_absolute_url())
 
 

@@ -117,7 +117,9 @@ def test_the_sheet_page_shows_the_day_and_whoever_can_edit_may_change_it(client)
 def test_a_bad_day_on_the_sheet_page_changes_nothing(client):
     sheet = services.sheet_create(game="skat", players=THREE)
     version = sheet.version
-    response = client.post(f"/en/s/{sheet.edit_token}/played-on", {"played_on": "soon"}, follow=True)
+    response = client.post(
+        f"/en/s/{sheet.edit_token}/played-on", {"played_on": "soon"}, follow=True
+    )
     assert "Give the day it was played as a date" in response.content.decode()
     sheet.refresh_from_db()
     assert (sheet.played_on, sheet.version) == (today(), version)
@@ -208,3 +210,15 @@ def test_changing_the_day_on_the_sheet_moves_it_to_that_evening_in_the_circle(cl
     circle_services.sheet_set_played_on(link=link, played_on=datetime.date(2026, 1, 13))
     sheet.refresh_from_db()
     assert sheet.played_on == datetime.date(2026, 1, 13)
+
+
+def test_the_circles_own_setting_refuses_a_day_after_tomorrow_with_a_message(client, circle):
+    client.force_login(circle.memberships.get().user)
+    sheet = circle_services.sheet_create_in_circle(circle=circle, game="skat", players=THREE)
+    response = client.post(
+        f"/en/circles/{circle.pk}/sheets/{sheet.pk}", {"played_on": "2999-01-01"}, follow=True
+    )
+    assert response.status_code == 200
+    assert "The day it was played cannot be later than today." in response.content.decode()
+    sheet.refresh_from_db()
+    assert sheet.played_on == CircleSheet.objects.get(sheet=sheet).played_on == today()
