@@ -62,6 +62,9 @@ GAME_NAMES: dict[str, str] = {
     "grand": pgettext("Skat game", "Grand"),
     "null": pgettext("Skat game", "Null"),
 }
+# What stands where the contract would for a game entered by its value alone, as a
+# paper list writes it (games.rules.skat_value).
+BY_VALUE_GAME = pgettext("Skat game", "By value")
 BASE_VALUES = {"diamonds": 9, "hearts": 10, "spades": 11, "clubs": 12, "grand": 24}
 # Null has a fixed value for each of its four forms, keyed by the contract's name.
 NULL_VALUES = {"Null": 23, "Null Hand": 35, "Null Ouvert": 46, "Null Ouvert Hand": 59}
@@ -379,6 +382,8 @@ def _contracts_by_name() -> dict[str, str]:
                 for announced in ("none", "schneider", "schwarz"):
                     named = contract_name(game=game, hand=hand, ouvert=ouvert, announced=announced)
                     names.setdefault(str.__str__(named), named)
+    # A game entered by its value alone stands where a contract would.
+    names.setdefault(str.__str__(BY_VALUE_GAME), BY_VALUE_GAME)
     return names
 
 

@@ -51,7 +51,7 @@ from typing import Any, Literal
 
 from .errors import Problem, ProblemCollector, RuleError, Step
 from .sheet import DealResult, NextDeal, SheetState, check_player_names, replay_deals
-from .skat import WINNING_POINTS, GameResult, contract_name, score_game
+from .skat import BY_VALUE_GAME, WINNING_POINTS, GameResult, contract_name, score_game
 from .skat_list import (
     RAMSCH_TIES,
     SERIES_DEALS,
@@ -77,7 +77,6 @@ from .words import joined, number, signed
 # A game entered by its value: its ``game_type`` in a deal's details, and its name
 # where the contract would stand (statistics count such deals as "by value").
 BY_VALUE = "by_value"
-BY_VALUE_GAME = pgettext("Skat game", "By value")
 
 RULE_SECTIONS: dict[str, str] = {
     "skat-score-sheet": _("Keeping the score sheet"),
