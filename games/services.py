@@ -799,11 +799,11 @@ def undone_count(sheet: Sheet) -> int:
 
 
 def hand_preview(
-    *, sheet: Sheet, data: dict[str, Any], number: int | None = None
+    *, sheet: Sheet, data: dict[str, Any], number: int | None = None, drop_later: bool = False
 ) -> tuple[SheetState, DealResult]:
     """What the sheet would look like with this deal (a new one, added to the kept
     engine, or deal ``number`` corrected, which replays the sheet), and that deal as
-    scored. Nothing is stored."""
+    scored; ``drop_later`` as :func:`hand_correct` takes it. Nothing is stored."""
     entry = GAMES[sheet.game]
     if number is None:
         engine = engine_for(sheet)
@@ -814,7 +814,12 @@ def hand_preview(
     hands, index = _live_hand(sheet, number)
     entries = [h.entry for h in hands]
     entries[index] = data
-    state = _check(entry, sheet, entries, new_index=index)
+    try:
+        state = _check(entry, sheet, entries, new_index=index)
+    except GameEndsEarlier as ended:
+        if not drop_later:
+            raise
+        state = _check(entry, sheet, entries[: ended.end], new_index=index)
     return state, state.deals[index]
 
 

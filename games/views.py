@@ -564,7 +564,10 @@ def sheet_preview(request: HttpRequest, token: str) -> HttpResponse:
     context: dict[str, Any] = {"sheet": sheet, "game": entry}
     try:
         state, deal = services.hand_preview(
-            sheet=sheet, data=data, number=number if isinstance(number, int) else None
+            sheet=sheet,
+            data=data,
+            number=number if isinstance(number, int) else None,
+            drop_later=request.POST.get("drop_later") == "1",
         )
     except (UnreadableInput, RuleError) as error:
         context["errors"] = error.problems

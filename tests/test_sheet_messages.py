@@ -168,3 +168,14 @@ def test_undo_says_which_deal_and_bring_back_names_it(client):
     page = client.get(edit_url(sheet)).content.decode()
     assert "Deal 2 undone." in page
     assert "Bring back deal 2" in page
+
+
+def test_the_preview_of_such_a_correction_follows_the_tick(client):
+    sheet = record(services.sheet_create(game="pitch", players=FOUR), *[A_MAKES_4] * 4)
+    form = {**A_MOON_FORM, "number": "2"}
+    refused = client.post(edit_url(sheet, "preview"), form).content.decode()
+    assert "With this change the game ends with deal 2" in refused
+    ticked = client.post(edit_url(sheet, "preview"), {**form, "drop_later": "1"}).content.decode()
+    assert "preview-ok" in ticked
+    assert "Cem bid moon for team A: made" in ticked
+    assert len(live_hands(sheet)) == 4
