@@ -294,6 +294,31 @@
     } catch (error) { /* nothing kept */ }
   }
 
+  // The form holds the values of ``pairs`` (name → values, as a form posts them) and
+  // nothing else; ``derived``: the names of numbers worked out, not typed.
+  function fill(form, pairs, derived) {
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || el.type === "hidden" || el.tagName === "BUTTON") return;
+      var values = pairs[el.name] || [];
+      if (el.type === "radio" || el.type === "checkbox") {
+        var at = values.indexOf(el.value);
+        el.checked = at >= 0;
+        if (at >= 0) values.splice(at, 1); // two copies of a card: two boxes, one value each
+        if (el.closest(".point-choice") && el.checked) el.closest(".point-choice").dataset.touched = "1";
+      } else if (el.tagName === "SELECT" || el.tagName === "INPUT" || el.tagName === "TEXTAREA") {
+        el.value = values.length ? values[0] : "";
+        if (derived[el.name]) el.dataset.derived = "1";
+      }
+    });
+    // The bid chips follow the game filled in; its bid is one of them.
+    skatBids(form, pairs.bid && pairs.bid.length ? pairs.bid[0] : null);
+    sync(form);
+    form.querySelectorAll(".card-picker").forEach(function (picker) {
+      var first = picker.querySelector("input");
+      if (first) changed(first);
+    });
+  }
+
   function restore(form) {
     var key = storeKey(form);
     if (!key || form.dataset.restore === "no") return false;
@@ -309,26 +334,7 @@
       (pairs[field[0]] = pairs[field[0]] || []).push(field[1]);
       if (field[2]) derived[field[0]] = true;
     });
-    Array.prototype.forEach.call(form.elements, function (el) {
-      if (!el.name || el.type === "hidden" || el.tagName === "BUTTON") return;
-      var values = pairs[el.name] || [];
-      if (el.type === "radio" || el.type === "checkbox") {
-        var at = values.indexOf(el.value);
-        el.checked = at >= 0;
-        if (at >= 0) values.splice(at, 1); // two copies of a card: two boxes, one value each
-        if (el.closest(".point-choice") && el.checked) el.closest(".point-choice").dataset.touched = "1";
-      } else if (el.tagName === "SELECT" || el.tagName === "INPUT" || el.tagName === "TEXTAREA") {
-        el.value = values.length ? values[0] : "";
-        if (derived[el.name]) el.dataset.derived = "1";
-      }
-    });
-    // The bid chips follow the restored game; the restored bid is one of them.
-    skatBids(form, pairs.bid && pairs.bid.length ? pairs.bid[0] : null);
-    sync(form);
-    form.querySelectorAll(".card-picker").forEach(function (picker) {
-      var first = picker.querySelector("input");
-      if (first) changed(first);
-    });
+    fill(form, pairs, derived);
     var note = document.createElement("p");
     note.className = "restored";
     note.setAttribute("role", "status");
@@ -577,6 +583,21 @@
     var form = event.target;
     if (form.matches && form.matches("form.entry-form.is-enhanced")) afterReset(form);
   });
+  // A deal kept on this phone that the server refused comes back into the form to be
+  // corrected (offline.js): the form holds what was sent, and the preview says what is wrong.
+  document.addEventListener("scorekeeper:mend", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("form.entry-form.is-enhanced")) return;
+    var pairs = {};
+    new URLSearchParams(event.detail.body || "").forEach(function (value, name) {
+      (pairs[name] = pairs[name] || []).push(value);
+    });
+    form.reset();
+    afterReset(form);
+    fill(form, pairs, {});
+    form.dispatchEvent(new CustomEvent("entry:restored", { bubbles: true }));
+  });
+
   // A problem cut short in the Save bar says that a tap reads it all.
   function markCut() {
     document.querySelectorAll(".entry-save .preview-errors").forEach(function (problems) {

@@ -118,6 +118,10 @@
     }
     const part = input.closest("label") && input.closest("label").querySelector(".field-label");
     if (part) return words(part);
+    // A number without a label of its own in view names itself for a screen reader
+    // ("Ali’s card points", in the Ramsch's grid).
+    const own = input.closest("label") && input.closest("label").querySelector(".visually-hidden");
+    if (own && words(own)) return words(own);
     const fieldset = input.closest("fieldset");
     return fieldset ? words(fieldset.querySelector("legend")) : "";
   }
@@ -190,6 +194,9 @@
   // the notes: the sheet works those out once it has the waiting deals.
   let sentWithoutReload = 0;
 
+  // ``count``: how many deals come before the one in the form, beyond those the page was
+  // drawn after. Past the series' last deal there is no next one: the form gives way to a
+  // line saying so (it shows again if a waiting deal is discarded).
   function shiftEntry(count) {
     const form = entryForm();
     const heading = document.getElementById("entry-heading");
@@ -203,6 +210,19 @@
     });
     const section = form && form.closest(".entry");
     if (section) section.classList.toggle("is-behind", count > 0);
+    const full = seriesFull(count);
+    if (section) section.classList.toggle("is-full", full);
+    const note = section && section.querySelector(".entry-full");
+    if (note) note.hidden = !full;
+  }
+
+  // Whether the deal the form would be is past the series' last deal.
+  function seriesFull(count) {
+    const form = entryForm();
+    const heading = document.getElementById("entry-heading");
+    const last = form ? Number(form.dataset.lastDeal) : 0;
+    const base = heading ? trailingNumber(originalText(heading)) : null;
+    return !!last && base !== null && base + count > last;
   }
 
   function nextNumber(items) {
@@ -253,14 +273,26 @@
         message.textContent = data.refused + " " + item.error;
         message.hidden = false;
         row.querySelector(".outbox-actions").hidden = false;
+        row.querySelector(".outbox-mend").hidden = !!item.mending || !entryForm();
+        row.querySelector(".outbox-mending").hidden = !item.mending;
       }
       list.appendChild(row);
     });
     list.hidden = !items.length;
-    box.querySelector(".outbox-next").hidden = !items.length;
     const send = box.querySelector(".outbox-send");
     send.hidden = !items.length || offline || sending || !!items[0].error;
-    shiftEntry(items.length + sentWithoutReload);
+    // A refused deal opens the list (once: the player may close it again), unless the
+    // form holds it already, with what is wrong.
+    const refused = items.find((item) => item.error && !item.mending);
+    const details = box.querySelector(".outbox-body");
+    if (details && refused && box.dataset.opened !== refused.key + refused.error) {
+      details.open = true;
+      box.dataset.opened = refused.key + refused.error;
+    }
+    const mending = items.find((item) => item.mending);
+    const before = mending ? items.indexOf(mending) + sentWithoutReload : items.length + sentWithoutReload;
+    box.querySelector(".outbox-next").hidden = !before;
+    shiftEntry(before);
   }
 
   function clearForm(form) {
@@ -270,6 +302,9 @@
     // (The card pickers count again on the form's "reset": cardpicker.js.)
     const preview = document.getElementById("preview");
     if (preview) preview.replaceChildren();
+    // "Deal 8 saved" was the last deal sent: the one kept now is listed in the outbox.
+    const status = document.getElementById("entry-status");
+    if (status && status.closest("form")) status.replaceChildren();
     // entry.js keeps a half-entered deal over a reload (sessionStorage, by the form's
     // data-entry-key); this deal is kept here now, and a reload must not bring it back
     // into the form, where it could be saved a second time.
@@ -286,13 +321,23 @@
     if (!url) return false;
     const items = load(url);
     if (items.some((item) => item.key === key)) key = newKey();
-    items.push({
-      key: key,
-      body: body(form),
-      summary: summarize(form),
-      number: nextNumber(items),
-      at: Date.now(),
-    });
+    const mending = items.find((item) => item.mending);
+    if (mending) {
+      // Corrected: sent in its place, under a key of its own (the refused one's answer
+      // is remembered with the old key).
+      Object.assign(mending, { key: key, body: body(form), summary: summarize(form), at: Date.now() });
+      delete mending.error;
+      delete mending.mending;
+      form.dataset.mending = "";
+    } else {
+      items.push({
+        key: key,
+        body: body(form),
+        summary: summarize(form),
+        number: nextNumber(items),
+        at: Date.now(),
+      });
+    }
     if (!save(url, items)) {
       // Kept nowhere: the form stays as it is, and the page says so.
       problem = outbox().dataset.noRoom;
@@ -315,8 +360,123 @@
     if (!isEntryForm(form) || !sheetUrl()) return;
     if (navigator.onLine && !load(sheetUrl()).length) return;
     event.preventDefault();
+    const items = load(sheetUrl());
+    if (!items.some((item) => item.mending) && seriesFull(items.length + sentWithoutReload)) return;
+    // Kept here, it is judged by the server only later: what the form asks for must all
+    // be there now (a deal refused then has to be entered again from memory).
+    const missing = incomplete(form);
+    if (missing.length) {
+      showProblems(form, missing.map((part) => part.dataset.required));
+      const first = missing[0].querySelector("label, input") || missing[0];
+      if (first.scrollIntoView) first.scrollIntoView({ block: "nearest" });
+      return;
+    }
     if (keep(form, newKey())) flushSoon();
   });
+
+  // -- what the phone can check itself ------------------------------------------------------
+
+  // The parts of the form marked data-required (a message) that show and have no answer:
+  // no choice among their radios (an "other" choice without its value), or an empty
+  // number among those that show.
+  function incomplete(form) {
+    return Array.from(form.querySelectorAll("[data-required]")).filter(function (part) {
+      if (!shown(part)) return false;
+      const controls = (part.matches("input, select") ? [part] : Array.from(part.querySelectorAll("input, select"))).filter(
+        (control) => !control.disabled && control.type !== "hidden",
+      );
+      const typed = controls.filter((control) => control.type !== "radio" && control.type !== "checkbox");
+      if (typed.length) {
+        return typed.some((control) => shown(control) && getComputedStyle(control).visibility !== "hidden" && control.value.trim() === "");
+      }
+      const radios = controls.filter((control) => control.type === "radio");
+      if (!radios.length) return false;
+      const chosen = radios.find((radio) => radio.checked);
+      if (!chosen) return true;
+      const other = chosen.value === "other" && form.elements.namedItem(chosen.name + "_other");
+      return !!other && !other.value;
+    });
+  }
+
+  // Problems in the Save bar, the way the server's preview shows them (sheet.html#preview).
+  function showProblems(form, messages) {
+    const preview = document.getElementById("preview");
+    if (!preview || !messages.length) return;
+    const details = document.createElement("details");
+    details.className = "preview-errors" + (messages.length > 1 ? " has-more" : "");
+    const summary = document.createElement("summary");
+    const first = document.createElement("span");
+    first.className = "preview-problem";
+    const strong = document.createElement("strong");
+    strong.textContent = form.dataset.notYet || "";
+    first.append(strong, " " + messages[0]);
+    const all = document.createElement("span");
+    all.className = "preview-all";
+    all.textContent = form.dataset.readAll || "";
+    summary.append(first, " ", all);
+    const list = document.createElement("ul");
+    messages.forEach(function (message) {
+      const item = document.createElement("li");
+      item.textContent = message;
+      list.appendChild(item);
+    });
+    details.append(summary, list);
+    preview.replaceChildren(details);
+    first.closest("details").classList.toggle("is-cut", first.scrollHeight > first.clientHeight + 1);
+  }
+
+  // -- a refused deal, corrected in the form --------------------------------------------------
+
+  function mend(key) {
+    const url = sheetUrl();
+    const form = entryForm();
+    if (!url || !form) return;
+    const items = load(url);
+    const item = items.find((each) => each.key === key);
+    if (!item) return;
+    items.forEach((each) => delete each.mending);
+    item.mending = true;
+    save(url, items);
+    typing = false;
+    form.dispatchEvent(new CustomEvent("scorekeeper:mend", { bubbles: true, detail: { body: item.body } }));
+    // The form says what is wrong now: the list goes back to its one line.
+    const details = outbox() && outbox().querySelector(".outbox-body");
+    if (details) details.open = false;
+    render();
+    if (item.error) showProblems(form, [item.error]);
+    const section = form.closest(".entry") || form;
+    if (section.scrollIntoView) section.scrollIntoView({ block: "start" });
+  }
+
+  // The first deal waiting was refused and nobody is typing the next one: it opens in
+  // the form at once.
+  function autoMend() {
+    const url = sheetUrl();
+    const form = entryForm();
+    if (!url || !form || typing || !form.classList.contains("is-enhanced")) return;
+    const items = load(url);
+    const mending = items.find((item) => item.mending);
+    if (mending) {
+      // (After a reload: the form shows it again.)
+      if (!form.dataset.mending) mend(mending.key);
+    } else if (items.length && items[0].error) {
+      mend(items[0].key);
+    }
+    form.dataset.mending = load(url).some((item) => item.mending) ? "1" : "";
+  }
+
+  // A deal no longer corrected (sent, retried as it was, or discarded): the form is
+  // emptied for the next deal.
+  function stopMending(url, key) {
+    const item = load(url).find((each) => each.key === key);
+    if (!item || !item.mending) return;
+    update(url, key, { mending: false });
+    const form = entryForm();
+    if (form) {
+      form.dataset.mending = "";
+      clearForm(form);
+    }
+  }
 
   // Sent, but no answer came (the connection dropped on the way): kept with the key it
   // was sent with, so that if the server did store it, sending it again stores nothing.
@@ -464,7 +624,11 @@
       .then(function (sent) {
         sending = false;
         if (sent) backoff = 0;
-        if (!sent) return render();
+        if (!sent) {
+          render();
+          autoMend();
+          return undefined;
+        }
         if (!typing || !entryForm()) {
           window.location.reload();
           return undefined;
@@ -487,12 +651,16 @@
     if (button.classList.contains("outbox-send")) {
       problem = "";
       flush();
+    } else if (row && button.classList.contains("outbox-mend")) {
+      mend(row.dataset.key);
     } else if (row && button.classList.contains("outbox-retry")) {
+      stopMending(url, row.dataset.key);
       update(url, row.dataset.key, { error: null });
       render();
       flush();
     } else if (row && button.classList.contains("outbox-discard")) {
       if (!window.confirm(outbox().dataset.confirmDiscard)) return;
+      stopMending(url, row.dataset.key);
       update(url, row.dataset.key, null);
       render();
       flush();
@@ -671,6 +839,8 @@
   render();
   if (!navigator.onLine) setLive(false, "connection");
   flush();
+  // Once entry.js has set up the form (its DOMContentLoaded comes after this one's).
+  document.addEventListener("DOMContentLoaded", () => window.setTimeout(autoMend, 0));
   if (navigator.serviceWorker) navigator.serviceWorker.ready.then(ensureCopy, () => undefined);
   if (entryForm()) {
     window.addEventListener("load", function () {

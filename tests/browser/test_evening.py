@@ -182,3 +182,97 @@ def test_a_long_refusal_takes_three_lines_of_the_bar_and_opens_in_full(skat):
         "Cem's penalty of 13 cannot be right: every card costs 5, 10 or 15, so penalties"
         " are multiples of 5."
     )
+
+
+# -- 2. a deal kept on the phone is checked there, and a refused one is corrected --------
+
+
+FIRST = {"declarer": 1, "game": "clubs", "bid": 18, "matadors": {"with": 1}, "outcome": "won"}
+
+
+def _entered(sheet) -> list[dict]:
+    return [hand.entry for hand in live_hands(sheet)]
+
+
+@pytest.mark.service_worker
+def test_an_offline_deal_is_checked_on_the_phone_and_a_refused_one_corrected(skat):
+    from tests.browser.test_offline import _kept_offline
+
+    # A series of three deals; deal 1 is on the sheet: Bea's Clubs with 1, won, +24.
+    options = {"all_pass": "ramsch", "series_deals": 3}
+    sheet = services.sheet_create(game="skat", players=THREE, options=options)
+    services.hand_record(
+        sheet=sheet,
+        data={**FIRST},
+    )
+    _open(skat, sheet)
+    _kept_offline(skat)
+    skat.context.set_offline(True)
+    heading = skat.get_by_test_id("outbox-heading")
+    expect(heading).to_have_text("No connection")
+
+    # Deal 2 without its bid ("Other bid…", then "Choose the bid…"): the phone says so
+    # and keeps nothing, as the server would have refused it.
+    _radio(skat, "declarer", "2").click()
+    _radio(skat, "game", "grand").click()
+    _radio(skat, "matadors_tap", "with-1").click()
+    skat.locator(".bid-chips label.other-bid").click()
+    skat.locator("select[name=bid_other]").select_option("")
+    skat.get_by_role("button", name="Save deal 2").click()
+    expect(skat.locator("#preview .preview-errors")).to_contain_text(
+        "Bid is missing. Tap the bid that won the auction."
+    )
+    expect(heading).to_have_text("No connection")
+    _radio(skat, "bid", "18").click()
+    skat.get_by_role("button", name="Save deal 2").click()
+    expect(heading).to_have_text("Waiting to send: 1")
+    expect(skat.get_by_role("heading", name="Deal 3")).to_be_visible()
+
+    # Deal 3, the last: a Ramsch whose card points add up to 130 (typed over the worked-out
+    # 20): complete as far as the phone can tell, refused by the server later (rule book,
+    # Ramsch: the card points add up to 120).
+    _radio(skat, "mode", "passed").click()
+    skat.locator("input[name=ramsch_points_0]").fill("60")
+    skat.locator("input[name=ramsch_tricks_0]").fill("4")
+    skat.locator("input[name=ramsch_points_1]").fill("40")
+    skat.locator("input[name=ramsch_tricks_1]").fill("3")
+    expect(skat.locator("input[name=ramsch_points_2]")).to_have_value("20")
+    skat.locator("input[name=ramsch_points_2]").fill("30")
+    skat.get_by_role("button", name="Save deal 3").click()
+    expect(heading).to_have_text("Waiting to send: 2")
+    # No deal 4 in a series of three: the form gives way to a line saying why.
+    full = skat.locator(".entry-full")
+    expect(full).to_be_visible()
+    expect(skat.locator("form.entry-form")).to_be_hidden()
+    expect(skat.get_by_role("heading", name="Deal 4")).to_have_count(0)
+    skat.evaluate("window.scrollTo(0, 0)")
+    skat.screenshot(path=str(SCREENSHOTS / f"evening-offline-full-{skat.color_scheme}.png"))
+    # The outbox is one line until opened.
+    outbox = skat.locator("#outbox").bounding_box()
+    assert outbox["height"] < 90, outbox
+    skat.reload()
+    expect(heading).to_have_text("Waiting to send: 2")
+    expect(full).to_be_visible()
+    assert _entered(sheet) == [FIRST]
+
+    # Back online: deal 2 is stored; deal 3 is refused and opens in the form, as it was
+    # entered, with the server's reason.
+    skat.context.set_offline(False)
+    expect(skat.locator(".outbox-deal.is-refused")).to_have_count(1, timeout=20_000)
+    expect(skat.get_by_role("heading", name="Deal 3")).to_be_visible()
+    expect(skat.locator("input[name=mode][value=passed]")).to_be_checked()
+    expect(skat.locator("input[name=ramsch_points_2]")).to_have_value("30")
+    expect(skat.locator("#preview .preview-errors")).to_contain_text("120")
+    skat.evaluate("window.scrollTo(0, 0)")
+    skat.screenshot(path=str(SCREENSHOTS / f"evening-offline-mend-{skat.color_scheme}.png"))
+    assert len(_entered(sheet)) == 2
+    # Corrected (Cleo took 20) and saved: sent in its place, stored once.
+    skat.locator("input[name=ramsch_points_2]").fill("20")
+    skat.get_by_role("button", name="Save deal 3").click()
+    expect(skat.get_by_role("heading", name="Series over")).to_be_visible(timeout=20_000)
+    expect(skat.locator("#outbox")).to_be_hidden()
+    entered = _entered(sheet)
+    assert len(entered) == 3
+    assert entered[1]["game"] == "grand"
+    assert entered[1]["bid"] == 18
+    assert entered[2]["ramsch"]["points"] == [60, 40, 20]

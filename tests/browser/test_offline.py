@@ -236,7 +236,13 @@ def test_a_refused_round_stays_with_the_servers_message_until_discarded(live_ser
     expect(phone.locator(".outbox-deal")).to_have_count(2)
     assert live_hands(sheet) == []
     phone.evaluate("window.scrollTo(0, 0)")
+    # The refused round is in the form to be corrected, with the server's message; the
+    # list of waiting rounds is one line until opened.
+    expect(phone.get_by_role("heading", name="Round 1")).to_be_visible()
+    expect(phone.locator(".penalty-field", has_text="Ben").locator("input")).to_have_value("12")
+    expect(phone.locator("#preview")).to_contain_text("multiples of 5")
     screenshot(phone, f"offline-refused-{phone.color_scheme}")
+    phone.locator("#outbox summary").click()
     phone.once("dialog", lambda dialog: dialog.accept())
     refused.get_by_role("button", name="Discard").click()
     # The next one goes, as round 1.
