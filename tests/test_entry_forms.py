@@ -562,3 +562,26 @@ def test_a_new_sheets_option_problem_stands_beside_its_option(client):
     field = page.index('name="option_series_deals"')
     beside = page.index('class="field-error"', field)
     assert "Deals in the series" in page[beside : beside + 300]
+
+
+@pytest.mark.django_db
+def test_a_game_by_value_is_saved_from_the_form_and_corrected_on_its_page(client):
+    from games import services
+    from games.selectors import live_hands
+
+    sheet = services.sheet_create(game="skat", players=["Ana", "Ben", "Cem"])
+    url = f"/en/s/{sheet.edit_token}/"
+    posted = {"mode": "game", "declarer": "1", "by_value": "on", "value": "96", "value_lost": "on"}
+    # Hidden controls a phone without JavaScript still posts are not read.
+    response = client.post(url, {**posted, "game": "grand", "bid": "18", "outcome": "won"})
+    assert response.status_code == 302
+    assert [h.entry for h in live_hands(sheet)] == [{"declarer": 1, "value": -96}]
+    page = client.get(f"{url}deals/1/").content.decode()
+    assert 'name="by_value" checked' in page
+    assert 'name="value" value="96"' in page
+    assert 'name="value_lost" checked' in page
+    # A value no game has is refused beside the field, in a player's words; nothing saved.
+    refused = client.post(url, {"mode": "game", "declarer": "2", "by_value": "on", "value": "47"})
+    assert refused.status_code == 422
+    assert "No Skat game is worth 47; the nearest are 46 (Null Ouvert)" in refused.content.decode()
+    assert len(live_hands(sheet)) == 1
