@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games import services
+from games import selectors, services
 from games.selectors import live_hands
 from tests.browser.support import SCREENSHOTS, expect_totals
 
@@ -276,3 +276,177 @@ def test_an_offline_deal_is_checked_on_the_phone_and_a_refused_one_corrected(ska
     assert entered[1]["game"] == "grand"
     assert entered[1]["bid"] == 18
     assert entered[2]["ramsch"]["points"] == [60, 40, 20]
+
+
+# -- 5. a whole evening: 36 deals on one page load -----------------------------------------
+
+ALI, BEA, CLEO = 0, 1, 2
+
+
+def _game(declarer: int, game: str, matadors: str | None = None, **more) -> dict:
+    """A played deal as stored (the API's JSON): the bid 18 and "won" unless said."""
+    deal = {"declarer": declarer, "game": game, "bid": more.pop("bid", 18)}
+    if matadors:
+        direction, count = matadors.split("-")
+        deal["matadors"] = {direction: int(count)}
+    deal["outcome"] = more.pop("outcome", "won")
+    deal.update(more)
+    return deal
+
+
+def _ramsch(points: list[int], tricks: list[int]) -> dict:
+    return {"passed": True, "ramsch": {"points": points, "tricks": tricks, "last_trick": None}}
+
+
+# Every kind of deal of a club evening with Kontra and Ramsch: won, lost, schneider and
+# schwarz either way, Null (Hand, Ouvert, Ouvert Hand), Grand Hand, schneider announced,
+# overbid (the bid above the game's value: ISkO 4.5), Kontra and Re, Ramsch. Deals 20
+# to 22 are entered without a connection.
+EVENING = [
+    _game(BEA, "clubs", "with-1"),
+    _game(CLEO, "grand", "with-1"),
+    _game(ALI, "spades", "with-2", outcome="lost"),
+    _game(BEA, "hearts", "with-1", outcome="won_schneider"),
+    _game(CLEO, "null"),
+    _game(ALI, "grand", "with-2", hand=True),
+    _game(BEA, "hearts", "with-1", bid=22),
+    _game(CLEO, "clubs", "with-1", kontra=True),
+    _ramsch([60, 40, 20], [4, 3, 3]),
+    _game(ALI, "diamonds", "against-2"),
+    _game(BEA, "null", hand=True, outcome="lost"),
+    _game(CLEO, "spades", "with-3", outcome="lost", kontra=True, re=True),
+    _game(ALI, "clubs", "with-1", outcome="lost_schneider"),
+    _game(BEA, "grand", "against-1", outcome="won_schwarz"),
+    _ramsch([30, 50, 40], [3, 4, 3]),
+    _game(CLEO, "hearts", "with-2", hand=True, announced="schneider", outcome="won_schneider"),
+    _game(ALI, "null", ouvert=True),
+    _game(BEA, "diamonds", "with-1"),
+    _game(CLEO, "grand", "with-1", outcome="lost", kontra=True),
+    _game(ALI, "spades", "with-1"),
+    _game(BEA, "clubs", "with-2", outcome="won_schneider"),
+    _ramsch([20, 30, 70], [2, 3, 5]),
+    _game(CLEO, "hearts", "against-3"),
+    _game(ALI, "grand", "with-3", bid=30),
+    _game(BEA, "null", outcome="lost"),
+    _game(CLEO, "clubs", "with-4"),
+    _game(ALI, "diamonds", "with-2", outcome="won_schneider", kontra=True),
+    _game(BEA, "spades", "against-1", hand=True),
+    _ramsch([40, 44, 36], [3, 4, 3]),
+    _game(CLEO, "grand", "with-1", outcome="lost_schwarz"),
+    _game(ALI, "hearts", "with-1", bid=23),
+    _game(BEA, "clubs", "with-1"),
+    _game(CLEO, "null", hand=True, ouvert=True),
+    _game(ALI, "grand", "against-2"),
+    _game(BEA, "spades", "with-2", outcome="lost"),
+    _game(CLEO, "clubs", "with-1", kontra=True, re=True),
+]
+OFFLINE = (20, 21, 22)
+OPTIONS = {"kontra_re": True, "all_pass": "ramsch"}
+
+
+def _bid(page, bid: int) -> None:
+    """One tap on its chip, or from the full list under "Other bid…"."""
+    chip = _radio(page, "bid", str(bid))
+    if chip.count():
+        chip.click()
+    else:
+        page.locator(".bid-chips label.other-bid").click()
+        page.locator("select[name=bid_other]").select_option(str(bid))
+
+
+def _enter(page, number: int, deal: dict) -> None:
+    """A deal the way a player taps it, then Save."""
+    if deal.get("passed"):
+        points, tricks = deal["ramsch"]["points"], deal["ramsch"]["tricks"]
+        _radio(page, "mode", "passed").click()
+        for seat in (0, 1):
+            page.locator(f"input[name=ramsch_points_{seat}]").fill(str(points[seat]))
+            page.locator(f"input[name=ramsch_tricks_{seat}]").fill(str(tricks[seat]))
+        # The third player's are worked out (what is left of 120 and of 10).
+        expect(page.locator("input[name=ramsch_points_2]")).to_have_value(str(points[2]))
+    else:
+        _radio(page, "declarer", str(deal["declarer"])).click()
+        _radio(page, "game", deal["game"]).click()
+        for switch in ("hand", "ouvert"):
+            if deal.get(switch):
+                _toggle(page, switch).click()
+        if deal.get("announced"):
+            page.locator(f"label.announce:has(> input[value={deal['announced']}])").click()
+        for direction, count in deal.get("matadors", {}).items():
+            _radio(page, "matadors_tap", f"{direction}-{count}").click()
+        if deal["bid"] != 18:
+            _bid(page, deal["bid"])
+        if deal["outcome"] != "won":
+            _radio(page, "outcome", deal["outcome"]).click()
+        for switch in ("kontra", "re"):
+            if deal.get(switch):
+                _toggle(page, switch).click()
+    page.get_by_role("button", name=f"Save deal {number}").click()
+
+
+def _as_entered(entry: dict) -> dict:
+    """What of a stored deal the evening's list says (the form adds nothing else)."""
+    if entry.get("passed"):
+        ramsch = entry["ramsch"]
+        return _ramsch(list(ramsch["points"]), list(ramsch["tricks"]))
+    return entry
+
+
+def _referee(deals: list[dict]):
+    """The same deals, handed straight to the rules: the state they come to."""
+    sheet = services.sheet_create(game="skat", players=THREE, options=OPTIONS)
+    for deal in deals:
+        state = services.hand_record(sheet=sheet, data=deal).state
+    return state
+
+
+@pytest.mark.service_worker
+def test_a_whole_skat_series_on_one_page_load(skat):
+    from tests.browser.test_offline import _copy_until, _kept_offline
+
+    sheet = services.sheet_create(game="skat", players=THREE, options=OPTIONS)
+    _open(skat, sheet)
+    _kept_offline(skat)
+    skat.evaluate("window.sheetNotReloaded = true")
+    for number, deal in enumerate(EVENING, start=1):
+        if number == OFFLINE[0]:
+            # The connection goes once the copy kept for offline use has the last deal
+            # saved (it follows each save within a second).
+            _copy_until(skat, lambda html, last=number - 1: f'id="deal-{last}"' in html)
+            skat.context.set_offline(True)
+        _enter(skat, number, deal)
+        if number in OFFLINE:
+            waiting = number - OFFLINE[0] + 1
+            expect(skat.get_by_test_id("outbox-heading")).to_have_text(
+                f"Waiting to send: {waiting}"
+            )
+        elif number < len(EVENING):
+            expect(skat.get_by_role("heading", name=f"Deal {number + 1}")).to_be_visible()
+        if number == OFFLINE[-1]:
+            # A reload without a connection: the three deals still wait, the form is on 23.
+            skat.reload()
+            expect(skat.get_by_test_id("outbox-heading")).to_have_text("Waiting to send: 3")
+            expect(skat.get_by_role("heading", name=f"Deal {number + 1}")).to_be_visible()
+            skat.context.set_offline(False)
+            # Sent in order; the sheet is shown afresh with them.
+            expect(skat.locator(f"#deal-{number}")).to_be_visible(timeout=20_000)
+            skat.wait_for_selector("form.entry-form.is-enhanced")
+            expect(skat.locator("#outbox")).to_be_hidden()
+            skat.evaluate("window.sheetNotReloaded = true")
+        if number == len(EVENING) - 1:
+            expect_totals(skat, *_referee(EVENING[:number]).totals)
+    expect(skat.get_by_role("heading", name="Series over")).to_be_visible()
+    # Only the offline deals' reload loaded the page afresh.
+    assert skat.evaluate("window.sheetNotReloaded === true")
+    skat.evaluate("window.scrollTo(0, 0)")
+    skat.screenshot(path=str(SCREENSHOTS / f"evening-series-over-{skat.color_scheme}.png"))
+
+    # Every deal stored once, in order, as entered; the totals are the referee's.
+    hands = live_hands(sheet)
+    assert [hand.number for hand in hands] == list(range(1, 37))
+    assert [_as_entered(hand.entry) for hand in hands] == EVENING
+    sheet.refresh_from_db()
+    stored, referee = selectors.current_state(sheet), _referee(EVENING)
+    assert stored.finished
+    assert stored.totals == referee.totals
+    assert stored.details["standings"] == referee.details["standings"]
