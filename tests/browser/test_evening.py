@@ -450,3 +450,99 @@ def test_a_whole_skat_series_on_one_page_load(skat):
     assert stored.finished
     assert stored.totals == referee.totals
     assert stored.details["standings"] == referee.details["standings"]
+
+
+# -- Pitch and Manipulation: a whole game on one page load ---------------------------------
+
+POINTS = ("ace", "jack", "off_jack", "high_joker", "low_joker", "ten", "two", "three")
+
+
+def _until_over(game: str, players: list[str], hands: list[dict]) -> tuple[list[dict], object]:
+    """The hands played until the referee says the game is over, and the state it ends in."""
+    sheet = services.sheet_create(game=game, players=players)
+    for number, hand in enumerate(hands, start=1):
+        state = services.hand_record(sheet=sheet, data=hand).state
+        if state.finished:
+            return hands[:number], state
+    raise AssertionError("the game did not end")
+
+
+def _pitch_hand(pitcher: int, bid, others=(), out=()) -> dict:
+    """Every point card to the pitcher's team (A: seats 0 and 2) but ``others`` and ``out``."""
+    own, other = ("A", "B") if pitcher % 2 == 0 else ("B", "A")
+    points = dict.fromkeys(POINTS, own)
+    points.update(dict.fromkeys(others, other))
+    points.update(dict.fromkeys(out, "out"))
+    return {"pitcher": pitcher, "bid": bid, "points": points}
+
+
+PITCH = [
+    _pitch_hand(0, 5, others=["ten"]),
+    _pitch_hand(1, 6, others=["ace", "three"], out=["two"]),
+    _pitch_hand(2, 4),
+    _pitch_hand(3, 7, others=["jack", "off_jack", "high_joker", "three"]),
+    _pitch_hand(0, 8, others=["low_joker"]),
+    _pitch_hand(1, 5, others=["three"]),
+    _pitch_hand(2, 9, others=["ace", "three"]),
+    _pitch_hand(3, 4, others=["two"]),
+] * 3
+
+
+def test_a_whole_game_of_pitch_to_52_on_one_page_load(skat):
+    players = ["Ann", "Ben", "Cat", "Dan"]
+    hands, end = _until_over("pitch", players, PITCH)
+    assert len(hands) > 8  # a real game, not a hand or two
+    sheet = services.sheet_create(game="pitch", players=players)
+    _open(skat, sheet)
+    skat.evaluate("window.sheetNotReloaded = true")
+    for number, hand in enumerate(hands, start=1):
+        _radio(skat, "pitcher", str(hand["pitcher"])).click()
+        _radio(skat, "bid", str(hand["bid"])).click()
+        own = "A" if hand["pitcher"] % 2 == 0 else "B"
+        # Only what differs from "the pitcher's team took it" is tapped.
+        for key, team in hand["points"].items():
+            if team != own:
+                _radio(skat, f"point_{key}", team).click()
+        skat.get_by_role("button", name=f"Save deal {number}").click()
+        if number < len(hands):
+            expect(skat.get_by_role("heading", name=f"Deal {number + 1}")).to_be_visible()
+    expect(skat.locator("#game-over")).to_contain_text("Game over")
+    assert skat.evaluate("window.sheetNotReloaded === true")
+    expect_totals(skat, end.details["teams"]["A"], end.details["teams"]["B"])
+    stored = live_hands(sheet)
+    assert [hand.number for hand in stored] == list(range(1, len(hands) + 1))
+    assert [hand.entry for hand in stored] == hands
+
+
+MANIPULATION = [
+    {"penalties": [0, 35, 60]},
+    {"penalties": [20, 0, 15]},
+    {"penalties": [45, 30, 0]},
+    {"penalties": [0, 55, 25]},
+    {"penalties": [10, 0, 40]},
+    {"penalties": [35, 20, 0]},
+] * 4
+
+
+def test_a_whole_game_of_manipulation_on_one_page_load(skat):
+    players = ["Ana", "Ben", "Cem"]
+    rounds, end = _until_over("manipulation", players, MANIPULATION)
+    assert len(rounds) > 5
+    sheet = services.sheet_create(game="manipulation", players=players)
+    _open(skat, sheet)
+    skat.evaluate("window.sheetNotReloaded = true")
+    for number, played in enumerate(rounds, start=1):
+        penalties = played["penalties"]
+        _radio(skat, "went_out", str(penalties.index(0))).click()
+        for seat, penalty in enumerate(penalties):
+            if penalty:
+                skat.locator(f"input[name=penalty_{seat}]").fill(str(penalty))
+        skat.get_by_role("button", name=f"Save round {number}").click()
+        if number < len(rounds):
+            expect(skat.get_by_role("heading", name=f"Round {number + 1}")).to_be_visible()
+    expect(skat.locator("#game-over")).to_contain_text("Game over")
+    assert skat.evaluate("window.sheetNotReloaded === true")
+    expect_totals(skat, *end.totals)
+    stored = live_hands(sheet)
+    assert [hand.number for hand in stored] == list(range(1, len(rounds) + 1))
+    assert [hand.entry["penalties"] for hand in stored] == [r["penalties"] for r in rounds]
