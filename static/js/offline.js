@@ -131,7 +131,10 @@
     const parts = [];
     form.querySelectorAll("input, select").forEach(function (input) {
       if (!input.name || input.type === "hidden" || input.disabled) return;
-      if (input.closest(".card-picker") || input.dataset.show !== undefined) return;
+      if (input.closest(".card-picker")) return;
+      // A switch of what shows says something only when it is not the form's own default
+      // ("Everyone passed" does, "One tap" does not).
+      if (input.dataset.show !== undefined && input.defaultChecked) return;
       if (!shown(input.closest("label") || input)) return;
       if (input.type === "radio" || input.type === "checkbox") {
         // What was chosen; "none" (nothing announced, say) says nothing.

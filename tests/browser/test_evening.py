@@ -99,6 +99,30 @@ def test_a_toggle_hidden_by_switching_to_null_is_not_sent(skat):
     expect(skat.locator("input[name=announced]").first).to_be_enabled()
 
 
+def test_penalties_typed_then_counted_from_the_cards_are_not_sent(skat):
+    from tests.browser.test_sheet_manipulation import _picker, _tap_cards
+
+    sheet = services.sheet_create(game="manipulation", players=["Ana", "Ben", "Cem"])
+    _open(skat, sheet)
+    posted: list[str] = []
+    skat.on("request", lambda r: posted.append(r.post_data or "") if r.method == "POST" else None)
+    _radio(skat, "went_out", "0").click()
+    skat.locator("input[name=penalty_1]").fill("35")
+    # The cards are tapped instead: the typed penalties are gone from the form, and
+    # from what it sends. Ben: K♠ 7♥ = 10 + 5; Cem: A♦ = 15 (rule book, Manipulation).
+    _radio(skat, "count_by", "cards").click()
+    expect(skat.locator("input[name=count_by][value=cards]")).to_be_checked()
+    expect(skat.locator("input[name=penalty_1]")).to_be_hidden()
+    _tap_cards(_picker(skat, "Ben"), ["KS", "7H"])
+    _tap_cards(_picker(skat, "Cem"), ["AD"])
+    expect(skat.locator("#preview .preview-summary")).to_have_text("Ana went out; Ben +15, Cem +15")
+    skat.get_by_role("button", name="Save round 1").click()
+    expect_totals(skat, 0, 15, 15)
+    counted = [body for body in posted if "count_by=cards" in body]
+    assert counted
+    assert not [body for body in counted if "penalty_" in body]
+
+
 # -- 4. nothing the next deal needs is hidden --------------------------------------------
 
 LAYOUT = """() => {

@@ -66,7 +66,12 @@ def _kept_offline(page) -> None:
     """Until the service worker runs this page and keeps its copy of it."""
     assert page.evaluate("window.isSecureContext"), page.url
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    # (A promise, not wait_for_function: its polling evaluates a string, which the
+    # page's CSP refuses whenever the first look is not yet yes.)
+    page.evaluate(
+        """() => navigator.serviceWorker.controller !== null || new Promise((done) =>
+            navigator.serviceWorker.addEventListener("controllerchange", () => done(true)))"""
+    )
     _copy_until(page, bool)
 
 
