@@ -428,6 +428,17 @@
     first.closest("details").classList.toggle("is-cut", first.scrollHeight > first.clientHeight + 1);
   }
 
+  // Without a connection the preview cannot ask the server: the phone says at least what
+  // is still missing.
+  document.addEventListener("htmx:sendError", function (event) {
+    const elt = event.detail.elt;
+    const form = elt && elt.closest && elt.closest("form.entry-form");
+    if (!form || isEntryForm(elt)) return;
+    const missing = incomplete(form);
+    if (missing.length) showProblems(form, missing.map((part) => part.dataset.required));
+    else if (!form.dataset.mending && document.getElementById("preview")) document.getElementById("preview").replaceChildren();
+  });
+
   // -- a refused deal, corrected in the form --------------------------------------------------
 
   function mend(key) {

@@ -239,6 +239,8 @@ def test_an_offline_deal_is_checked_on_the_phone_and_a_refused_one_corrected(ska
     # and keeps nothing, as the server would have refused it.
     _radio(skat, "declarer", "2").click()
     _radio(skat, "game", "grand").click()
+    # The preview cannot ask the server: the phone says what is still missing.
+    expect(skat.locator("#preview .preview-errors")).to_contain_text("Matadors: tap")
     _radio(skat, "matadors_tap", "with-1").click()
     skat.locator(".bid-chips label.other-bid").click()
     skat.locator("select[name=bid_other]").select_option("")
