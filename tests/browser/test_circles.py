@@ -104,7 +104,11 @@ def _play_series(page, live_server, invite: str) -> None:
     _matadors(page, "With", 1)
     _result(page, "One tap", "Lost")
     _save(page, 3)
-    expect_totals(page, -48, 20, 48)
+    # The series is over: the big numbers are the Seeger-Fabian points that decide
+    # (Ana −48 − 50 = −98, Ben 20 + 50 + 40 = 110, Cem 48 + 50 + 40 = 138), each
+    # player's list points under them.
+    expect_totals(page, -98, 110, 138)
+    expect(page.locator(".total-second")).to_have_text(["List −48", "List 20", "List 48"])
     expect(page.locator(".sheet-keep")).to_contain_text("Kept in Tuesday Skat")
 
 
