@@ -17,6 +17,7 @@ from django.contrib.staticfiles import finders
 
 from games import services
 from games.models import Sheet
+from scorekeeper.staticfiles import minified
 
 pytestmark = pytest.mark.django_db
 
@@ -69,7 +70,8 @@ def static_bytes(url: str) -> bytes | None:
     path = finders.find(name)
     assert path, f"{url} is named by the page but is not a static file"
     with open(path, "rb") as handle:
-        return handle.read()
+        # As collectstatic writes it for make run: our scripts and style sheets minified.
+        return minified(name, handle.read())
 
 
 def first_load(client, url: str) -> tuple[int, dict[str, int]]:

@@ -43,9 +43,7 @@ def second_numbers(page: str) -> list[str]:
 
 
 @pytest.mark.parametrize("link", ["edit", "view"])
-def test_a_finished_skat_sheet_shows_the_seeger_fabian_points_big_and_the_list_second(
-    client, link
-):
+def test_a_finished_skat_sheet_shows_the_seeger_fabian_points_big_and_the_list_second(client, link):
     # The series is ranked by Seeger-Fabian (the rule book's "Tournament scoring:
     # Seeger-Fabian"; ISkO 5.2.2): list points, +50 per game won as declarer, −50 per
     # game lost, +40 at a table of three for every game another declarer lost. Klaus

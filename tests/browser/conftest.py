@@ -16,6 +16,15 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
 
+@pytest.fixture(autouse=True)
+def _minified_static(settings):
+    """Scripts and style sheets as ``make run`` serves them: minified (tests/browser/minified.py)."""
+    settings.STATICFILES_FINDERS = [
+        "tests.browser.minified.MinifiedFinder",
+        "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    ]
+
+
 @pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists():

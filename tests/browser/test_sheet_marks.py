@@ -38,7 +38,8 @@ def test_rule_chips_are_44_px_tap_targets(phone, live_server):
     assert chips.count() >= 5
     for index in range(chips.count()):
         box = chips.nth(index).bounding_box()
-        assert box["width"] >= 44 and box["height"] >= 44, box
+        assert box["width"] >= 44, box
+        assert box["height"] >= 44, box
     # The lines stay as tall as their text: the chips do not push them apart.
     line = phone.locator("#deal-6 .explanation li").first.bounding_box()
     assert line["height"] < 2 * 44
@@ -78,7 +79,8 @@ def test_outcome_chips_keep_room_round_their_words(phone, live_server, lang):
     )
     assert len(gaps) >= 8
     for word, left, right in gaps:
-        assert left >= 4 and right >= 4, (word, left, right)
+        assert left >= 4, (word, left, right)
+        assert right >= 4, (word, left, right)
 
 
 def test_the_share_panels_edit_link_shows_that_it_opens(phone, live_server):
