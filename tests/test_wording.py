@@ -127,3 +127,15 @@ def test_no_page_of_a_member_tells_them_to_run_a_command(client, circle):
             assert "manage.py" not in page, path
             assert "import_circle" not in page, path
     assert client.get(f"/en/circles/{c}/settings/").status_code == 404
+
+
+def test_not_even_the_owners_export_help_tells_them_to_run_a_command(client, circle):
+    # The owner reads what the file holds and what an import needs of the members; the
+    # command that imports it is for whoever runs the server (the README says it).
+    client.force_login(circle["owner"])
+    for language in ("en", "de", "eo"):
+        response = client.get(f"/{language}/circles/{circle['circle'].pk}/settings/")
+        assert response.status_code == 200
+        page = response.content.decode()
+        assert "manage.py" not in page, language
+        assert "import_circle" not in page, language
