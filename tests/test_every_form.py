@@ -318,6 +318,9 @@ def pages(w: World) -> dict[str, Page]:
 
 
 def reset_link(user: User) -> str:
+    # The token covers the last log-in, which the pages before this one moved (each
+    # force_login writes it): made from the account as stored now, as the mail is.
+    user = User.objects.get(pk=user.pk)
     uid = urlsafe_base64_encode(force_bytes(user.pk))
     return f"/accounts/password/reset/{uid}/{default_token_generator.make_token(user)}/"
 
