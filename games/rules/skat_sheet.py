@@ -27,6 +27,10 @@ A deal's problems are reported at the field names of the deal's JSON (``declarer
 - ``ramsch``: for a Ramsch, a mapping with ``points`` and ``tricks`` per seat,
   ``last_trick`` (seat), ``losers`` and ``jungfrau`` (seats) and ``durchmarsch``
   (the seat that took every trick, or ``None``).
+- ``list_columns``: for a game played by its contract, what the printed Spielliste
+  writes in its game columns (``skat_spielliste.list_columns``): ``base_value``,
+  ``matadors`` (``{"with": 2}``, ``None`` for Null) and ``levels`` (codes of the
+  Gewinnstufen counted); absent for a game entered by value, Ramsch and passed deals.
 
 ``SheetState.details`` keys:
 
@@ -70,6 +74,7 @@ from .skat_list import (
     seats_for_deal,
     seeger_fabian_of_tally,
 )
+from .skat_spielliste import list_columns
 from .skat_value import ValueResult, read_value
 from .text import _, join, ngettext, pgettext
 from .words import joined, number, signed
@@ -709,6 +714,7 @@ class SkatSheet:
                 "score": result.score,
                 "passed": False,
                 "ramsch": None,
+                "list_columns": list_columns(result),
             },
         )
 

@@ -496,6 +496,8 @@ def test_a_played_deal_is_explained_from_the_seats_to_the_list():
         "score": 96,
         "passed": False,
         "ramsch": None,
+        # The printed Spielliste's game columns: Grundwert, Spitzen, Gewinnstufen.
+        "list_columns": {"base_value": 24, "matadors": {"with": 2}, "levels": ("hand",)},
         "bock": False,
         "bock_rounds_added": 0,
         "sitting_out": None,
