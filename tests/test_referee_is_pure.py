@@ -97,3 +97,44 @@ def test_the_standings_engine_imports_and_runs_without_django_installed():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "average"
+
+
+# The rules of a club evening (evenings/rules: seating and ranking) are a library in the
+# same way (issue 17, "Built right"): they may import games.rules and circles.rules,
+# nothing else of the project, and never Django.
+EVENING_RULES = RULES.parent.parent / "evenings" / "rules"
+
+
+def test_no_module_in_the_evening_rules_imports_django():
+    modules = sorted(EVENING_RULES.glob("*.py"))
+    assert len(modules) >= 2
+    offenders = {
+        p.name: {
+            name
+            for name in _project_imports(p)
+            if name.split(".")[0]
+            in {"django", "games", "circles", "evenings", "accounts", "scorekeeper"}
+            and not name.startswith(("games.rules", "circles.rules"))
+        }
+        for p in modules
+    }
+    assert {name: found for name, found in offenders.items() if found} == {}
+
+
+def test_the_evening_rules_import_and_run_without_django_installed():
+    code = (
+        "import sys; sys.modules['django'] = None\n"
+        "from evenings.rules import seating\n"
+        "print(seating.table_sizes(11))\n"
+    )
+    root = RULES.parent.parent
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=root,
+        env=clean_environment(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "(4, 4, 3)"
