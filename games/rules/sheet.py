@@ -37,7 +37,9 @@ class NextDeal:
     number: int
     dealer: int
     forehand: int
-    sitting_out: int | None = None  # the dealer at a 4-player Skat table
+    sitting_out: int | None = None  # the dealer at a 4- or 5-player Skat table
+    # Every seat sitting out: the dealer at four, and at five the third to his left too.
+    sitting_out_seats: tuple[int, ...] = ()
     notes: tuple[str, ...] = ()  # "Bock: this deal counts double."
     details: Mapping[str, Any] = field(default_factory=dict)
 

@@ -29,14 +29,18 @@ RULE_SECTIONS: dict[str, str] = {
     "skat-bock-rounds": _("Bock rounds (house rule)"),
 }
 
-TABLE_SIZES = (3, 4)
-# A series usually lets every player deal equally often: 36 deals at a 3-table, 48 at a 4-table.
-SERIES_DEALS = {3: 36, 4: 48}
+TABLE_SIZES = (3, 4, 5)
+# A series usually lets every player deal equally often: 36 deals at a 3-table, 48 at a
+# 4-table, 60 at a 5-table (club evenings, issue 17).
+SERIES_DEALS = {3: 36, 4: 48, 5: 60}
 
 WON_BONUS = 50
 LOST_PENALTY = 50
-# Each game a declarer loses pays the others: 2 × 40 at a 3-table, 3 × 30 at a 4-table.
-DEFENCE_BONUS = {3: 40, 4: 30}
+# Each game a declarer loses pays every other player at the table (those sitting out
+# included) an equal share of 120: 2 × 40 at a 3-table, 3 × 30 at a 4-table, 4 × 24 at a
+# 5-table (the DSkV's 40 and 30; issue 17's 24 at five).
+DEFENCE_SHARED = 120
+DEFENCE_BONUS = {players: DEFENCE_SHARED // players for players in TABLE_SIZES}
 
 # Only "grand" of the game names (GAMES, from skat.py) matters for the Bock triggers here.
 # The lowest game value is 18 (a suit game "with/against 1" in diamonds); the highest
@@ -60,7 +64,7 @@ _ORDINALS = {
 
 
 def _ordinal(n: int) -> str:
-    # Places at one table run from 1st to 4th.
+    # Places at one table run from 1st to 5th.
     if n in _ORDINALS:
         return _ORDINALS[n]
     # Translators: a place in a ranking, 4th and on; {place} is its number.
@@ -73,7 +77,8 @@ def _check_players(players: int, problems: ProblemCollector) -> bool:
     problems.add(
         "players",
         _(
-            "Skat is kept for 3 or 4 players (at 4 the dealer sits out each deal); got {players}.",
+            "Skat is kept for 3, 4 or 5 players (at four the dealer sits out each deal, at "
+            "five the dealer and the third player to the dealer's left); got {players}.",
             players=players,
         ),
     )
@@ -106,7 +111,13 @@ def _seat_name(seat: int, names: Sequence[str] | None) -> str:
 
 @dataclass(frozen=True)
 class DealSeats:
-    """Who deals one deal, who plays from which position, and who sits out."""
+    """Who deals one deal, who plays from which position, and who sits out.
+
+    ``sitting_out`` is the dealer when the dealer sits out (at four and five), else
+    ``None``; ``sitting_out_seats`` every seat that sits out, the dealer first: none at
+    three, the dealer at four, the dealer and the third player to the dealer's left at
+    five.
+    """
 
     dealer: int
     forehand: int
@@ -114,6 +125,7 @@ class DealSeats:
     rearhand: int
     sitting_out: int | None
     explanation: tuple[Step, ...]
+    sitting_out_seats: tuple[int, ...] = ()
 
 
 def seats_for_deal(
@@ -140,10 +152,18 @@ def seats_for_deal(
     problems.raise_if_any()
 
     # The deal passes clockwise, one seat on per deal; the player on the dealer's
-    # left (the next seat) is forehand and leads the first trick.
+    # left (the next seat) is forehand and leads the first trick, the next one on is
+    # middlehand. At three the dealer plays as rearhand; at four and five the player on
+    # the dealer's right does, so at five the third player to the dealer's left sits
+    # out with the dealer.
     dealer = (first_dealer + deal_number - 1) % players
-    forehand, middlehand, rearhand = ((dealer + k) % players for k in (1, 2, 3))
-    sitting_out = dealer if players == 4 else None
+    forehand, middlehand = (dealer + 1) % players, (dealer + 2) % players
+    rearhand = dealer if players == 3 else (dealer - 1) % players
+    playing = (forehand, middlehand, rearhand)
+    out = tuple(
+        seat for seat in ((dealer + k) % players for k in range(players)) if seat not in playing
+    )
+    sitting_out = dealer if out else None
 
     who = [_seat_name(s, shown) for s in (dealer, forehand, middlehand, rearhand)]
     steps = [
@@ -163,6 +183,19 @@ def seats_for_deal(
     ]
     if sitting_out is None:
         steps.append(Step(_("At a table of three the dealer plays as rearhand."), "skat-seats"))
+    elif len(out) == 2:
+        steps.append(
+            Step(
+                _(
+                    # Translators: {dealer} and {other} are players' names or "seat 2".
+                    "At a table of five the dealer and the third player to the dealer's left "
+                    "sit this deal out; {dealer} and {other} count with the defenders.",
+                    dealer=who[0],
+                    other=_seat_name(out[1], shown),
+                ),
+                "skat-seats",
+            )
+        )
     else:
         steps.append(
             Step(
@@ -174,7 +207,7 @@ def seats_for_deal(
                 "skat-seats",
             )
         )
-    return DealSeats(dealer, forehand, middlehand, rearhand, sitting_out, tuple(steps))
+    return DealSeats(dealer, forehand, middlehand, rearhand, sitting_out, tuple(steps), out)
 
 
 # ---------------------------------------------------------------------------
@@ -188,14 +221,16 @@ class ListedDeal:
 
     ``scores`` holds, for every seat, what that seat's list entry changed by in this
     deal. ``declarer`` and ``won`` are ``None`` for a deal nobody played (thrown in)
-    or a Ramsch. ``sitting_out`` is the dealer at a table of four (``None`` when not
-    recorded, and always at a table of three).
+    or a Ramsch. ``sitting_out`` is the dealer at a table of four or five (``None`` when
+    not recorded, and always at a table of three); ``sitting_out_seats`` may name every
+    seat that sat out (at five the third player to the dealer's left too).
     """
 
     scores: tuple[int, ...]
     declarer: int | None = None
     won: bool | None = None
     sitting_out: int | None = None
+    sitting_out_seats: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -333,6 +368,7 @@ def _check_listed_deal(
             ),
         )
         return
+    out = _checked_out_seats(deal, where, players, names, problems)
     if sitting_out is not None:
         if players == 3:
             problems.add(
@@ -380,9 +416,16 @@ def _check_listed_deal(
             _("{player} dealt and sat this deal out, so cannot be its declarer.", player=who),
         )
         return
+    if declarer in out:
+        problems.add(
+            f"{where}.declarer",
+            # Translators: {player} is a player's name or "Seat 2".
+            _("{player} sat this deal out, so cannot be its declarer.", player=who),
+        )
+        return
     # Only the declarer's list entry moves in a played game; the defenders write nothing.
     for seat, score in enumerate(deal.scores):
-        if seat not in (declarer, sitting_out) and score != 0:
+        if seat not in (declarer, sitting_out, *out) and score != 0:
             problems.add(
                 f"{where}.scores.{seat}",
                 _(
@@ -414,6 +457,50 @@ def _check_listed_deal(
                 score=signed(score),
             ),
         )
+
+
+def _checked_out_seats(
+    deal: ListedDeal,
+    where: str,
+    players: int,
+    names: Sequence[str] | None,
+    problems: ProblemCollector,
+) -> tuple[int, ...]:
+    """The seats of ``sitting_out_seats`` other than the dealer (``sitting_out``, checked
+    on its own), each checked: a seat of the table whose list entry did not change."""
+    if deal.sitting_out_seats and players == 3:
+        problems.add(
+            f"{where}.sitting_out_seats",
+            _("Nobody sits out at a table of three; the dealer plays too."),
+        )
+        return ()
+    out: list[int] = []
+    for i, seat in enumerate(deal.sitting_out_seats):
+        if seat == deal.sitting_out:
+            continue
+        if not 0 <= seat < players:
+            problems.add(
+                f"{where}.sitting_out_seats.{i}",
+                _(
+                    "A player who sits out is one of the seats (0 to {last}); got {seat}.",
+                    last=players - 1,
+                    seat=seat,
+                ),
+            )
+        elif deal.scores[seat] != 0:
+            problems.add(
+                f"{where}.scores.{seat}",
+                _(
+                    # Translators: {player} is a player's name or "Seat 2"; {score} a change like +24.
+                    "{player} sat this deal out, so their list entry cannot change; got {score}.",
+                    player=capitalised(_seat_name(seat, names)),
+                    score=signed(deal.scores[seat]),
+                ),
+            )
+            out.append(seat)
+        else:
+            out.append(seat)
+    return tuple(out)
 
 
 def _seeger_fabian_row(seat: int, players: int, tally: SeegerFabianTally) -> SeegerFabianRow:
@@ -454,7 +541,15 @@ def _defence_rule_step(players: int) -> Step:
         "others": players - 1,
         "players": players,
     }
-    if players == 4:
+    if players == 5:
+        text = _(
+            "Seeger-Fabian: list points, plus {won} for each game won as declarer, minus "
+            "{lost} for each game lost as declarer, plus {defence} to each of the other "
+            "{others} players at this table of {players} (the two sitting out included) "
+            "for every game a declarer loses.",
+            **values,
+        )
+    elif players == 4:
         text = _(
             "Seeger-Fabian: list points, plus {won} for each game won as declarer, minus "
             "{lost} for each game lost as declarer, plus {defence} to each of the other "
@@ -1291,7 +1386,7 @@ def bock_schedule(*, players: int, events: Sequence[int | BockEvent]) -> tuple[b
     """For each deal in order, whether it is played as a Bock deal.
 
     ``events`` holds one entry per deal: how many Bock rounds that deal triggers (an
-    int, or a :class:`BockEvent`). A Bock round is one deal per seat (3 or 4 deals).
+    int, or a :class:`BockEvent`). A Bock round is one deal per seat (3, 4 or 5 deals).
     Rounds queue up: new rounds start after those already waiting, and never before
     the next deal, so a trigger inside a running round lengthens the Bock run.
     To learn whether the next deal will be a Bock deal, add a 0 for it.

@@ -136,7 +136,7 @@ class SkatSheetOptions:
     """The house rules a Skat sheet is kept by, chosen when the sheet is started.
 
     ``series_deals`` ``None`` means the usual series for the table: every player
-    deals equally often, 36 deals at three players and 48 at four.
+    deals equally often, 36 deals at three players, 48 at four and 60 at five.
     """
 
     kontra_re: bool = False
@@ -305,7 +305,8 @@ def _read_series_deals(value: object, where: str, problems: ProblemCollector) ->
             # Translators: {value} is what was sent; null is a JSON value, keep it.
             "series_deals is a whole number of deals from {shortest} to {longest} "
             "(a multiple of the number of players lets everyone deal equally often), or null "
-            "for the usual series of 36 deals at three players and 48 at four; got {value}.",
+            "for the usual series of 36 deals at three players, 48 at four and 60 at five; "
+            "got {value}.",
             shortest=SHORTEST_SERIES,
             longest=LONGEST_SERIES,
             value=_shown(value),
@@ -333,7 +334,8 @@ class RamschEntry:
     """A Ramsch as entered: card points and tricks per seat, and who took the last trick
     (when a tie needs it).
 
-    The dealer sitting out at a table of four has 0 or ``None`` in both lists.
+    A player sitting out (the dealer at a table of four; at five also the third player
+    to the dealer's left) has 0 or ``None`` in both lists.
     """
 
     points: tuple[int | None, ...]
@@ -478,6 +480,7 @@ class SkatSheet:
             dealer=seats.dealer,
             forehand=seats.forehand,
             sitting_out=seats.sitting_out,
+            sitting_out_seats=seats.sitting_out_seats,
             notes=tuple(notes),
             details={
                 "middlehand": seats.middlehand,
@@ -581,6 +584,7 @@ class SkatSheet:
                 "bock": bock,
                 "bock_rounds_added": scored.event.triggers_hit,
                 "sitting_out": seats.sitting_out,
+                "sitting_out_seats": seats.sitting_out_seats,
             },
         )
         # The list entry is checked as Seeger-Fabian checks a whole series' entries.
@@ -609,6 +613,16 @@ class SkatSheet:
                 "Deal {number}, dealt by {dealer}; {forehand} is forehand.",
                 number=number,
                 dealer=dealer,
+                forehand=forehand,
+            )
+        elif len(seats.sitting_out_seats) > 1:
+            text = _(
+                # Translators: {dealer}, {other} and {forehand} are players' names.
+                "Deal {number}, dealt by {dealer}, who sits it out with {other}; {forehand} "
+                "is forehand.",
+                number=number,
+                dealer=dealer,
+                other=joined([self.players[s] for s in seats.sitting_out_seats[1:]]),
                 forehand=forehand,
             )
         else:
@@ -699,7 +713,9 @@ class SkatSheet:
         ]
         return _Scored(
             scores=scores,
-            listed=ListedDeal(scores, declarer, result.won, seats.sitting_out),
+            listed=ListedDeal(
+                scores, declarer, result.won, seats.sitting_out, seats.sitting_out_seats
+            ),
             event=BockEvent(len(triggers)),
             # Translators: {declarer} is a name, {game} e.g. "Grand Hand with 2, won, +96".
             summary=_("{declarer}: {game}", declarer=name, game=_game_summary(result, game)),
@@ -774,7 +790,9 @@ class SkatSheet:
         verdict = _WON[None] if result.won else _LOST[None]
         return _Scored(
             scores=scores,
-            listed=ListedDeal(scores, declarer, result.won, seats.sitting_out),
+            listed=ListedDeal(
+                scores, declarer, result.won, seats.sitting_out, seats.sitting_out_seats
+            ),
             event=BockEvent(len(triggers)),
             summary=_(
                 # Translators: {declarer} is a name; {games} the games the value can be, e.g.
@@ -848,18 +866,26 @@ class SkatSheet:
                 ),
             )
             return None
-        if declarer == seats.sitting_out:
+        if declarer in seats.sitting_out_seats:
             playing = [self.players[s] for s in (seats.forehand, seats.middlehand, seats.rearhand)]
-            problems.add(
-                "declarer",
-                _(
+            if len(seats.sitting_out_seats) > 1:
+                text = _(
+                    # Translators: {player} is a name; {players} e.g. "Ben, Cem and Dan".
+                    "{player} sits this deal out at a table of five (the dealer and the third "
+                    "player to the dealer's left sit out), so cannot be declarer; the players "
+                    "are {players}.",
+                    player=self.players[declarer],
+                    players=joined(playing),
+                )
+            else:
+                text = _(
                     # Translators: {player} is a name; {players} e.g. "Ben, Cem and Dan".
                     "{player} dealt this deal and sits it out at a table of four, so cannot be "
                     "declarer; the players are {players}.",
                     player=self.players[declarer],
                     players=joined(playing),
-                ),
-            )
+                )
+            problems.add("declarer", text)
             return None
         return declarer
 
@@ -941,7 +967,9 @@ class SkatSheet:
         scores = (0,) * len(self.players)
         return _Scored(
             scores=scores,
-            listed=ListedDeal(scores, sitting_out=seats.sitting_out),
+            listed=ListedDeal(
+                scores, sitting_out=seats.sitting_out, sitting_out_seats=seats.sitting_out_seats
+            ),
             event=BockEvent(0, thrown_in=True),
             summary=_("Thrown in"),
             steps=tuple(steps),
@@ -967,7 +995,7 @@ class SkatSheet:
             self._check_ramsch_entry(entry, seats, problems)
         problems.raise_if_any()
         assert entry is not None
-        active = [seat for seat in range(len(self.players)) if seat != seats.sitting_out]
+        active = [seat for seat in range(len(self.players)) if seat not in seats.sitting_out_seats]
         named = _RamschNames(self.players, active)
         try:
             result = score_ramsch(
@@ -990,7 +1018,9 @@ class SkatSheet:
         ]
         return _Scored(
             scores=as_seats,
-            listed=ListedDeal(as_seats, sitting_out=seats.sitting_out),
+            listed=ListedDeal(
+                as_seats, sitting_out=seats.sitting_out, sitting_out_seats=seats.sitting_out_seats
+            ),
             event=BockEvent(0),
             summary=_ramsch_summary(result, named),
             steps=tuple(steps),
@@ -1013,16 +1043,17 @@ class SkatSheet:
         self, entry: RamschEntry, seats: DealSeats, problems: ProblemCollector
     ) -> None:
         count = len(self.players)
-        out = seats.sitting_out
+        out = seats.sitting_out_seats
         for name, values in (("points", entry.points), ("tricks", entry.tricks)):
             if len(values) != count:
                 problems.add(f"ramsch.{name}", _ramsch_count_problem(name, count, out, len(values)))
                 continue
             for seat, value in enumerate(values):
                 who = self.players[seat]
-                if seat == out and value not in (0, None):
-                    problems.add(f"ramsch.{name}.{seat}", _ramsch_sat_out_problem(name, who))
-                elif seat != out and value is None:
+                dealt = seat == seats.dealer
+                if seat in out and value not in (0, None):
+                    problems.add(f"ramsch.{name}.{seat}", _ramsch_sat_out_problem(name, who, dealt))
+                elif seat not in out and value is None:
                     problems.add(f"ramsch.{name}.{seat}", _ramsch_missing_problem(name, who))
         last = entry.last_trick
         if last is None:
@@ -1039,7 +1070,7 @@ class SkatSheet:
                     seat=last,
                 ),
             )
-        elif last == out:
+        elif last == seats.dealer and last in out:
             problems.add(
                 "ramsch.last_trick",
                 _(
@@ -1048,12 +1079,35 @@ class SkatSheet:
                     player=self.players[last],
                 ),
             )
+        elif last in out:
+            problems.add(
+                "ramsch.last_trick",
+                _(
+                    # Translators: {player} is a player's name.
+                    "{player} sat this deal out, so did not take the last trick.",
+                    player=self.players[last],
+                ),
+            )
 
 
-def _ramsch_count_problem(name: str, count: int, out: int | None, given: int) -> str:
+def _ramsch_count_problem(name: str, count: int, out: tuple[int, ...], given: int) -> str:
     """Too few or too many card points or tricks given for the table."""
     values = {"seats": count, "given": given}
-    if name == "points" and out is not None:
+    if name == "points" and len(out) > 1:
+        return _(
+            # Translators: {seats} is how many seats the table has, {given} how many came.
+            "Give the card points of every seat ({seats}, the 0 of the two sitting out "
+            "included); got {given}.",
+            **values,
+        )
+    if len(out) > 1:
+        return _(
+            # Translators: {seats} is how many seats the table has, {given} how many came.
+            "Give the tricks of every seat ({seats}, the 0 of the two sitting out included); "
+            "got {given}.",
+            **values,
+        )
+    if name == "points" and out:
         return _(
             # Translators: {seats} is how many seats the table has, {given} how many came.
             "Give the card points of every seat ({seats}, the dealer's 0 included); got {given}.",
@@ -1062,7 +1116,7 @@ def _ramsch_count_problem(name: str, count: int, out: int | None, given: int) ->
     if name == "points":
         # Translators: {seats} is how many seats the table has, {given} how many came.
         return _("Give the card points of every seat ({seats}); got {given}.", **values)
-    if out is not None:
+    if out:
         return _(
             # Translators: {seats} is how many seats the table has, {given} how many came.
             "Give the tricks of every seat ({seats}, the dealer's 0 included); got {given}.",
@@ -1072,8 +1126,21 @@ def _ramsch_count_problem(name: str, count: int, out: int | None, given: int) ->
     return _("Give the tricks of every seat ({seats}); got {given}.", **values)
 
 
-def _ramsch_sat_out_problem(name: str, who: str) -> str:
-    """The dealer sitting out was given card points or tricks."""
+def _ramsch_sat_out_problem(name: str, who: str, dealt: bool) -> str:
+    """A player sitting out (the dealer, or at five the third to the dealer's left) was
+    given card points or tricks."""
+    if not dealt and name == "points":
+        return _(
+            # Translators: {player} is a player's name.
+            "{player} sat this deal out, so took no card points; give 0 or leave it empty.",
+            player=who,
+        )
+    if not dealt:
+        return _(
+            # Translators: {player} is a player's name.
+            "{player} sat this deal out, so took no tricks; give 0 or leave it empty.",
+            player=who,
+        )
     if name == "points":
         return _(
             # Translators: {player} is a player's name.
@@ -1102,8 +1169,9 @@ def _check_players(players: Sequence[str], problems: ProblemCollector) -> None:
         problems.add(
             "players",
             _(
-                "A Skat sheet is kept for 3 or 4 players (at four the dealer sits out each "
-                "deal); got {players}.",
+                "A Skat sheet is kept for 3, 4 or 5 players (at four the dealer sits out each "
+                "deal, at five the dealer and the third player to the dealer's left); "
+                "got {players}.",
                 players=len(players),
             ),
         )
@@ -1240,7 +1308,8 @@ class _RamschNames:
     """The three active players of a Ramsch, by name and by seat.
 
     The Ramsch referee numbers the three active players (and is given their names);
-    on the sheet at a table of four their seats skip the dealer.
+    on the sheet at a table of four their seats skip the dealer, at five also the third
+    player to the dealer's left.
     """
 
     def __init__(self, players: Sequence[str], active: Sequence[int]) -> None:

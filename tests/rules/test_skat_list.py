@@ -64,7 +64,56 @@ SEAT_CASES = [
     pytest.param(4, 3, 2, (0, 1, 2, 3, 0), id="four-first-dealer-3"),
     # Seats: a series of 48 deals at four ends with the seat before the first dealer.
     pytest.param(4, 1, 48, (0, 1, 2, 3, 0), id="four-deal-48"),
+    # Issue 17 (a table of five): the dealer and the third player to his left sit out;
+    # the two to his left (forehand, middlehand) and the one to his right (rearhand) play.
+    pytest.param(5, 0, 1, (0, 1, 2, 4, 0), id="five-deal-1"),
+    pytest.param(5, 0, 2, (1, 2, 3, 0, 1), id="five-deal-2"),
+    pytest.param(5, 0, 4, (3, 4, 0, 2, 3), id="five-deal-4"),
+    pytest.param(5, 0, 6, (0, 1, 2, 4, 0), id="five-deal-6-wraps"),
+    pytest.param(5, 2, 60, (1, 2, 3, 0, 1), id="five-deal-60"),
 ]
+
+FIVE_OUT = [
+    # Issue 17: at five the dealer and the third player to the dealer's left sit out.
+    pytest.param(0, 1, (0, 3), id="dealer-0"),
+    pytest.param(0, 2, (1, 4), id="dealer-1"),
+    pytest.param(0, 3, (2, 0), id="dealer-2"),
+    pytest.param(3, 1, (3, 1), id="dealer-3"),
+    pytest.param(4, 1, (4, 2), id="dealer-4"),
+]
+
+
+@pytest.mark.parametrize(("first_dealer", "deal_number", "out"), FIVE_OUT)
+def test_at_five_two_sit_out(first_dealer, deal_number, out):
+    seats = seats_for_deal(players=5, first_dealer=first_dealer, deal_number=deal_number)
+    assert seats.sitting_out_seats == out
+    playing = {seats.forehand, seats.middlehand, seats.rearhand}
+    assert playing.isdisjoint(out)
+    assert playing | set(out) == set(range(5))
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_sitting_out_seats_at_three_and_four(players):
+    # Seats: nobody sits out at three; at four the dealer alone.
+    for deal_number in range(1, players + 1):
+        seats = seats_for_deal(players=players, first_dealer=0, deal_number=deal_number)
+        expected = () if players == 3 else (seats.dealer,)
+        assert seats.sitting_out_seats == expected
+
+
+def test_seats_explanation_at_five():
+    # Issue 17: at five the dealer and the third to his left sit out and count with the
+    # defenders (each gets Seeger-Fabian's 24 for a game another player loses).
+    seats = seats_for_deal(
+        players=5, first_dealer=0, deal_number=2, names=["Ana", "Ben", "Cem", "Dora", "Eva"]
+    )
+    assert texts(seats.explanation) == [
+        "Deal 2: Ben deals; Cem is forehand and leads the first trick, Dora is middlehand "
+        "and Ana is rearhand.",
+        "At a table of five the dealer and the third player to the dealer's left sit this "
+        "deal out; Ben and Eva count with the defenders.",
+    ]
+    assert_rules_known(seats.explanation)
 
 
 @pytest.mark.parametrize(("players", "first_dealer", "deal_number", "expected"), SEAT_CASES)
@@ -114,9 +163,9 @@ def test_seats_explanation_at_three():
 @pytest.mark.parametrize(
     ("kwargs", "fields"),
     [
-        # Seats: Skat is kept at tables of three or four.
+        # Seats: Skat is kept at tables of three, four or five (issue 17: a table of five).
         pytest.param(
-            {"players": 5, "first_dealer": 0, "deal_number": 1}, ["players"], id="five-players"
+            {"players": 6, "first_dealer": 0, "deal_number": 1}, ["players"], id="six-players"
         ),
         pytest.param(
             {"players": 3, "first_dealer": 3, "deal_number": 1},
@@ -158,10 +207,11 @@ def test_seats_messages_are_specific():
     ]
 
 
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", [3, 4, 5])
 def test_every_seat_deals_equally_often_in_a_series(players):
-    # Seats: in a series of 36 (three) or 48 (four) deals every player deals equally often.
-    series = {3: 36, 4: 48}[players]
+    # Seats: in a series of 36 (three) or 48 (four) deals every player deals equally often;
+    # issue 17: 60 at five, where every player also sits out equally often.
+    series = {3: 36, 4: 48, 5: 60}[players]
     dealers = [
         seats_for_deal(players=players, first_dealer=1, deal_number=n).dealer
         for n in range(1, series + 1)
@@ -206,6 +256,24 @@ FOUR_TABLE = [
     ListedDeal((0, -54, 0, 0), declarer=1, won=False, sitting_out=0),
 ]
 
+# A worked example at a table of five (issue 17: 24 to each of the other four, the two
+# who sit out included); seat k deals deal k+1 and sits it out with seat k+3:
+#   deal 1 (0, 3 out): seat 1 wins, +60     deal 2 (1, 4 out): seat 3 loses, -96
+#   deal 3 (2, 0 out): seat 4 wins, +46     deal 4 (3, 1 out): seat 0 loses, -40
+#   deal 5 (4, 2 out): seat 1 loses, -54
+# seat 0: list -40; -50 lost; seats 3 and 1 lost: +48              -> -42
+# seat 1: list 60-54 = 6; +50 won, -50 lost; seats 3 and 0 lost: +48 -> 54
+# seat 2: list 0; seats 3, 0 and 1 lost (deal 5 sat out, still counts): +72 -> 72
+# seat 3: list -96; -50 lost; seats 0 and 1 lost: +48             -> -98
+# seat 4: list 46; +50 won; seats 3, 0 and 1 lost: +72            -> 168
+FIVE_TABLE = [
+    ListedDeal((0, 60, 0, 0, 0), 1, True, sitting_out=0, sitting_out_seats=(0, 3)),
+    ListedDeal((0, 0, 0, -96, 0), 3, False, sitting_out=1, sitting_out_seats=(1, 4)),
+    ListedDeal((0, 0, 0, 0, 46), 4, True, sitting_out=2, sitting_out_seats=(2, 0)),
+    ListedDeal((-40, 0, 0, 0, 0), 0, False, sitting_out=3, sitting_out_seats=(3, 1)),
+    ListedDeal((0, -54, 0, 0, 0), 1, False, sitting_out=4, sitting_out_seats=(4, 2)),
+]
+
 
 @pytest.mark.parametrize(
     ("players", "deals", "rows", "standings"),
@@ -237,6 +305,21 @@ FOUR_TABLE = [
             ],
             ((1, 3), (2, 1), (3, 0), (4, 2)),
             id="four-table-worked-example",
+        ),
+        # Issue 17 (a table of five): 24 to each of the other four for every game a
+        # declarer loses, both players who sat the deal out included.
+        pytest.param(
+            5,
+            FIVE_TABLE,
+            [
+                (-40, 0, 1, 0, -50, 48, -42),
+                (6, 1, 1, 50, -50, 48, 54),
+                (0, 0, 0, 0, 0, 72, 72),
+                (-96, 0, 1, 0, -50, 48, -98),
+                (46, 1, 0, 50, 0, 72, 168),
+            ],
+            ((1, 4), (2, 2), (3, 1), (4, 0), (5, 3)),
+            id="five-table-worked-example",
         ),
         # Seeger-Fabian: a deal without a declarer adds its scores and nothing else.
         pytest.param(
@@ -460,8 +543,34 @@ def test_no_tie_step_without_ties():
             ["deals.1.won", "deals.1.scores", "deals.2.declarer"],
             id="several-deals",
         ),
+        # Issue 17: at five the third player to the dealer's left sits out too, so
+        # cannot declare and writes nothing.
         pytest.param(
             5,
+            [ListedDeal((0, 0, 0, 0, 0), 3, True, sitting_out=0, sitting_out_seats=(0, 3))],
+            ["deals.0.declarer"],
+            id="five-third-left-declares",
+        ),
+        pytest.param(
+            5,
+            [ListedDeal((0, 30, 0, -12, 0), 1, True, sitting_out=0, sitting_out_seats=(0, 3))],
+            ["deals.0.scores.3"],
+            id="five-third-left-scored",
+        ),
+        pytest.param(
+            5,
+            [ListedDeal((0, 0, 0, 0, 0), sitting_out=0, sitting_out_seats=(0, 5))],
+            ["deals.0.sitting_out_seats.1"],
+            id="five-sit-out-unknown",
+        ),
+        pytest.param(
+            3,
+            [ListedDeal((0, 0, 0), sitting_out_seats=(1,))],
+            ["deals.0.sitting_out_seats"],
+            id="sit-out-seats-at-three",
+        ),
+        pytest.param(
+            6,
             [ListedDeal((0, 0, 0), won=False)],
             ["players", "deals.0.won"],
             id="bad-table-still-checks-deals",
@@ -504,6 +613,28 @@ def test_seeger_fabian_messages(deal, message):
     with pytest.raises(RuleError) as caught:
         seeger_fabian(players=4, deals=[deal])
     assert [p.message for p in caught.value.problems] == [message]
+
+
+def test_seeger_fabian_at_five_explains_the_24():
+    # Issue 17: Seeger-Fabian at five gives 24 for each game another player loses.
+    names = ["Ana", "Ben", "Cem", "Dora", "Eva"]
+    result = seeger_fabian(players=5, deals=FIVE_TABLE, names=names)
+    lines = texts(result.explanation)
+    assert lines[0] == (
+        "Seeger-Fabian: list points, plus 50 for each game won as declarer, minus 50 for "
+        "each game lost as declarer, plus 24 to each of the other 4 players at this table "
+        "of 5 (the two sitting out included) for every game a declarer loses."
+    )
+    assert lines[3] == "Cem: 0 list points, +72 for 3 games lost by another declarer; total 72."
+    with pytest.raises(RuleError) as caught:
+        seeger_fabian(
+            players=5,
+            deals=[FIVE_TABLE[0], ListedDeal((0, 0, 0, 0, 0), 3, True, 1, (1, 3))],
+            names=names,
+        )
+    assert [p.message for p in caught.value.problems] == [
+        "Dora sat this deal out, so cannot be its declarer."
+    ]
 
 
 @st.composite
@@ -1180,7 +1311,7 @@ def test_bock_schedule(players, events, expected):
 @pytest.mark.parametrize(
     ("players", "events", "fields"),
     [
-        pytest.param(5, [0], ["players"], id="five-players"),
+        pytest.param(6, [0], ["players"], id="six-players"),
         pytest.param(3, [0, -1], ["events.1"], id="negative"),
         # At most one round per trigger, and there are four triggers.
         pytest.param(3, [5], ["events.0"], id="more-than-triggers"),

@@ -27,6 +27,7 @@ from tests.rules.test_skat_properties import legal_games
 
 THREE = ("Ana", "Ben", "Cem")
 FOUR = ("Ana", "Ben", "Cem", "Dan")
+FIVE = ("Ana", "Ben", "Cem", "Dan", "Eva")
 # The Skat rule book is built from every Skat module's sections together.
 KNOWN_RULES = {**skat.RULE_SECTIONS, **skat_list.RULE_SECTIONS, **RULE_SECTIONS}
 
@@ -352,6 +353,10 @@ NEXT_SEATS = [
     # Seats: at four the dealer sits out and the next three seats play.
     pytest.param(FOUR, 3, 0, (1, 3, 0, 3, 1, 2), id="four-first-deal"),
     pytest.param(FOUR, 3, 2, (3, 1, 2, 1, 3, 0), id="four-third-deal"),
+    # Issue 17 (a table of five): the two to the dealer's left are forehand and
+    # middlehand, the one to his right is rearhand.
+    pytest.param(FIVE, 0, 0, (1, 0, 1, 0, 2, 4), id="five-first-deal"),
+    pytest.param(FIVE, 0, 3, (4, 3, 4, 3, 0, 2), id="five-fourth-deal"),
 ]
 
 
@@ -501,6 +506,7 @@ def test_a_played_deal_is_explained_from_the_seats_to_the_list():
         "bock": False,
         "bock_rounds_added": 0,
         "sitting_out": None,
+        "sitting_out_seats": (),
     }
 
 
@@ -679,6 +685,7 @@ def test_a_thrown_in_deal_is_explained():
         "bock": False,
         "bock_rounds_added": 0,
         "sitting_out": None,
+        "sitting_out_seats": (),
     }
 
 
@@ -707,6 +714,80 @@ def test_a_ramsch_at_four_is_explained_with_names_and_seats():
     }
     assert deal.details["game"] == "Ramsch"
     assert deal.details["passed"] is True
+
+
+# ---------------------------------------------------------------------------
+# A table of five (issue 17: the dealer and the third player to his left sit out; the
+# two to his left and the one to his right play; Seeger-Fabian gives 24 for each game
+# another player loses; a series is 60 deals)
+# ---------------------------------------------------------------------------
+
+
+def test_at_five_the_two_sitting_out_are_named_and_score_nothing():
+    sheet = sheet_after([], players=FIVE)
+    assert sheet.series_deals == 60
+    upcoming = sheet.state.next_deal
+    assert (upcoming.dealer, upcoming.sitting_out, upcoming.sitting_out_seats) == (0, 0, (0, 3))
+    deal = sheet.add(suit(4, "hearts", 1, "lost"))
+    assert texts(deal.explanation)[:2] == [
+        "Deal 1, dealt by Ana, who sits it out with Dan; Ben is forehand.",
+        "Eva played Hearts against Ben and Cem.",
+    ]
+    assert deal.scores == (0, 0, 0, 0, -40)
+    assert (deal.details["sitting_out"], deal.details["sitting_out_seats"]) == (0, (0, 3))
+
+
+def test_at_five_the_third_to_the_dealers_left_cannot_declare():
+    sheet = sheet_after([PASSED], players=FIVE)  # deal 2: Ben deals, Ben and Eva sit out
+    with pytest.raises(RuleError) as caught:
+        sheet.add(suit(4, "hearts", 1, "won"))
+    assert [(p.field, p.message) for p in caught.value.problems] == [
+        (
+            "declarer",
+            "Eva sits this deal out at a table of five (the dealer and the third player to "
+            "the dealer's left sit out), so cannot be declarer; the players are Cem, Dan "
+            "and Ana.",
+        )
+    ]
+    assert len(sheet.state.deals) == 1
+
+
+def test_at_five_seeger_fabian_gives_24_to_each_of_the_other_four():
+    # Issue 17: 24 for each game another player loses, both who sat out included.
+    sheet = sheet_after([], players=FIVE)
+    sheet.add(suit(1, "hearts", 1, "lost"))  # Ben loses 2 × 20: −40 (Ana and Dan out)
+    rows = sheet.state.details["seeger_fabian"].rows
+    assert [row.total for row in rows] == [24, -40 - 50, 24, 24, 24]
+    assert [row.defence_bonus for row in rows] == [24, 0, 24, 24, 24]
+
+
+def test_a_ramsch_at_five_is_played_by_the_three_at_the_table():
+    sheet = sheet_after([], players=FIVE, first_dealer=1, all_pass="ramsch")
+    # Ben deals; Ben and Eva sit out; Cem, Dan and Ana play.
+    deal = sheet.add(ramsch((40, 0, 50, 30, None), (3, None, 4, 3, 0), 2))
+    assert texts(deal.explanation)[0] == (
+        "Deal 1, dealt by Ben, who sits it out with Eva; Cem is forehand."
+    )
+    assert deal.scores == (0, 0, -50, 0, 0)
+    with pytest.raises(RuleError) as caught:
+        sheet.add(ramsch((40, 0, 50, 30, 0), (3, 0, 4, 3, 1), 0))
+    # Deal 2: Cem deals; Cem and Ana sit out; Dan, Eva and Ben play.
+    assert [(p.field, p.message) for p in caught.value.problems] == [
+        (
+            "ramsch.points.0",
+            "Ana sat this deal out, so took no card points; give 0 or leave it empty.",
+        ),
+        (
+            "ramsch.points.2",
+            "Cem dealt and sat this deal out, so took no card points; give 0 or leave it empty.",
+        ),
+        ("ramsch.tricks.0", "Ana sat this deal out, so took no tricks; give 0 or leave it empty."),
+        (
+            "ramsch.tricks.2",
+            "Cem dealt and sat this deal out, so took no tricks; give 0 or leave it empty.",
+        ),
+        ("ramsch.last_trick", "Ana sat this deal out, so did not take the last trick."),
+    ]
 
 
 def test_ramsch_details_name_jungfrau_and_durchmarsch_by_seat():
@@ -961,8 +1042,9 @@ def test_ramsch_problems_name_the_players():
 
 SHEET_PROBLEMS = [
     pytest.param(("Ana", "Ben"), 0, SkatSheetOptions(), ["players"], id="two-players"),
+    # Issue 17: a table of five is kept, a table of six is not.
     pytest.param(
-        ("Ana",) * 1 + ("B", "C", "D", "E"), 0, SkatSheetOptions(), ["players"], id="five"
+        ("Ana",) * 1 + ("B", "C", "D", "E", "F"), 0, SkatSheetOptions(), ["players"], id="six"
     ),
     pytest.param(THREE, 3, SkatSheetOptions(), ["first_dealer"], id="first-dealer-not-a-seat"),
     pytest.param(THREE, -1, SkatSheetOptions(), ["first_dealer"], id="first-dealer-negative"),
@@ -1090,7 +1172,7 @@ OPTION_PROBLEMS = [
         ["options.series_deals"],
         "series_deals is a whole number of deals from 1 to 200 (a multiple of the number of "
         "players lets everyone deal equally often), or null for the usual series of 36 deals "
-        "at three players and 48 at four; got 0.",
+        "at three players, 48 at four and 60 at five; got 0.",
         id="series-too-short",
     ),
     pytest.param({"series_deals": 201}, ["options.series_deals"], None, id="series-too-long"),
@@ -1256,7 +1338,7 @@ def concrete(abstract, sheet: SkatSheet) -> SkatDeal:
             return PASSED
         _, which, zero_for_dealer = abstract
         points3, tricks3, last3 = RAMSCH_RESULTS[which]
-        active = [s for s in range(len(sheet.players)) if s != upcoming.sitting_out]
+        active = [s for s in range(len(sheet.players)) if s not in upcoming.sitting_out_seats]
         empty = 0 if zero_for_dealer else None
         points = [empty] * len(sheet.players)
         tricks = [empty] * len(sheet.players)
@@ -1270,10 +1352,10 @@ def concrete(abstract, sheet: SkatSheet) -> SkatDeal:
 
 @st.composite
 def tables(draw, *, series: tuple[int, int], bock_may_be_off: bool = False):
-    """A table of three or four with its first dealer and house rules: Kontra/Re, the
+    """A table of three, four or five with its first dealer and house rules: Kontra/Re, the
     Bock triggers (all drawn, or none where ``bock_may_be_off`` draws them off), what
     happens when everyone passes, and the series' length drawn from ``series``."""
-    players = draw(st.sampled_from([THREE, FOUR]))
+    players = draw(st.sampled_from([THREE, FOUR, FIVE]))
     kontra_re = draw(st.booleans())
     bock_on = draw(st.booleans()) if bock_may_be_off else True
     bock = {
@@ -1336,6 +1418,9 @@ def test_totals_are_the_sums_of_the_deal_scores(sheet):
             assert [s for s, v in enumerate(deal.scores) if v] == [deal.details["declarer"]]
         if deal.details["sitting_out"] is not None:
             assert deal.scores[deal.details["sitting_out"]] == 0
+        # Issue 17: at five the third player to the dealer's left sits out too.
+        for seat in deal.details["sitting_out_seats"]:
+            assert deal.scores[seat] == 0
         assert_rules_known(deal.explanation)
     assert sum(row.list_points for row in final.details["seeger_fabian"].rows) == sum(final.totals)
 
@@ -1371,7 +1456,8 @@ def test_ramsch_deals_score_what_the_ramsch_referee_says(sheet):
     for deal, result in zip(deals, states[-1].deals, strict=True):
         if deal.ramsch is None:
             continue
-        seats = [s for s in range(len(result.scores)) if s != result.details["sitting_out"]]
+        out = result.details["sitting_out_seats"]
+        seats = [s for s in range(len(result.scores)) if s not in out]
         referee = score_ramsch(
             points=[deal.ramsch.points[s] for s in seats],
             tricks=[deal.ramsch.tricks[s] for s in seats],

@@ -51,7 +51,13 @@ def bock_deals_queued_from_scratch(players: int, events: list[BockEvent]) -> int
 def listed(result: DealResult) -> ListedDeal:
     """The deal's entry on the list, from what the sheet reported of it."""
     details = result.details
-    return ListedDeal(result.scores, details["declarer"], details["won"], details["sitting_out"])
+    return ListedDeal(
+        result.scores,
+        details["declarer"],
+        details["won"],
+        details["sitting_out"],
+        details["sitting_out_seats"],
+    )
 
 
 def bock_event(result: DealResult) -> BockEvent:
@@ -170,15 +176,15 @@ def test_a_tally_kept_deal_by_deal_ranks_as_the_whole_list(series):
         assert tally.lost_by_others[seat] == sum(
             1 for d in deals if d.declarer not in (None, seat) and d.won is False
         )
-    names = ["Ana", "Ben", "Cem", "Dan"][:players]
+    names = ["Ana", "Ben", "Cem", "Dan", "Eva"][:players]
     assert seeger_fabian_of_tally(tally, names=names) == seeger_fabian(
         players=players, deals=deals, names=names
     )
 
 
-def test_a_tally_is_ranked_for_a_table_of_three_or_four_named_players():
+def test_a_tally_is_ranked_for_a_table_of_three_to_five_named_players():
     with pytest.raises(RuleError) as caught:
-        seeger_fabian_of_tally(SeegerFabianTally.empty(5), names=["Ana"])
+        seeger_fabian_of_tally(SeegerFabianTally.empty(6), names=["Ana"])
     assert fields_of(caught.value) == ["players"]
     with pytest.raises(RuleError) as caught:
         seeger_fabian_of_tally(SeegerFabianTally.empty(3), names=["Ana"])
@@ -222,6 +228,7 @@ def fields_found(check) -> list[str | None]:
         # Bock rounds (house rule): a round is one deal per seat, from the next deal on.
         pytest.param(3, 0, 1, 3, id="round-of-three"),
         pytest.param(4, 0, 1, 4, id="round-of-four"),
+        pytest.param(5, 0, 1, 5, id="round-of-five"),
         # Bock rounds (house rule): a Bock deal uses up one deal of the run.
         pytest.param(3, 3, 0, 2, id="one-used"),
         pytest.param(3, 0, 0, 0, id="nothing-owed"),
@@ -239,7 +246,8 @@ def test_bock_deals_owed(players, owed, event, after):
 @pytest.mark.parametrize(
     ("players", "owed", "event", "fields"),
     [
-        pytest.param(5, 0, 0, ["players"], id="five-players"),
+        # Bock rounds (house rule): at five a round is five deals (issue 17).
+        pytest.param(6, 0, 0, ["players"], id="six-players"),
         pytest.param(3, -1, 0, ["owed"], id="negative-owed"),
         # Bock rounds (house rule): at most one round per trigger, and there are four.
         pytest.param(3, 0, 5, ["event"], id="more-than-triggers"),
