@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import api, views, views_app, views_entry
+from games import api, views, views_app, views_entry, views_print
 from games.referee_pages import manipulation as manipulation_pages
 from games.referee_pages import pitch as pitch_pages
 from games.referee_pages import rulebook
@@ -47,6 +47,10 @@ urlpatterns = [
     path("s/<str:token>/chart", views.sheet_chart, {"edit": True}, name="sheet-chart"),
     path("v/<str:token>/chart", views.sheet_chart, name="sheet-view-chart"),
     path("v/<str:token>/sheet.csv", views.sheet_csv, name="sheet-view-csv"),
+    # The printed Skat list (Spielliste), by either link; a blank one for any table.
+    path("s/<str:token>/list", views_print.sheet_list, {"edit": True}, name="sheet-list"),
+    path("v/<str:token>/list", views_print.sheet_list, name="sheet-view-list"),
+    path("rules/skat/list", views_print.skat_blank_list, name="rules-skat-list"),
     # The rule book and the referee pages
     path("referee/", views.referee_index, name="referee"),
     *rulebook.urlpatterns,

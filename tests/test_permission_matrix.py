@@ -42,6 +42,8 @@ class World:
     player: Any
     member_ship: Any
     users: dict[str, User]
+    # A Skat sheet (outside the circle) for the pages only a Skat sheet has.
+    skat: Any = None
 
 
 def _world() -> World:
@@ -72,6 +74,7 @@ def _world() -> World:
         player=Player.objects.get(circle=circle, name="Nina"),
         member_ship=Membership.objects.get(circle=circle, user=member),
         users={"owner": owner, "member": member, "stranger": stranger},
+        skat=services.sheet_create(game="skat", players=["Olga", "Max", "Nina"]),
     )
 
 
@@ -104,6 +107,13 @@ def api(method: str, path: Callable[[World, str], str], body: dict | None = None
         return method, path(world, role), {"data": json.dumps(body or {}), **headers}
 
     return build
+
+
+def skat_link(world: World, role: str) -> str:
+    """The Skat sheet's link each role holds, as :func:`_token` gives the other sheet's."""
+    return {"edit": world.skat.edit_token, "view": world.skat.view_token}.get(
+        role, "no-such-link-0000000000000000"
+    )
 
 
 def s(suffix: str = "") -> Callable[[World, str], str]:
@@ -210,6 +220,10 @@ MATRIX: dict[str, tuple[Build, dict[str, str]]] = {
     "games:sheet-live": (get(v("live")), EITHER_LINK),
     "games:sheet-view-chart": (get(v("chart")), EITHER_LINK),
     "games:sheet-view-csv": (get(v("sheet.csv")), EITHER_LINK),
+    # The printed Skat list: a sheet's by its links, a blank one for everybody.
+    "games:sheet-list": (get(lambda w, r: f"/en/s/{skat_link(w, r)}/list"), EDIT_LINK),
+    "games:sheet-view-list": (get(lambda w, r: f"/en/v/{skat_link(w, r)}/list"), EITHER_LINK),
+    "games:rules-skat-list": (get(lambda w, r: "/en/rules/skat/list?players=5&deals=60"), PUBLIC),
     # The sheets' API: the token in the Authorization header decides.
     "api-sheets": (
         api("post", lambda w, r: "/api/v1/sheets", {"game": "skat", "players": ["A", "B", "C"]}),
