@@ -408,8 +408,22 @@ class Ranking:
 
 def _check_results(results: Sequence[SeriesResult], problems: ProblemCollector) -> None:
     seen: set[tuple[int, int]] = set()
+    tables: dict[tuple[int, int], list[SeriesResult]] = {}
     for i, result in enumerate(results):
         where = f"results.{i}"
+        at_table = tables.setdefault((result.series, result.table), [])
+        at_table.append(result)
+        if result.size != at_table[0].size or len(at_table) > result.size:
+            problems.add(
+                where,
+                _(
+                    "Table {table} of series {series} seats {size} players; its results "
+                    "say otherwise.",
+                    table=result.table,
+                    series=result.series,
+                    size=at_table[0].size,
+                ),
+            )
         if (result.player, result.series) in seen:
             problems.add(
                 where,
@@ -791,10 +805,8 @@ def team_ranking(
 
 
 def _points(value: Fraction) -> Text | str:
+    """``2``, ``1½``, ``½``: match points, the whole part in the reader's way."""
     whole, half = divmod(value, 1)
-    if half and not whole:
-        return "½"
-    if half:
-        # Translators: a number of match points with a half, e.g. "1½".
-        return _("{whole}½", whole=int(whole))
-    return number(int(whole))
+    if not half:
+        return number(int(whole))
+    return join("", [number(int(whole)), "½"]) if whole else "½"

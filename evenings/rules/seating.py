@@ -46,8 +46,9 @@ The seeded draw
 
 The first dealer
     No rule we follow names one, so seat index 0 (shown as seat 1: the first name on
-    the table's card) deals first at every table. At a table of five the dealer and the third player to his
-    left sit out each deal (issue 17); the deal passes to the left.
+    the table's card) deals first at every table. At a table of five the dealer and
+    the third player to their left sit out each deal (issue 17); the deal passes to
+    the left.
 
 Sitting out (Pitch)
     When the evening allows it, the players over a multiple of four sit out in turn:
@@ -143,8 +144,7 @@ class SeriesDeals:
             raise RuleError(
                 _(
                     # Translators: keep the example as it is (it is JSON).
-                    'The series lengths are given per table size, like {{"3": 36, "4": 48, '
-                    '"5": 60}}.'
+                    'The series lengths are given per table size, like "3": 36, "4": 48, "5": 60.'
                 ),
                 field,
             )
@@ -587,7 +587,7 @@ def _sizes_step(sizes: Sequence[int], game: str) -> Step:
     if 5 in sizes:
         text = _(
             "5 players make one table of five: each deal the dealer and the third player "
-            "to his left sit out."
+            "to their left sit out."
         )
     elif game == "pitch":
         text = ngettext(
@@ -668,10 +668,9 @@ def check_tables(
             problems.add(
                 where,
                 _(
-                    "Table {table} has {n} players; {game} is played at tables of {sizes}.",
+                    "Table {table} has {n} players; the tables of this game seat {sizes}.",
                     table=number,
                     n=len(table),
-                    game=_("Skat") if game == "skat" else _("Pitch"),
                     sizes=joined([str(s) for s in TABLE_SIZES[game]], last="or"),
                 ),
             )
@@ -735,7 +734,7 @@ def swap(
                 ),
             )
     if first == second:
-        problems.add("second", _("A player is swapped with another player, not with himself."))
+        problems.add("second", _("A swap takes two different players."))
     problems.raise_if_any()
 
     def moved(p: int) -> int:

@@ -140,15 +140,17 @@ def test_a_tables_results_from_its_foot_count_the_games_the_others_lost():
 # lost, then a shared place; every row explains itself) ----------------------------------
 
 
-def r(player, series, points, won=0, lost=0, others_lost=0, table=1, size=4):
+def r(player, series, points, won=0, lost=0, others_lost=0, table=None, size=4):
+    """A player's series; by default each player at a table of their own number."""
+    table = player if table is None else table
     return SeriesResult(player, series, table, size, points, won, lost, others_lost)
 
 
 def test_total_is_the_sum_of_series_scores_and_rows_explain_it():
     results = [
-        r(1, 1, 300, won=4, lost=1, others_lost=2),  # 300 + 200 − 50 + 60 = 510
+        r(1, 1, 300, won=4, lost=1, others_lost=2, table=1),  # 300 + 200 − 50 + 60 = 510
         r(1, 2, 100, won=2, table=2, size=3),  # 100 + 100 = 200
-        r(2, 1, 500, won=3),  # 650
+        r(2, 1, 500, won=3, table=1),  # 650
     ]
     ranking = evening_ranking(results, names=NAMES, players=[3])
     assert [(row.player, row.place, row.total) for row in ranking.rows] == [
@@ -208,6 +210,16 @@ def test_a_player_twice_in_one_series_is_refused():
             "Player 1 has two results in series 1; a player sits at one table per series.",
         )
     ]
+
+
+def test_results_that_do_not_fit_their_table_are_refused():
+    with pytest.raises(RuleError) as caught:
+        evening_ranking([r(1, 1, 10, table=1, size=3), r(2, 1, 20, table=1, size=4)])
+    assert messages(caught.value) == [
+        ("results.1", "Table 1 of series 1 seats 3 players; its results say otherwise.")
+    ]
+    with pytest.raises(RuleError):
+        evening_ranking([r(p, 1, 0, table=1, size=3) for p in (1, 2, 3, 4)])
 
 
 def test_pitch_totals_are_the_teams_scores():

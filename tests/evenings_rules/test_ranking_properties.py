@@ -29,20 +29,25 @@ def evenings(draw) -> list[SeriesResult]:
     players = draw(st.integers(1, 12))
     results = []
     for series in range(1, draw(st.integers(1, 3)) + 1):
+        table, size, seated = 1, draw(st.sampled_from((3, 4, 5))), 0
         for player in range(1, players + 1):
-            if draw(st.booleans()):
-                results.append(
-                    SeriesResult(
-                        player,
-                        series,
-                        draw(st.integers(1, 4)),
-                        draw(st.sampled_from((3, 4, 5))),
-                        draw(st.integers(-300, 600)),
-                        draw(st.integers(0, 6)),
-                        draw(st.integers(0, 4)),
-                        draw(st.integers(0, 6)),
-                    )
+            if not draw(st.booleans()):
+                continue  # not playing this series
+            if seated == size:
+                table, size, seated = table + 1, draw(st.sampled_from((3, 4, 5))), 0
+            seated += 1
+            results.append(
+                SeriesResult(
+                    player,
+                    series,
+                    table,
+                    size,
+                    draw(st.integers(-300, 600)),
+                    draw(st.integers(0, 6)),
+                    draw(st.integers(0, 4)),
+                    draw(st.integers(0, 6)),
                 )
+            )
     return results
 
 
