@@ -310,3 +310,47 @@ def test_swaps_that_break_the_rules_are_refused():
         swap(draw, 1, 2, started=True)
     with pytest.raises(RuleError):
         swap(draw, 1, 1)
+
+
+def test_every_problem_of_a_draw_request_is_told_at_once():
+    with pytest.raises(RuleError) as caught:
+        draw_series([1, 2, 3], series=0, method="hat", order="big", game="bridge")
+    assert [p.field for p in caught.value.problems] == ["game", "tables", "series", "draw"]
+    with pytest.raises(RuleError) as caught:
+        draw_series("Ana, Ben", seed=-1)
+    assert [p.field for p in caught.value.problems] == ["players", "seed"]
+    with pytest.raises(RuleError) as caught:
+        draw_series([1, 2, "Cem"], method="seeded", ranking=[1, 1])
+    assert [p.field for p in caught.value.problems] == ["players", "ranking"]
+
+
+def test_a_five_table_and_the_pitch_tables_explain_themselves():
+    five = draw_series([1, 2, 3, 4, 5], seed=8)
+    assert five.explanation[0].text == (
+        "5 players make one table of five: each deal the dealer and the third player to "
+        "their left sit out."
+    )
+    pitch = draw_series(range(1, 10), game="pitch", seed=8, sit_out=True, names={1: "Ana"})
+    assert [step.text for step in pitch.explanation[:2]] == [
+        "Pitch is played at tables of four: 2 tables.",
+        "Ana sits out this series: the player who sat out least so far (by number among equals).",
+    ]
+    assert pitch.as_dict()["sitting_out"] == [1]
+    assert pitch.as_dict()["tables"][0]["size"] == 4
+
+
+def test_keep_apart_says_so_when_the_first_draw_keeps_everyone_apart():
+    last = [(1, 2, 3)]  # only three of them played last time
+    draw = draw_series(range(1, 10), seed=4, keep_apart=last)
+    assert draw.attempt == 0
+    assert draw.repeats == 0
+    assert draw.explanation[2].text == (
+        "Nobody sits with a player from their table of the last series."
+    )
+    # With seed 6 the first draw seats two of them together; the second try does not.
+    again = draw_series(range(1, 10), seed=6, keep_apart=last)
+    assert (again.attempt, again.repeats) == (1, 0)
+    assert again.explanation[2].text.startswith(
+        "Players who sat together in the last series are kept apart: the draw was made "
+        "again 1 time,"
+    )
