@@ -29,6 +29,7 @@ from circles.rules.standings import (
 from circles.selectors import SeasonStandings, evenings_left
 from games.games import GAMES
 from games.rules.skat import contract_named
+from games.rules.skat_list import SERIES_DEALS
 from games.rules.text import in_source_language
 from games.rules.words import joined
 from scorekeeper.rounding import percent as rounded_percent
@@ -194,8 +195,8 @@ def club_rules(rules: ClubRules) -> list[str]:
     if rules.scale:
         lines.append(
             _(
-                "Series of other lengths are scaled to 36 deals (48 at a table of four), "
-                "so every evening weighs the same; each scaled series is rounded to whole "
+                "Series of other lengths are scaled to 36 deals (48 at a table of four, 60 "
+                "at five), so every evening weighs the same; each scaled series is rounded to whole "
                 "points, a half away from zero (10.5 to 11, −10.5 to −11)."
             )
         )
@@ -260,8 +261,9 @@ def _ranked_note(rules: ClubRules) -> str:
             (
                 what,
                 _(
-                    "Series of other lengths count scaled to 36 deals (48 at four) here, so it "
-                    "can differ much from the S-F columns, which show every series as played."
+                    "Series of other lengths count scaled to 36 deals (48 at four, 60 at five) "
+                    "here, so it can differ much from the S-F columns, which show every series "
+                    "as played."
                 ),
             )
         )
@@ -459,7 +461,8 @@ def tables(standings: SeasonStandings, *, public: bool) -> list[dict[str, Any]]:
 def _race_bounds(game: str, standings: SeasonStandings) -> tuple[int, int]:
     """(per_evening, series_deals): the most series or games one player played on one
     evening this season so far (at least 1; nothing says a circle plays fewer), and
-    the longest Skat series (36 at three, 48 at four, or longer as a sheet sets it)."""
+    the longest Skat series (36 at three, 48 at four, 60 at five, or longer as a sheet
+    sets it)."""
     found = standings.records.get(game, [])
     per_evening: dict[tuple[Any, int], int] = {}
     for record in found:
@@ -470,7 +473,7 @@ def _race_bounds(game: str, standings: SeasonStandings) -> tuple[int, int]:
     if game == "skat":
         for record in found:
             stats = record.stats[0]
-            deals = max(deals, stats["series_deals"], 48 if stats["players"] == 4 else 36)
+            deals = max(deals, stats["series_deals"], SERIES_DEALS.get(stats["players"], 36))
     return max(per_evening.values(), default=1), deals
 
 

@@ -120,6 +120,8 @@ def sheet_json(
             "dealer": state.next_deal.dealer,
             "forehand": state.next_deal.forehand,
             "sitting_out": state.next_deal.sitting_out,
+            # Every seat sitting the deal out (at five the dealer and the third to his left).
+            "sitting_out_seats": list(state.next_deal.sitting_out_seats),
             "notes": list(state.next_deal.notes),
         },
         "version": sheet.version,

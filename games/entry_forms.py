@@ -87,10 +87,12 @@ def work_out_last(values: list[Any], *, total: int, sitting_out: Any) -> list[An
     """The three Ramsch players' card points add up to 120 and their tricks to 10: when
     all but one of them are given, the last one is what is left (never below 0).
 
-    ``sitting_out`` is the seat that sat the deal out at a table of four (its entry
-    stays empty); anything else leaves every seat in play.
+    ``sitting_out`` is the seat that sat the deal out at a table of four, or a list of
+    the seats that did (at five the dealer and the third player to his left); their
+    entries stay empty. Anything else leaves every seat in play.
     """
-    playing = [seat for seat in range(len(values)) if seat != sitting_out]
+    out = list(sitting_out) if isinstance(sitting_out, list | tuple) else [sitting_out]
+    playing = [seat for seat in range(len(values)) if seat not in out]
     empty = [seat for seat in playing if values[seat] is None]
     given = [values[seat] for seat in playing if values[seat] is not None]
     if len(playing) != 3 or len(empty) != 1 or not all(isinstance(v, int) for v in given):
@@ -110,7 +112,7 @@ def skat_entry(post: QueryDict, *, players: int) -> dict[str, Any]:
         tricks = [_number(post.get(f"ramsch_tricks_{seat}")) for seat in range(players)]
         last = _number(post.get("ramsch_last_trick"))
         if any(v is not None for v in [*points, *tricks, last]):
-            out = _number(post.get("ramsch_out"))
+            out = [_number(seat) for seat in post.getlist("ramsch_out")]
             points = work_out_last(points, total=ALL_POINTS, sitting_out=out)
             tricks = work_out_last(tricks, total=ALL_TRICKS, sitting_out=out)
             entry["ramsch"] = {"points": points, "tricks": tricks, "last_trick": last}

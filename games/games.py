@@ -145,7 +145,7 @@ GAMES: dict[str, GameEntry] = {
             slug="skat",
             name=gettext_lazy("Skat"),
             seat_partials=("declarer", "ramsch"),
-            players=(3, 4),
+            players=(3, 4, 5),
             rules=skat,
             tagline=gettext_lazy("Game value, matadors, overbidding and the list"),
             summary=gettext_lazy(
@@ -225,7 +225,9 @@ GAMES: dict[str, GameEntry] = {
                     "series_deals",
                     gettext_lazy("Deals in the series"),
                     "number",
-                    help=gettext_lazy("Leave empty for the usual 36 at three players, 48 at four."),
+                    help=gettext_lazy(
+                        "Leave empty for the usual 36 at three players, 48 at four, 60 at five."
+                    ),
                 ),
             ),
         ),

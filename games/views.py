@@ -675,12 +675,17 @@ def deal_correct(request: HttpRequest, token: str, number: int) -> HttpResponse:
             # A deal older than the ones the sheet lists at first: the page lists them all.
             shown = "?deals=all" if outcome.hand.number <= len(kept) - snapshots.TAIL else ""
             return redirect(sheet.get_absolute_url() + f"{shown}#deal-{outcome.hand.number}")
-    # The entry form hides the seat that sat this deal out (the dealer at a Skat table of four).
+    # The entry form hides the seats that sat this deal out (the dealer at a Skat table of
+    # four; at five also the third player to the dealer's left).
+    out = deal.details.get("sitting_out")
     seats = NextDeal(
         number=number,
         dealer=deal.dealer,
         forehand=deal.dealer,
-        sitting_out=deal.details.get("sitting_out"),
+        sitting_out=out,
+        sitting_out_seats=tuple(
+            deal.details.get("sitting_out_seats", () if out is None else (out,))
+        ),
     )
     context = {
         "sheet": sheet,

@@ -20,6 +20,7 @@ pytestmark = pytest.mark.django_db
 
 THREE = ["Ana", "Ben", "Cem"]
 FOUR = ["Ana", "Ben", "Cem", "Dan"]
+FIVE = ["Ana", "Ben", "Cem", "Dan", "Eva"]
 
 SKAT_DEFAULTS = {
     "kontra_re": False,
@@ -231,9 +232,40 @@ def test_create_skat_at_four_says_the_dealer_sits_out(client):
         "dealer": 2,
         "forehand": 3,
         "sitting_out": 2,
+        "sitting_out_seats": [2],
         "notes": [],
     }
     assert body["first_dealer"] == 2
+
+
+def test_skat_at_five_two_sit_out_and_seeger_fabian_gives_24(client):
+    # Issue 17: at a table of five the dealer and the third player to his left sit out;
+    # the two to his left and the one to his right play; a series is 60 deals.
+    sheet = new_sheet(client, "skat", FIVE, first_dealer=1)
+    assert sheet["next_deal"] == {
+        "number": 1,
+        "dealer": 1,
+        "forehand": 2,
+        "sitting_out": 1,
+        "sitting_out_seats": [1, 4],
+        "notes": [],
+    }
+    assert sheet["headline"] == "Deal 1 of 60 · no deal played yet"
+    # Eva sits deal 1 out, so cannot be its declarer: 422 and nothing stored.
+    status, body = add(client, sheet, {**GRAND_HAND_WITH_2, "declarer": 4})
+    assert status == 422
+    assert fields(body) == ["declarer"]
+    assert current(client, sheet)["hands"] == []
+    # Ana (on the dealer's right) plays Clubs with 1 and loses: (1 + 1) × 12 × 2 = −48.
+    status, body = add(client, sheet, CLUBS_WITH_1_LOST)
+    assert status == 201, body
+    assert body["hand"]["score"] == [-48, 0, 0, 0, 0]
+    whole = current(client, sheet)
+    # Deal 2: Cem deals and sits out with Ana.
+    assert whole["next_deal"]["sitting_out_seats"] == [2, 0]
+    # Seeger-Fabian: 24 to each of the other four, both who sat out included; Ana has
+    # −48 − 50 = −98.
+    assert whole["headline"] == ("Deal 2 of 60 · Ben, Cem, Dan and Eva lead (Seeger-Fabian 24)")
 
 
 @pytest.mark.parametrize(
@@ -241,13 +273,13 @@ def test_create_skat_at_four_says_the_dealer_sits_out(client):
     [
         pytest.param(
             {"game": "skat", "players": ["Ana", "Ben"]},
-            [("players", "Skat is played by 3 to 4 players; you gave 2.")],
+            [("players", "Skat is played by 3 to 5 players; you gave 2.")],
             id="skat-two-players",
         ),
         pytest.param(
-            {"game": "skat", "players": ["Ana", "Ben", "Cem", "Dan", "Eva"]},
-            [("players", "Skat is played by 3 to 4 players; you gave 5.")],
-            id="skat-five-players",
+            {"game": "skat", "players": ["Ana", "Ben", "Cem", "Dan", "Eva", "Fay"]},
+            [("players", "Skat is played by 3 to 5 players; you gave 6.")],
+            id="skat-six-players",
         ),
         pytest.param(
             {"game": "pitch", "players": THREE},

@@ -497,7 +497,7 @@ def test_the_standings_say_what_each_column_holds_and_that_the_table_scrolls(cli
     assert "10 columns: swipe the table sideways to see them all; the names stay." in section
     legend = section.split('<dl class="legend"')[1].split("</dl>")[0]
     assert "<dt>Avg.</dt><dd>What ranks: the average Seeger-Fabian per series that counts" in legend
-    assert "count scaled to 36 deals (48 at four) here" in legend
+    assert "count scaled to 36 deals (48 at four, 60 at five) here" in legend
     assert (
         "<dt>S-F avg.</dt><dd>Seeger-Fabian average per series as played: not scaled, "
         "none dropped.</dd>" in legend

@@ -305,7 +305,7 @@ SUMMARIES = [
     pytest.param(
         {},
         (
-            "Series of 36 deals at three players, 48 at four",
+            "Series of 36 deals at three players, 48 at four, 60 at five",
             "No Kontra or Re",
             "Thrown in when all pass (no Ramsch)",
             "No Bock rounds",
@@ -350,7 +350,7 @@ SUMMARIES = [
     pytest.param(
         {"bock": {"sixty_all": True}},
         (
-            "Series of 36 deals at three players, 48 at four",
+            "Series of 36 deals at three players, 48 at four, 60 at five",
             "No Kontra or Re",
             "Thrown in when all pass (no Ramsch)",
             "Bock round after 60:60 (not after a game lost after Kontra, a game worth 100 "

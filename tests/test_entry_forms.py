@@ -130,6 +130,8 @@ def test_the_correction_pages_deal_id_is_not_a_hand_tick(posted, hand):
         pytest.param([70, 60, None], 120, None, [70, 60, None], id="over-120-left-alone"),
         pytest.param([30, "x", None], 120, None, [30, "x", None], id="text-left-alone"),
         pytest.param([30, 50, 40], 120, None, [30, 50, 40], id="all-given"),
+        # Issue 17: at five the dealer and the third player to his left sit out.
+        pytest.param([None, 30, 50, None, None], 120, [0, 3], [None, 30, 50, None, 40], id="five"),
     ],
 )
 def test_the_last_ramsch_player_is_worked_out(values, total, out, worked):

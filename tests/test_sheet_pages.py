@@ -304,9 +304,10 @@ def test_new_sheet_page_offers_every_game(client):
 @pytest.mark.parametrize(
     ("game", "seats", "option_inputs"),
     [
+        # Issue 17: a Skat sheet takes up to five players (a club evening's table of five).
         pytest.param(
             "skat",
-            4,
+            5,
             [
                 "option_kontra_re",
                 "option_bock__sixty_all",
@@ -797,6 +798,52 @@ def test_skat_ramsch_at_four_leaves_the_dealer_out_of_the_form_and_the_entry(cli
     ]
     # Ramsch: the player with the most card points loses them: Cem −50.
     assert shown_totals(client.get(edit_url(sheet))) == ["0", "0", "−50", "0"]
+
+
+def test_skat_at_five_the_form_offers_only_the_three_who_play(client):
+    # Issue 17: at a table of five the dealer and the third player to his left sit out;
+    # the two to his left and the one to his right play.
+    five = [*FOUR, "Eva"]
+    response = client.post(
+        "/en/new/skat/",
+        {
+            **{f"player_{i}": name for i, name in enumerate(five)},
+            "first_dealer": "0",
+            "option_all_pass": "ramsch",
+        },
+    )
+    assert response.status_code == 302
+    sheet = Sheet.objects.get()
+    page = html(client.get(edit_url(sheet)))
+    assert "Ana deals and sits out with Dan" in page
+    assert re.findall(r'name="declarer" value="(\d)"', page) == ["1", "2", "4"]
+    assert re.findall(r'name="ramsch_points_(\d)"', page) == ["1", "2", "4"]
+    # Two Ramsch players typed, the third worked out from 120 points and 10 tricks.
+    form = {
+        "mode": "passed",
+        "ramsch_out": ["0", "3"],
+        **{f"ramsch_points_{seat}": p for seat, p in ((1, "30"), (2, "50"))},
+        **{f"ramsch_tricks_{seat}": t for seat, t in ((1, "3"), (2, "4"))},
+    }
+    assert client.post(edit_url(sheet), form).status_code == 302
+    assert entries(sheet)[0]["ramsch"]["points"] == [None, 30, 50, None, 40]
+    # Deal 2: Ben deals and sits out with Eva; Cem, Dan and Ana play.
+    page = html(client.get(edit_url(sheet)))
+    assert "Ben deals and sits out with Eva" in page
+    assert re.findall(r'name="declarer" value="(\d)"', page) == ["0", "2", "3"]
+    form = {
+        **SKAT_GRAND_FORM,
+        "declarer": "0",
+        "game": "clubs",
+        "bid": "18",
+        "hand": "",
+        "matadors_count": "1",
+        "outcome": "lost",
+    }
+    response = client.post(edit_url(sheet), form)
+    assert response.status_code == 302, html(response)
+    # Clubs with 1 lost: −48 for Ana; Cem lost the Ramsch's 50.
+    assert shown_totals(client.get(edit_url(sheet))) == ["−48", "0", "−50", "0", "0"]
 
 
 # -- preview ---------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ on the sheet) and ``deals`` (deals or rounds played). The other keys depend on t
 game:
 
 Skat
-    ``players`` (3 or 4), ``series_deals``, ``list_points`` (the total),
+    ``players`` (3, 4 or 5), ``series_deals``, ``list_points`` (the total),
     ``sf`` (the seat's Seeger-Fabian total), ``won`` and ``lost`` (games won and
     lost as declarer), ``by_type`` (``{"grand": [played, won], …}`` for the game
     types the seat declared, in the order clubs, spades, hearts, diamonds, grand,
@@ -258,12 +258,20 @@ def _skat_fold(folded: Stats, deals: Iterable[DealResult], seat: int, state: She
                     "value": details["game_value"],
                     "score": details["score"],
                 }
-        elif not details["passed"] and details["sitting_out"] != seat:
+        elif not details["passed"] and seat not in _sat_out(details):
             # A defender is one of the two players against the declarer; at a table of
-            # four the dealer sits the deal out and defends nothing (Skat rules, "Seats").
+            # four the dealer sits the deal out and defends nothing, at five the third
+            # player to the dealer's left neither (Skat rules, "Seats"; issue 17).
             folded["defended"] += 1
             folded["defended_won"] += not details["won"]
     folded["by_type"] = _in_order(folded["by_type"], SKAT_GAME_TYPES)
+
+
+def _sat_out(details: Mapping[str, Any]) -> tuple[int, ...]:
+    """The seats that sat a deal out; a deal kept before tables of five names the dealer only."""
+    if "sitting_out_seats" in details:
+        return tuple(details["sitting_out_seats"])
+    return () if details["sitting_out"] is None else (details["sitting_out"],)
 
 
 def _skat_read(folded: Stats, state: SheetState, seat: int) -> Stats:

@@ -22,7 +22,7 @@ Skat:
     counted series added up), ``counted``, ``series``.
 ``scaled``
     One per series scaled to the usual length: ``sheet`` (sheet id), ``deals``
-    (deals played), ``norm`` (36 at three players, 48 at four), ``sf`` (its
+    (deals played), ``norm`` (36 at three players, 48 at four, 60 at five), ``sf`` (its
     Seeger-Fabian total) and ``scaled`` (what it counts as).
 ``dropped``
     ``count`` (series dropped) and ``values`` (their values, lowest first; a missed
@@ -226,7 +226,7 @@ class ClubRules:
 
     ``rank_by``: "total" (Seeger-Fabian of the counted series added up) or
     "average" (per counted series). ``scale``: a series of another length counts as
-    if it had the usual 36 deals (three players) or 48 (four). ``min_series``: a
+    if it had the usual 36 deals (three players), 48 (four) or 60 (five). ``min_series``: a
     player with fewer series played is listed apart, not ranked. ``drop_worst``:
     each player's N worst series do not count (one series always counts).
     ``missed``: "ignore", or "zero" to count an evening the player missed as a
@@ -1124,7 +1124,8 @@ def title_race(
 
     ``evenings_left``: the evenings the season still plans. ``per_evening``: the most
     series (Skat) or games one player may play in an evening. ``series_deals``: the
-    longest Skat series (36 at three players, 48 at four, or what a sheet sets), which
+    longest Skat series (36 at three players, 48 at four, 60 at five, or what a sheet
+    sets), which
     bounds what one series can bring or cost. ``rivals``: how many of the ranked
     players behind the leaders get a :class:`Chase`. Whether the title is decided
     looks at every player, the unranked included (they may still reach the minimum

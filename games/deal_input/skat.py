@@ -158,7 +158,8 @@ def read_options(data: dict[str, Any] | None) -> SkatSheetOptions:
 def options_summary(options: SkatSheetOptions, *, players: int | None = None) -> tuple[str, ...]:
     """One short line per option, defaults included, as the sheet shows them.
 
-    Given the table size, the usual series is named exactly (36 deals at three, 48 at four).
+    Given the table size, the usual series is named exactly (36 deals at three, 48 at four,
+    60 at five).
     """
     series: Text
     if options.series_deals is None and players in SERIES_DEALS:
@@ -167,7 +168,7 @@ def options_summary(options: SkatSheetOptions, *, players: int | None = None) ->
             count=SERIES_DEALS[players],
         )
     elif options.series_deals is None:
-        series = _("Series of 36 deals at three players, 48 at four")
+        series = _("Series of 36 deals at three players, 48 at four, 60 at five")
     else:
         series = ngettext(
             "Series of {count} deal",

@@ -8,11 +8,14 @@ import pytest
 
 from circles.rules.contributions import seat_stats
 from games.rules.errors import RuleError
+from games.rules.skat_sheet import SkatSheetOptions
+from games.rules.skat_sheet import replay as replay_skat
 
 from .sheets import (
     FOUR,
     MANIPULATION_SHARED,
     MANIPULATION_THREE,
+    PASSED,
     PITCH_FAILED_MOON,
     PITCH_MOON_MADE,
     PITCH_TO_21,
@@ -23,6 +26,7 @@ from .sheets import (
     pitch,
     skat_four,
     skat_three,
+    suit,
 )
 
 
@@ -119,6 +123,35 @@ def test_skat_at_four_the_dealer_sitting_out_does_not_defend():
     assert [s["sf"] for s in (ana, ben, cem, dan)] == [48 + 50 + 30, -36 - 50, 128, 30]
     assert {s["players"] for s in (ana, ben, cem, dan)} == {4}
     assert len(SKAT_FOUR_DEALS) == ana["deals"] == 4
+
+
+def test_skat_at_five_the_two_sitting_out_do_not_defend():
+    # Issue 17 (a table of five): the dealer and the third player to his left sit out;
+    # the two to his left and the one to his right play. Ana deals first.
+    deals = (
+        suit(1, "diamonds", 1, "lost"),  # Ana, Dan out; Ben −36, Cem and Eva defend
+        suit(2, "grand", 1, "won"),  # Ben, Eva out; Cem +48, Dan and Ana defend
+        suit(3, "grand", 1, "won"),  # Cem, Ana out; Dan +48, Eva and Ben defend
+        PASSED,  # Dan, Ben out; thrown in
+    )
+    state = replay_skat(
+        players=(*FOUR, "Eva"),
+        first_dealer=0,
+        options=SkatSheetOptions(series_deals=len(deals)),
+        deals=deals,
+    )
+    ana, ben, cem, dan, eva = stats_of("skat", state)
+    assert [(s["defended"], s["defended_won"]) for s in (ana, ben, cem, dan, eva)] == [
+        (1, 0),
+        (1, 0),
+        (1, 1),
+        (1, 0),
+        (2, 1),
+    ]
+    # Seeger-Fabian at five: 24 to each of the other four for Ben's lost game.
+    assert [s["sf"] for s in (ana, ben, cem, dan, eva)] == [24, -36 - 50, 122, 122, 24]
+    assert {s["players"] for s in (ana, ben, cem, dan, eva)} == {5}
+    assert {s["series_deals"] for s in (ana, ben, cem, dan, eva)} == {4}
 
 
 # -- 10-Point Pitch ------------------------------------------------------------------

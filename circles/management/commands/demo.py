@@ -150,7 +150,7 @@ def skat_deal(
     as points and tricks that fit each other, as the declarer's trick cards, or as an
     outcome. ``kontra``: the sheet allows Kontra and Re.
     """
-    active = [seat for seat in range(players) if seat != next_deal.sitting_out]
+    active = [seat for seat in range(players) if seat not in next_deal.sitting_out_seats]
     deck = list(SKAT_CARDS)
     rng.shuffle(deck)
     hands = {seat: deck[10 * i : 10 * i + 10] for i, seat in enumerate(active)}
