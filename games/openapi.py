@@ -1178,7 +1178,7 @@ SHEET_PATHS: dict[str, dict[str, Any]] = {
             "tags": ["Score sheets"],
             "summary": gettext_lazy("Start a score sheet"),
             "description": gettext_lazy(
-                "Skat takes 3 or 4 players, Pitch exactly 4 (seats 1+3 team A, 2+4 team B), Manipulation 3 to 5. The answer carries the edit and view tokens."
+                "Skat takes 3 to 5 players (at four the dealer sits out each deal, at five also the third player to the dealer's left), Pitch exactly 4 (seats 1+3 team A, 2+4 team B), Manipulation 3 to 5. The answer carries the edit and view tokens."
             ),
             "parameters": [IDEMPOTENCY_KEY],
             "requestBody": _json_body(
