@@ -1,7 +1,9 @@
 """The JSON API (v1): thin adapters from JSON bodies to the referee in ``games.rules``.
 
-Each endpoint reads the body's shape with :class:`games.api_input.Body`, calls the
-referee, and turns its frozen result into JSON. Unreadable input answers 400,
+Each endpoint reads the body's shape with :class:`games.api_input.Body` (the Skat
+endpoints through their declarations in ``games.api_requests``, which the OpenAPI
+description is built from too), calls the referee, and turns its frozen result into
+JSON. The schema and the API page are served by ``games.api_docs``. Unreadable input answers 400,
 input that breaks a rule 422, both as ``{"errors": [{"field", "message"}]}``.
 """
 
@@ -11,35 +13,26 @@ from collections.abc import Callable, Iterable
 from functools import wraps
 from typing import Any
 
-from django.conf import settings
 from django.http import HttpRequest
-from django.shortcuts import render
-from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
-from games import offload, openapi
-from games.api_input import Body, UnreadableInput, describe, parse_json_object
+from games import offload
+from games.api_input import (
+    Body,
+    UnreadableInput,
+    answer,
+    describe,
+    errors_json,
+    parse_json_object,
+)
+from games.api_requests import SkatFollow, SkatScore, SkatTrick
 from games.rules import manipulation, pitch, skat
-from games.rules.cards import MANIPULATION_DECK, PITCH_DECK, SKAT_DECK, Card
+from games.rules.cards import MANIPULATION_DECK, PITCH_DECK, Card
 from games.rules.errors import Problem, RuleError, Step
 from scorekeeper.i18n import JsonResponse
 
 Handler = Callable[[Body], dict[str, Any]]
-
-
-def _errors(problems: Iterable[Problem]) -> dict[str, Any]:
-    return {"errors": [{"field": p.field, "message": p.message} for p in problems]}
-
-
-def answer(handler: Handler, data: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    """Run one endpoint on a JSON object: (status, body). Used by the views and the docs page."""
-    try:
-        return 200, handler(Body(data))
-    except UnreadableInput as error:
-        return 400, _errors(error.problems)
-    except RuleError as error:
-        return 422, _errors(error.problems)
 
 
 def referee_endpoint(handler: Handler) -> Callable[[HttpRequest], JsonResponse]:
@@ -50,13 +43,13 @@ def referee_endpoint(handler: Handler) -> Callable[[HttpRequest], JsonResponse]:
     def view(request: HttpRequest) -> JsonResponse:
         if request.method != "POST":
             message = _("Use POST with a JSON body for %(path)s.") % {"path": request.path}
-            response = JsonResponse(_errors([Problem(None, message)]), status=405)
+            response = JsonResponse(errors_json([Problem(None, message)]), status=405)
             response["Allow"] = "POST"
             return response
         try:
             data = parse_json_object(request.body)
         except UnreadableInput as error:
-            return JsonResponse(_errors(error.problems), status=400)
+            return JsonResponse(errors_json(error.problems), status=400)
         status, payload = answer(handler, data)
         return JsonResponse(payload, status=status)
 
@@ -80,39 +73,10 @@ def codes(cards: Iterable[Card]) -> list[str]:
 # -- Skat ---------------------------------------------------------------------------
 
 
-def _skat_matadors(body: Body) -> skat.Matadors | None:
-    value = body.raw("matadors")
-    if value is None:
-        return None
-    try:
-        return skat.Matadors.from_mapping(value)
-    except RuleError as error:
-        body.problems.extend(error.problems)
-        return None
-
-
 @referee_endpoint
 def skat_score(body: Body) -> dict[str, Any]:
-    game = body.choice("game", skat.GAMES, required=True)
-    arguments = {
-        "game": game,
-        "bid": body.integer("bid"),
-        "hand": body.boolean("hand"),
-        "ouvert": body.boolean("ouvert"),
-        "announced": body.choice("announced", ("none", "schneider", "schwarz"), default="none"),
-        "matadors": _skat_matadors(body),
-        "declarer_cards": body.cards("declarer_cards", SKAT_DECK, required=False),
-        "declarer_points": body.integer("declarer_points", required=False),
-        "declarer_tricks": body.integer("declarer_tricks", required=False),
-        "declarer_trick_cards": body.cards("declarer_trick_cards", SKAT_DECK, required=False),
-        "skat": body.cards("skat", SKAT_DECK, required=False),
-        "outcome": body.choice("outcome", skat.OUTCOMES),
-        "kontra": body.boolean("kontra"),
-        "re": body.boolean("re"),
-        "bock": body.boolean("bock"),
-    }
-    body.finish()
-    result = skat.score_game(**arguments)
+    request = SkatScore.read(body)
+    result = skat.score_game(**request.values())
     return {
         "won": result.won,
         "overbid": result.overbid,
@@ -134,21 +98,15 @@ def skat_score(body: Body) -> dict[str, Any]:
 
 @referee_endpoint
 def skat_trick(body: Body) -> dict[str, Any]:
-    game = body.choice("game", skat.GAMES, required=True)
-    cards = body.cards("cards", SKAT_DECK)
-    body.finish()
-    result = skat.trick_winner(game=game, cards=cards)
+    request = SkatTrick.read(body)
+    result = skat.trick_winner(**request.values())
     return {"winner": result.winner, **steps_json(result.explanation)}
 
 
 @referee_endpoint
 def skat_follow(body: Body) -> dict[str, Any]:
-    game = body.choice("game", skat.GAMES, required=True)
-    led = body.card("led", SKAT_DECK)
-    hand = body.cards("hand", SKAT_DECK)
-    played = body.card("played", SKAT_DECK)
-    body.finish()
-    result = skat.follow_check(game=game, led=led, hand=hand, played=played)
+    request = SkatFollow.read(body)
+    result = skat.follow_check(**request.values())
     return {"legal": result.legal, **steps_json(result.explanation)}
 
 
@@ -360,18 +318,3 @@ def manipulation_round(body: Body) -> dict[str, Any]:
         "went_out": result.went_out,
         **steps_json(result.explanation),
     }
-
-
-# -- The schema and its page ----------------------------------------------------------
-
-
-def openapi_schema(request: HttpRequest) -> JsonResponse:
-    # The machine-readable schema is English, whatever the request's language: the
-    # descriptions the API page shows translated are the same (lazy) texts.
-    with translation.override(settings.LANGUAGE_CODE):
-        return JsonResponse(openapi.schema(), json_dumps_params={"indent": 2})
-
-
-def documentation(request: HttpRequest):
-    context = {"api": openapi.documentation(), "sheet_operations": openapi.sheet_documentation()}
-    return render(request, "games/api_docs.html", context)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -26,6 +26,22 @@ _MISSING = object()
 
 class UnreadableInput(RuleError):
     """The request cannot be read at all (answered 400; rule problems are 422)."""
+
+
+def errors_json(problems: Iterable[Problem]) -> dict[str, Any]:
+    """The API's error format: ``{"errors": [{"field", "message"}]}``."""
+    return {"errors": [{"field": p.field, "message": p.message} for p in problems]}
+
+
+def answer(handler: Callable[[Body], dict[str, Any]], data: dict[str, Any]) -> tuple[int, dict]:
+    """Run one referee endpoint's handler on a JSON object: (status, body). Unreadable
+    input answers 400, input that breaks a rule 422. Used by the views and the API page."""
+    try:
+        return 200, handler(Body(data))
+    except UnreadableInput as error:
+        return 400, errors_json(error.problems)
+    except RuleError as error:
+        return 422, errors_json(error.problems)
 
 
 # No number a request means has more digits (scores, bids and seats have a handful);
@@ -177,7 +193,7 @@ class Body:
             self.add(
                 name,
                 _("%(field)s must be true or false, not %(value)s.")
-                % {"field": _label(name), "value": describe(value)},
+                % {"field": label(name), "value": describe(value)},
             )
             return default
         return value
@@ -198,7 +214,7 @@ class Body:
                 return None
             value = int(value)
         if abs(value) > 10**9:
-            self.add(name, _("%(field)s is far too large.") % {"field": _label(name)})
+            self.add(name, _("%(field)s is far too large.") % {"field": label(name)})
             return None
         return value
 
@@ -219,7 +235,7 @@ class Body:
             self.add(
                 name,
                 _("%(field)s must be one of %(choices)s, not %(value)s.")
-                % {"field": _label(name), "choices": _listing(options), "value": describe(value)},
+                % {"field": label(name), "choices": _listing(options), "value": describe(value)},
             )
             return default
         word = value.strip().lower()
@@ -265,7 +281,7 @@ class Body:
             self.add(
                 name,
                 _("%(field)s must be an object, not %(value)s.")
-                % {"field": _label(name), "value": describe(value)},
+                % {"field": label(name), "value": describe(value)},
             )
             return None
         child = Body(value, prefix=self.path(name) + ".")
@@ -280,7 +296,7 @@ class Body:
             self.add(
                 name,
                 _("%(field)s must be a list, not %(value)s.")
-                % {"field": _label(name), "value": describe(value)},
+                % {"field": label(name), "value": describe(value)},
             )
             return None
         return value
@@ -294,6 +310,13 @@ class Body:
         """Every key and value of an object whose keys are data (names, point cards)."""
         self._read.update(self.data)
         return list(self.data.items())
+
+    def list_entries(self, name: str | int, values: list[Any]) -> Body:
+        """The list ``values`` (read with :meth:`list`) to be read entry by entry: a
+        child body keyed by the entries' places, so each problem is named ``name.0``, …"""
+        child = Body(dict(enumerate(values)), prefix=self.path(name) + ".")
+        self._children.append(child)
+        return child
 
     def integers_by_key(self, name: str, *, required: bool = False) -> dict[str, int] | None:
         """An object of whole numbers keyed by name, such as ``{"A": 12, "B": -4}``."""
@@ -338,10 +361,10 @@ def missing_message(name: str | int) -> str:
     in its own words when it meets this message)."""
     # Translators: %(field)s (here and in the messages below) is the field's own
     # name in English words, "Declarer points" for declarer_points, or "Entry 3".
-    return _("%(field)s is missing.") % {"field": _label(name)}
+    return _("%(field)s is missing.") % {"field": label(name)}
 
 
-def _label(name: str | int) -> str:
+def label(name: str | int) -> str:
     """A field as a message names it at the start of a sentence: the field's own name
     in words ("Declarer points" for declarer_points), or an entry of a list by its place."""
     if isinstance(name, int):
@@ -355,7 +378,7 @@ def _label(name: str | int) -> str:
 
 def _whole_number(name: str | int, value: str) -> str:
     return _("%(field)s must be a whole number, not %(value)s.") % {
-        "field": _label(name),
+        "field": label(name),
         "value": value,
     }
 

@@ -15,6 +15,10 @@ from django.conf import settings
 from django.utils.module_loading import import_string
 from django.utils.translation import get_language, gettext_lazy, pgettext
 
+from games.api_declarations import Request
+from games.api_input import answer
+from games.api_requests import SkatFollow, SkatScore, SkatTrick
+
 CARD = {
     "type": "string",
     "description": (
@@ -76,10 +80,6 @@ ERROR = {
 }
 
 
-def _boolean(description: str, default: bool = False) -> dict[str, Any]:
-    return {"type": "boolean", "default": default, "description": description}
-
-
 def _enum(values: tuple[str, ...], description: str, default: str | None = None) -> dict[str, Any]:
     schema: dict[str, Any] = {"type": "string", "enum": list(values), "description": description}
     if default is not None:
@@ -103,11 +103,23 @@ class Endpoint:
     name: str
     summary: str
     description: str
-    request: dict[str, Any]
-    required: tuple[str, ...]
+    # The request's declaration (games.api_requests: the endpoint reads its body with
+    # it), or, for an endpoint not declared yet, its properties and required fields.
+    request: type[Request] | dict[str, Any]
     response: dict[str, Any]
     response_required: tuple[str, ...]
+    required: tuple[str, ...] = ()
     examples: tuple[tuple[str, dict[str, Any]], ...] = field(default=())
+
+    def request_schema(self) -> dict[str, Any]:
+        if isinstance(self.request, dict):
+            return {
+                "type": "object",
+                "properties": self.request,
+                "required": list(self.required),
+                "additionalProperties": False,
+            }
+        return self.request.schema()
 
     @property
     def operation_id(self) -> str:
@@ -184,96 +196,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
                 "kontra, re, bock."
             )
         ),
-        request={
-            "game": _enum(
-                ("diamonds", "hearts", "spades", "clubs", "grand", "null"),
-                gettext_lazy("The game declared."),
-            ),
-            "bid": _integer(
-                gettext_lazy(
-                    "The bid the declarer won the auction with: a legal bid from 18 to 264."
-                ),
-                18,
-                264,
-            ),
-            "hand": _boolean(gettext_lazy("Played from the hand, without picking up the skat.")),
-            "ouvert": _boolean(
-                gettext_lazy(
-                    "Open: the declarer's cards lie face up. A suit or grand ouvert is always hand and schwarz announced."
-                )
-            ),
-            "announced": _enum(
-                ("none", "schneider", "schwarz"),
-                gettext_lazy("Announcement made (hand games only)."),
-                "none",
-            ),
-            "matadors": {
-                "description": gettext_lazy(
-                    "Matadors as a count: with N (declarer holds the top trump) or against N."
-                ),
-                "oneOf": [
-                    {
-                        "type": "object",
-                        "required": ["with"],
-                        "properties": {"with": {"type": "integer", "minimum": 1, "maximum": 11}},
-                        "additionalProperties": False,
-                    },
-                    {
-                        "type": "object",
-                        "required": ["against"],
-                        "properties": {"against": {"type": "integer", "minimum": 1, "maximum": 11}},
-                        "additionalProperties": False,
-                    },
-                ],
-            },
-            "declarer_cards": CARDS
-            | {
-                "description": gettext_lazy(
-                    "Instead of matadors: the declarer's 10 dealt cards plus the 2 skat cards."
-                ),
-                "minItems": 12,
-                "maxItems": 12,
-            },
-            "declarer_points": _integer(
-                gettext_lazy("Card points of the declarer, skat included."), 0, 120
-            ),
-            "declarer_tricks": _integer(
-                gettext_lazy(
-                    "Tricks the declarer took. Needed with declarer_points only where schwarz is "
-                    "open: 0 to 22 or 120 card points (23 to 119 rule it out), and for Null."
-                ),
-                0,
-                10,
-            ),
-            "declarer_trick_cards": CARDS
-            | {
-                "description": gettext_lazy(
-                    "Instead of points and tricks: every card in the declarer's tricks (a multiple of 3)."
-                )
-            },
-            "skat": CARDS
-            | {
-                "description": gettext_lazy(
-                    "With declarer_trick_cards: the 2 skat cards, which count for the declarer."
-                ),
-                "minItems": 2,
-                "maxItems": 2,
-            },
-            "outcome": _enum(
-                ("won", "won_schneider", "won_schwarz", "lost", "lost_schneider", "lost_schwarz"),
-                gettext_lazy(
-                    "For tables that do not count points: the result of play before bid and announcements are checked. Null takes won or lost."
-                ),
-            ),
-            "kontra": _boolean(gettext_lazy("House rule: a defender said Kontra (counts double).")),
-            "re": _boolean(
-                gettext_lazy("House rule: the declarer answered Re (counts four times).")
-            ),
-            "bock": _boolean(
-                gettext_lazy("House rule: a Bock game (the list score counts double).")
-            ),
-        },
-        required=("game", "bid"),
+        request=SkatScore,
         response={
             "won": {"type": "boolean"},
             "overbid": {
@@ -372,19 +295,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         description=gettext_lazy(
             "Three cards in the order they were played; the answer is the index of the winning card."
         ),
-        request={
-            "game": _enum(
-                ("diamonds", "hearts", "spades", "clubs", "grand", "null"),
-                gettext_lazy("The game being played."),
-            ),
-            "cards": CARDS
-            | {
-                "minItems": 3,
-                "maxItems": 3,
-                "description": gettext_lazy("The trick in play order."),
-            },
-        },
-        required=("game", "cards"),
+        request=SkatTrick,
         response={
             "winner": {"type": "integer", "minimum": 0, "maximum": 2},
             "explanation": EXPLANATION,
@@ -406,16 +317,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         description=gettext_lazy(
             "The card led, a player's hand and the card they played: did they follow suit as they had to?"
         ),
-        request={
-            "game": _enum(
-                ("diamonds", "hearts", "spades", "clubs", "grand", "null"),
-                gettext_lazy("The game being played."),
-            ),
-            "led": {"$ref": "#/components/schemas/Card"},
-            "hand": CARDS | {"description": gettext_lazy("The player's cards before playing.")},
-            "played": {"$ref": "#/components/schemas/Card"},
-        },
-        required=("game", "led", "hand", "played"),
+        request=SkatFollow,
         response={"legal": {"type": "boolean"}, "explanation": EXPLANATION, "steps": STEPS},
         response_required=("legal", "explanation"),
         examples=(
@@ -734,12 +636,7 @@ GAME_TITLES = {
 
 
 def _operation(endpoint: Endpoint) -> dict[str, Any]:
-    request_schema = {
-        "type": "object",
-        "properties": endpoint.request,
-        "required": list(endpoint.required),
-        "additionalProperties": False,
-    }
+    request_schema = endpoint.request_schema()
     response_schema = {
         "type": "object",
         "properties": endpoint.response,
@@ -959,6 +856,11 @@ def _fields(properties: dict[str, Any], required: tuple[str, ...]) -> tuple[Fiel
     )
 
 
+def _request_fields(endpoint: Endpoint) -> tuple[dict[str, Any], tuple[str, ...]]:
+    request = endpoint.request_schema()
+    return request["properties"], tuple(request["required"])
+
+
 def documentation() -> tuple[GameDoc, ...]:
     """The API page's content, with each example answered by the referee itself, in
     the reader's language (the answers' messages are)."""
@@ -971,7 +873,6 @@ def _documentation(language: str | None) -> tuple[GameDoc, ...]:
 
     from django.urls import resolve
 
-    from games.api import answer
     from scorekeeper.i18n import localized
 
     games = []
@@ -993,7 +894,7 @@ def _documentation(language: str | None) -> tuple[GameDoc, ...]:
             docs.append(
                 EndpointDoc(
                     endpoint,
-                    _fields(endpoint.request, endpoint.required),
+                    _fields(*_request_fields(endpoint)),
                     _fields(endpoint.response, endpoint.response_required),
                     tuple(examples),
                 )

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import api, views, views_app, views_entry, views_print
+from games import api_docs, views, views_app, views_entry, views_print
 from games.referee_pages import manipulation as manipulation_pages
 from games.referee_pages import pitch as pitch_pages
 from games.referee_pages import rulebook
@@ -63,5 +63,5 @@ urlpatterns = [
     *pitch_pages.urlpatterns,
     *manipulation_pages.urlpatterns,
     # The JSON API's documentation (the API itself is in scorekeeper/urls.py)
-    path("api/", api.documentation, name="api-docs"),
+    path("api/", api_docs.documentation, name="api-docs"),
 ]

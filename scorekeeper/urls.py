@@ -12,7 +12,7 @@ from django.urls import include, path
 from django.views.i18n import set_language
 
 from circles import api as circles_api
-from games import api, api_sheets, views, views_app
+from games import api, api_docs, api_sheets, views, views_app
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
@@ -22,7 +22,7 @@ urlpatterns = [
     path("sw.js", views_app.service_worker, name="service-worker"),
     # Choosing a language (the form in every page's footer); remembered in a cookie.
     path("language", set_language, name="set-language"),
-    path("api/v1/openapi.json", api.openapi_schema, name="openapi"),
+    path("api/v1/openapi.json", api_docs.openapi_schema, name="openapi"),
     path("api/v1/skat/score", api.skat_score, name="api-skat-score"),
     path("api/v1/skat/trick", api.skat_trick, name="api-skat-trick"),
     path("api/v1/skat/follow", api.skat_follow, name="api-skat-follow"),
