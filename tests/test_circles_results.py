@@ -538,6 +538,32 @@ def engine_rows(table, columns) -> dict[int, dict]:
     return {row.player: {c: getattr(row, c) for c in columns} for row in table.ranked}
 
 
+def test_a_skat_sheet_at_five_counts_for_the_season_scaled_to_60(circle):
+    # Issue 17: a table of five is a Skat sheet like the others; a club that scales its
+    # series counts it as if it had the usual 60 deals (36 at three, 48 at four).
+    season = services.season_save(circle=circle, data={**SEASON, "skat_rules": {"scale": True}})
+    five = ["Ana", "Ben", "Cem", "Dan", "Eve"]
+    # Ana deals first: Ana and Dan sit deal 1 out, Ben and Eve deal 2, Cem and Ana deal 3.
+    deals = [
+        skat(1, "diamonds", "lost"),  # Ben: Diamonds with 1, 9 × 2 = 18, lost: −36
+        skat(2, "grand", "won"),  # Cem: Grand with 1, +48
+        PASSED,
+    ]
+    play(circle, "skat", five, deals, on=MARCH[0], options={"series_deals": 3})
+    table = season_standings(season).tables["skat"]
+    players = {name: services.player_for_name(circle, name).pk for name in five}
+    rows = {row.player: row for row in table.ranked}
+    # Seeger-Fabian at five: 24 to each of the other four for Ben's lost game.
+    sf = {"Ana": 24, "Ben": -36 - 50, "Cem": 48 + 50 + 24, "Dan": 24, "Eve": 24}
+    assert {name: rows[players[name]].sf_total for name in five} == sf
+    # Scaled from 3 deals to 60: × 20.
+    assert {name: rows[players[name]].counted_total for name in five} == {
+        name: value * 20 for name, value in sf.items()
+    }
+    scaled = [r for r in rows[players["Cem"]].reasons if r.code == "scaled"]
+    assert [(r.params["norm"], r.params["deals"]) for r in scaled] == [(60, 3)]
+
+
 def test_season_standings_match_an_independent_count(season_circle):
     circle, season, sheets = season_circle
     links = counted_links(circle, season)
