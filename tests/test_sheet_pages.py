@@ -844,6 +844,9 @@ def test_skat_at_five_the_form_offers_only_the_three_who_play(client):
     assert response.status_code == 302, html(response)
     # Clubs with 1 lost: −48 for Ana; Cem lost the Ramsch's 50.
     assert shown_totals(client.get(edit_url(sheet))) == ["−48", "0", "−50", "0", "0"]
+    # Correcting deal 2 offers its own three players (Ben and Eva sat it out).
+    page = html(client.get(edit_url(sheet, "deals/2/")))
+    assert re.findall(r'name="declarer" value="(\d)"', page) == ["0", "2", "3"]
 
 
 # -- preview ---------------------------------------------------------------------------------
