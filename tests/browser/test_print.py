@@ -184,3 +184,19 @@ def test_the_list_on_a_desktop_light_and_dark(live_server, browser):
             screenshot(page, f"spielliste-desktop-{scheme}")
         finally:
             context.close()
+
+
+def test_a_blank_list_that_cannot_be_says_why_on_a_phone(live_server, phone):
+    response = phone.goto(f"{live_server.url}/en/rules/skat/list?players=6&deals=50")
+    assert response.status == 400
+    expect(phone.get_by_role("alert")).to_contain_text(
+        "A Skat list is printed for a table of 3, 4 or 5 players; got"
+    )
+    assert overflow(phone) <= 0
+    screenshot(phone, "spielliste-refused-phone")
+    # Putting it right with the form shows the list.
+    phone.get_by_label("Players at the table").select_option("5")
+    phone.get_by_label("Deals in the series").fill("60")
+    phone.get_by_role("button", name="Show the list").click()
+    expect(phone.locator("tbody tr.row-blank")).to_have_count(60)
+    screenshot(phone, "spielliste-blank-phone")
