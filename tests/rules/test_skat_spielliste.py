@@ -173,3 +173,14 @@ def test_a_blank_list_refuses_a_table_or_series_that_cannot_be(players, deals, f
 
 def test_a_blank_list_reads_the_numbers_as_typed():
     assert check_blank_list("5", " 60 ") == (5, 60)
+
+
+def test_at_a_table_of_five_the_foot_pays_24_for_each_game_another_player_lost():
+    # Issue 17: at five, Seeger-Fabian gives 24 for each game another player loses
+    # (the two sitting out included); Clubs with 1 lost: 2 × 12 = 24, −48.
+    lost = game(1, "clubs", matadors=Matadors("with", 1), outcome="lost")
+    listed = filled_list(sheet_after([lost], players=("Ana", "Ben", "Cem", "Dan", "Eva")).state)
+    assert listed.defence_bonus == 24
+    assert len(listed.rows) == 60
+    assert [f.total for f in listed.foot] == [24, -98, 24, 24, 24]
+    assert [f.lost_by_others for f in listed.foot] == [1, 0, 1, 1, 1]
