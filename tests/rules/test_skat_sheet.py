@@ -790,6 +790,36 @@ def test_a_ramsch_at_five_is_played_by_the_three_at_the_table():
     ]
 
 
+def test_at_five_the_messages_name_the_two_sitting_out():
+    sheet = sheet_after([], players=FIVE, all_pass="ramsch")
+    with pytest.raises(RuleError) as caught:
+        sheet.add(ramsch((50, 30, 40), (4, 3, 3), 1))
+    assert [p.message for p in caught.value.problems] == [
+        "Give the card points of every seat (5, the 0 of the two sitting out included); got 3.",
+        "Give the tricks of every seat (5, the 0 of the two sitting out included); got 3.",
+    ]
+    with pytest.raises(RuleError) as caught:
+        SkatSheet(players=(*FIVE, "Fay"), first_dealer=0)
+    assert [p.message for p in caught.value.problems] == [
+        "A Skat sheet is kept for 3, 4 or 5 players (at four the dealer sits out each deal, "
+        "at five the dealer and the third player to the dealer's left); got 6."
+    ]
+    with pytest.raises(RuleError) as caught:
+        skat_list.seeger_fabian(
+            players=5,
+            deals=[skat_list.ListedDeal((0,) * 5, sitting_out=0, sitting_out_seats=(0, 7))],
+        )
+    assert [p.message for p in caught.value.problems] == [
+        "A player who sits out is one of the seats (0 to 4); got 7."
+    ]
+    with pytest.raises(RuleError) as caught:
+        skat_list.seats_for_deal(players=6, first_dealer=0, deal_number=1)
+    assert [p.message for p in caught.value.problems] == [
+        "Skat is kept for 3, 4 or 5 players (at four the dealer sits out each deal, at five "
+        "the dealer and the third player to the dealer's left); got 6."
+    ]
+
+
 def test_ramsch_details_name_jungfrau_and_durchmarsch_by_seat():
     sheet = sheet_after([], players=FOUR, all_pass="ramsch")
     jungfrau = sheet.add(ramsch((None, 70, 50, 0), (None, 6, 4, 0), 1))
