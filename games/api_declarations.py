@@ -309,16 +309,32 @@ class Nested(Spec):
 
 @dataclasses.dataclass(frozen=True)
 class Custom(Spec):
-    """A field with a reader of its own (a referee's value object, say) and its schema
-    written out; the reader records its problems on the body and returns None."""
+    """A field with a reader of its own (a referee's value object, a message of its own)
+    and its schema written out beside it. The reader records every problem on the body,
+    a missing required field's too, and returns None for them."""
 
     reader: Callable[[Body, str | int], Any]
     json_schema: dict[str, Any]
     description: Description = ""
 
     def read(self, body: Body, name: str | int, required: bool) -> Any:
-        value = self.reader(body, name)
-        if value is None and required and not body.has(name):
+        return self.reader(body, name)
+
+    def schema(self) -> dict[str, Any]:
+        return self._described(dict(self.json_schema))
+
+
+@dataclasses.dataclass(frozen=True)
+class Raw(Spec):
+    """A value passed on as it is, for the referee to read (a game's options: their
+    problems are rules, 422)."""
+
+    json_schema: dict[str, Any]
+    description: Description = ""
+
+    def read(self, body: Body, name: str | int, required: bool) -> Any:
+        value = body.raw(name)
+        if value is None and required:
             body.add(name, missing_message(name))
         return value
 

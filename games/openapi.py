@@ -17,7 +17,18 @@ from django.utils.translation import get_language, gettext_lazy, pgettext
 
 from games.api_declarations import Request
 from games.api_input import answer
-from games.api_requests import SkatFollow, SkatScore, SkatTrick
+from games.api_requests import (
+    TEAM_NUMBERS,
+    ManipulationArrange,
+    ManipulationMelds,
+    ManipulationRound,
+    ManipulationTurn,
+    PitchHand,
+    PitchTrick,
+    SkatFollow,
+    SkatScore,
+    SkatTrick,
+)
 
 CARD = {
     "type": "string",
@@ -29,7 +40,6 @@ CARD = {
     "examples": ["JC", "10H", "t♥"],
 }
 CARDS = {"type": "array", "items": {"$ref": "#/components/schemas/Card"}}
-MELDS = {"type": "array", "items": CARDS}
 EXPLANATION = {
     "type": "array",
     "items": {"type": "string"},
@@ -47,12 +57,6 @@ STEPS = {
         "required": ["text", "rule"],
         "properties": {"text": {"type": "string"}, "rule": {"type": ["string", "null"]}},
     },
-}
-TEAM_NUMBERS = {
-    "type": "object",
-    "required": ["A", "B"],
-    "properties": {"A": {"type": "integer"}, "B": {"type": "integer"}},
-    "additionalProperties": False,
 }
 ERROR = {
     "type": "object",
@@ -103,23 +107,10 @@ class Endpoint:
     name: str
     summary: str
     description: str
-    # The request's declaration (games.api_requests: the endpoint reads its body with
-    # it), or, for an endpoint not declared yet, its properties and required fields.
-    request: type[Request] | dict[str, Any]
+    request: type[Request]  # the declaration the endpoint reads its body with
     response: dict[str, Any]
     response_required: tuple[str, ...]
-    required: tuple[str, ...] = ()
     examples: tuple[tuple[str, dict[str, Any]], ...] = field(default=())
-
-    def request_schema(self) -> dict[str, Any]:
-        if isinstance(self.request, dict):
-            return {
-                "type": "object",
-                "properties": self.request,
-                "required": list(self.required),
-                "additionalProperties": False,
-            }
-        return self.request.schema()
 
     @property
     def operation_id(self) -> str:
@@ -335,55 +326,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         description=gettext_lazy(
             "The bid, the pitching team, and which team took each of the 8 point cards (or that it was out of play)."
         ),
-        request={
-            "bid": {
-                "oneOf": [
-                    {"type": "integer", "minimum": 4, "maximum": 9},
-                    {"type": "string", "enum": ["moon"]},
-                ],
-                "description": gettext_lazy("4 to 9, or moon (all 10 points)."),
-            },
-            "pitcher_team": _enum(
-                ("A", "B"),
-                gettext_lazy(
-                    "The team of the highest bidder: A is seats 1 and 3, B seats 2 and 4."
-                ),
-            ),
-            "points": {
-                "type": "object",
-                "description": gettext_lazy(
-                    'For each point card, "A", "B" or "out" (out of play: it scores for nobody).'
-                ),
-                "required": [
-                    "ace",
-                    "jack",
-                    "off_jack",
-                    "high_joker",
-                    "low_joker",
-                    "ten",
-                    "two",
-                    "three",
-                ],
-                "properties": {
-                    key: {"type": "string", "enum": ["A", "B", "out"]}
-                    for key in (
-                        "ace",
-                        "jack",
-                        "off_jack",
-                        "high_joker",
-                        "low_joker",
-                        "ten",
-                        "two",
-                        "three",
-                    )
-                },
-                "additionalProperties": False,
-            },
-            "scores_before": TEAM_NUMBERS
-            | {"description": gettext_lazy("Team scores before the hand (default 0 and 0).")},
-            "options": {"$ref": "#/components/schemas/PitchOptions"},
-        },
-        required=("bid", "pitcher_team", "points"),
+        request=PitchHand,
         response={
             "made": {"type": "boolean"},
             "taken": TEAM_NUMBERS,
@@ -448,16 +391,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         name="api-pitch-trick",
         summary=gettext_lazy("Who wins a Pitch trick"),
         description=gettext_lazy("2 to 4 trumps in play order (a player out of trumps sits out)."),
-        request={
-            "trump": _enum(("C", "S", "H", "D"), gettext_lazy("The trump suit.")),
-            "cards": CARDS
-            | {
-                "minItems": 2,
-                "maxItems": 4,
-                "description": gettext_lazy("The trick in play order; every card must be a trump."),
-            },
-        },
-        required=("trump", "cards"),
+        request=PitchTrick,
         response={
             "winner": {"type": "integer", "minimum": 0, "maximum": 3},
             "explanation": EXPLANATION,
@@ -479,11 +413,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         description=gettext_lazy(
             "Each meld is checked on its own: a sequence of one suit or a group of one rank."
         ),
-        request={
-            "melds": MELDS | {"description": gettext_lazy("The melds, each a list of cards.")},
-            "options": {"$ref": "#/components/schemas/ManipulationOptions"},
-        },
-        required=("melds",),
+        request=ManipulationMelds,
         response={
             "valid": {"type": "boolean"},
             "melds": {
@@ -520,16 +450,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
                 "breaks the rules answers 200 with legal false and every reason."
             )
         ),
-        request={
-            "table_before": MELDS
-            | {"description": gettext_lazy("The melds on the table before the turn.")},
-            "table_after": MELDS
-            | {"description": gettext_lazy("The melds on the table after the turn.")},
-            "hand": CARDS
-            | {"description": gettext_lazy("The player's hand before the turn (optional).")},
-            "options": {"$ref": "#/components/schemas/ManipulationOptions"},
-        },
-        required=("table_before", "table_after"),
+        request=ManipulationTurn,
         response={
             "legal": {"type": "boolean"},
             "played": CARDS | {"description": gettext_lazy("Cards added from the hand.")},
@@ -565,11 +486,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         description=gettext_lazy(
             "Whether the cards (up to 104, each at most twice) can be laid out as valid melds using every card, and one way to do it."
         ),
-        request={
-            "cards": CARDS | {"maxItems": 104},
-            "options": {"$ref": "#/components/schemas/ManipulationOptions"},
-        },
-        required=("cards",),
+        request=ManipulationArrange,
         response={
             "possible": {"type": "boolean"},
             "melds": {"type": ["array", "null"], "items": CARDS},
@@ -592,20 +509,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         description=gettext_lazy(
             "The cards left in each player's hand at the end of the round (the player who went out has none)."
         ),
-        request={
-            "hands": {
-                "type": "object",
-                "additionalProperties": CARDS,
-                "description": gettext_lazy("Cards left in hand, by player name (3 to 5 players)."),
-            },
-            "scores_before": {
-                "type": "object",
-                "additionalProperties": {"type": "integer"},
-                "description": gettext_lazy("Totals before the round, by player name."),
-            },
-            "options": {"$ref": "#/components/schemas/ManipulationOptions"},
-        },
-        required=("hands",),
+        request=ManipulationRound,
         response={
             "penalties": {"type": "object", "additionalProperties": {"type": "integer"}},
             "scores_after": {"type": "object", "additionalProperties": {"type": "integer"}},
@@ -636,7 +540,7 @@ GAME_TITLES = {
 
 
 def _operation(endpoint: Endpoint) -> dict[str, Any]:
-    request_schema = endpoint.request_schema()
+    request_schema = endpoint.request.schema()
     response_schema = {
         "type": "object",
         "properties": endpoint.response,
@@ -857,7 +761,7 @@ def _fields(properties: dict[str, Any], required: tuple[str, ...]) -> tuple[Fiel
 
 
 def _request_fields(endpoint: Endpoint) -> tuple[dict[str, Any], tuple[str, ...]]:
-    request = endpoint.request_schema()
+    request = endpoint.request.schema()
     return request["properties"], tuple(request["required"])
 
 
