@@ -16,8 +16,11 @@ shape problem at once, each named by its field, in the request's language, raise
 :class:`games.api_input.UnreadableInput`: a 400), and ``SkatTrick.schema()`` is the
 request's JSON Schema for the OpenAPI description, so the two cannot drift apart.
 
-Any app's API can declare its requests here (the evenings' too): this module knows
-the request shapes of no endpoint, only how to read and describe fields.
+Any app's API can declare its requests with this module (the evenings' too: an app
+beside ``games`` imports it, never the other way round); it knows the request shapes
+of no endpoint, only how to read and describe fields. ``Request.request_body()`` is
+the OpenAPI ``requestBody`` for a path an app adds through ``OPENAPI_EXTENSIONS``;
+``games.api_input.errors_json`` writes the problems in the API's error format.
 """
 
 from __future__ import annotations
@@ -415,6 +418,12 @@ class Request:
             "required": [name for _a, name, declaration in declarations if declaration.required],
             "additionalProperties": False,
         }
+
+    @classmethod
+    def request_body(cls) -> dict[str, Any]:
+        """The OpenAPI ``requestBody`` of an endpoint that reads this request (for the
+        paths an app adds through ``OPENAPI_EXTENSIONS``)."""
+        return {"required": True, "content": {"application/json": {"schema": cls.schema()}}}
 
     def values(self) -> dict[str, Any]:
         """The fields by attribute, as keyword arguments for the referee (shallow: value

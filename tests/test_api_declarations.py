@@ -572,6 +572,12 @@ def test_the_schema_comes_from_the_same_declaration():
     assert any(error.validator == "additionalProperties" for error in errors)  # money
 
 
+def test_an_apps_path_takes_its_request_body_from_the_declaration():
+    body = Evening.request_body()
+    assert body["required"] is True
+    assert body["content"]["application/json"]["schema"] == Evening.schema()
+
+
 def test_a_required_field_cannot_be_declared_nullable():
     with pytest.raises(ValueError, match="cannot be null"):
         spec(Integer(), required=True, nullable=True)
