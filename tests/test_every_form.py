@@ -129,6 +129,8 @@ NO_FORM = {
     "games:sheet-chart": "a part loaded by htmx",
     "games:sheet-view-chart": "a page",
     "games:sheet-view-csv": "a download",
+    "games:sheet-list": "the Spielliste to print (its Print button calls the browser's print)",
+    "games:sheet-view-list": "the Spielliste to print (its Print button calls the browser's print)",
     "games:referee": "a page of links",
     "games:rules-section": "a page",
     "games:api-docs": "a page",
