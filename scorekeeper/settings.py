@@ -109,6 +109,7 @@ INSTALLED_APPS = [
     "games",
     "accounts",
     "circles",
+    "evenings",
 ]
 
 MIDDLEWARE = [

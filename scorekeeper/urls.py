@@ -51,6 +51,7 @@ urlpatterns += i18n_patterns(
     path("", include("games.urls")),
     path("accounts/", include("accounts.urls")),
     path("", include("circles.urls")),
+    path("", include("evenings.urls")),
 )
 
 handler400 = "games.views.bad_request"

@@ -145,6 +145,11 @@ NO_FORM = {
     "accounts:password-change-done": "a page",
     "accounts:password-reset-done": "a page",
     "accounts:password-reset-complete": "a page",
+    "evenings:board": "the organiser's board (its forms post elsewhere)",
+    "evenings:rules": "a page",
+    "evenings:ranking": "a page",
+    "evenings:screen": "the big screen: a page with no controls",
+    "evenings:screen-live": "the big screen's poll",
 }
 # Referee pages and rule-book pages (many, each only a page or a GET form of its own).
 NO_FORM_PREFIXES = ("games:rules-", "games:rulebook")
@@ -316,7 +321,53 @@ def pages(w: World) -> dict[str, Page]:
         # The correction form shows the deal as entered: sent unchanged, it saves.
         found[f"{game} correct {sheet.pk}"] = Page(f"/s/{edit}/deals/1/")
         found[f"{game} history {sheet.pk}"] = Page(f"/s/{edit}/history/")
+    found.update(evening_pages(w))
     return found
+
+
+def evening_pages(w: World) -> dict[str, Page]:
+    """A club evening (issue 17) in the two states whose boards carry every form: a
+    series drawn and not started (the swap), and a series done and not signed (the
+    next draw, signing, a player leaving); a paper table and a table's sign-off."""
+    from evenings import services as evening_services
+    from evenings.models import EveningTable
+
+    day = datetime.date.today()
+    drawn = evening_services.evening_create(
+        name="Drawn", played_on=day, circle=w.circle, series_deals={"3": 3}
+    )
+    evening_services.players_add(evening=drawn, names=["Ann", "Bo", "Cy", "Di", "Ed", "Flo"])
+    evening_services.series_draw(evening=drawn, method="lot", seed=1)
+    done = evening_services.evening_create(name="Done", played_on=day, series_deals={"3": 3})
+    evening_services.players_add(evening=done, names=["Ann", "Bo", "Cy", "Di"])
+    evening_services.series_draw(evening=done, method="lot", seed=1)
+    paper = EveningTable.objects.get(series__evening=done)
+    evening_services.table_paper_result(
+        table=paper,
+        foot=[{"player": s.player_id, "points": 0, "won": 0, "lost": 0} for s in paper.seats.all()],
+    )
+    table = EveningTable.objects.filter(series__evening=drawn).first()
+    return {
+        "evening new": Page(
+            "/evenings/new/", who="visitor", types={"evenings:new": {"name": "Fr"}}
+        ),
+        "evening drawn": Page(
+            f"/e/{drawn.organiser_token}/",
+            who="visitor",
+            types={"evenings:players-add": {"name": "Gus"}},
+        ),
+        "evening done": Page(
+            f"/e/{done.organiser_token}/",
+            who="visitor",
+            types={"evenings:players-add": {"name": "Gus"}},
+        ),
+        "evening paper": Page(
+            f"/e/{drawn.organiser_token}/tables/{table.pk}/paper",
+            who="visitor",
+            types={"evenings:table-paper": {"rows": "1 48"}},
+        ),
+        "evening sign": Page(f"/t/{paper.sheet.edit_token}/sign", who="visitor"),
+    }
 
 
 def reset_link(user: User) -> str:
@@ -439,7 +490,13 @@ def project_forms() -> list[type]:
 
     from django import forms
 
-    for module in ("accounts.forms", "circles.forms", "games.forms", "games.entry_forms"):
+    for module in (
+        "accounts.forms",
+        "circles.forms",
+        "games.forms",
+        "games.entry_forms",
+        "evenings.forms",
+    ):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError:
@@ -448,7 +505,7 @@ def project_forms() -> list[type]:
     while todo:
         for sub in todo.pop().__subclasses__():
             todo.append(sub)
-            if sub.__module__.split(".")[0] in ("accounts", "circles", "games"):
+            if sub.__module__.split(".")[0] in ("accounts", "circles", "games", "evenings"):
                 found.append(sub)
     return found
 

@@ -133,6 +133,7 @@ def last_hand(world: World) -> dict:
 
 
 PUBLIC = dict.fromkeys(ROLES, OK)
+NOBODY = dict.fromkeys(ROLES, NO)
 EDIT_LINK = {"anon": NO, "edit": OK, "view": NO, "owner": NO, "member": NO, "stranger": NO}
 EITHER_LINK = {"anon": NO, "edit": OK, "view": OK, "owner": NO, "member": NO, "stranger": NO}
 API_WRITE = {"anon": NO, "edit": OK, "view": NO, "owner": NO, "member": NO, "stranger": NO}
@@ -304,6 +305,25 @@ MATRIX: dict[str, tuple[Build, dict[str, str]]] = {
         api("get", lambda w, r: f"/api/v1/seasons/{w.season.pk}/standings"),
         STANDINGS_API,
     ),
+    # Club evenings (issue 17): anyone may start one; no role here holds an evening's
+    # links (a sheet's edit link is no table link), so the rest is refused.
+    # tests/test_evenings_permissions.py walks them with the evening's own roles.
+    "evenings:new": (get(lambda w, r: "/en/evenings/new/"), PUBLIC),
+    "evenings:rules": (get(lambda w, r: "/en/evenings/rules/"), PUBLIC),
+    "evenings:board": (get(lambda w, r: f"/en/e/{_token(w, r)}/"), NOBODY),
+    "evenings:players-add": (post(lambda w, r: f"/en/e/{_token(w, r)}/players"), NOBODY),
+    "evenings:player-leave": (post(lambda w, r: f"/en/e/{_token(w, r)}/players/1/leave"), NOBODY),
+    "evenings:draw": (post(lambda w, r: f"/en/e/{_token(w, r)}/draw"), NOBODY),
+    "evenings:swap": (post(lambda w, r: f"/en/e/{_token(w, r)}/series/1/swap"), NOBODY),
+    "evenings:table-paper": (get(lambda w, r: f"/en/e/{_token(w, r)}/tables/1/paper"), NOBODY),
+    "evenings:table-signed": (
+        post(lambda w, r: f"/en/e/{_token(w, r)}/tables/1/signed"),
+        NOBODY,
+    ),
+    "evenings:table-sign": (get(lambda w, r: f"/en/t/{_token(w, r)}/sign"), NOBODY),
+    "evenings:ranking": (get(lambda w, r: f"/en/r/{_token(w, r)}/"), NOBODY),
+    "evenings:screen": (get(lambda w, r: f"/en/r/{_token(w, r)}/screen"), NOBODY),
+    "evenings:screen-live": (get(lambda w, r: f"/en/r/{_token(w, r)}/screen/live"), NOBODY),
 }
 
 

@@ -1,0 +1,169 @@
+"""A club evening: its roll, its series, each series' tables (each an ordinary sheet)
+and what each player scored at their table.
+
+The evening's rules (who sits where, how the ranking adds up) are pure Python in
+``evenings.rules``; these models only keep what they decided, so that a page reads an
+evening with a fixed number of queries and never replays a sheet.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Sheet, new_token
+
+
+class Evening(models.Model):
+    SKAT = "skat"
+    PITCH = "pitch"
+    GAMES = ((SKAT, "Skat"), (PITCH, "10-Point Pitch"))
+    FOURS_FIRST = "fours_first"
+    THREES_FIRST = "threes_first"
+    ORDERS = ((FOURS_FIRST, _("Tables of four first")), (THREES_FIRST, _("Tables of three first")))
+
+    name = models.CharField(_("name"), max_length=80)
+    played_on = models.DateField(_("date"))
+    game = models.CharField(_("game"), max_length=10, choices=GAMES, default=SKAT)
+    circle = models.ForeignKey(
+        "circles.Circle",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    series_count = models.PositiveSmallIntegerField(_("series"), default=3)
+    # {"3": 36, "4": 48, "5": 60}: evenings.rules.seating.SeriesDeals.as_dict()
+    series_deals = models.JSONField(default=dict)
+    table_order = models.CharField(max_length=12, choices=ORDERS, default=FOURS_FIRST)
+    organiser_token = models.CharField(max_length=64, unique=True, default=new_token)
+    view_token = models.CharField(max_length=64, unique=True, default=new_token)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-played_on", "-pk")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class EveningPlayer(models.Model):
+    """A player on the evening's roll: a circle player (circle evenings) or a name
+    typed at the door. ``left`` players keep their results but are not drawn again."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("name"), max_length=40)
+    circle_player = models.ForeignKey(
+        "circles.Player", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    left = models.BooleanField(default=False)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("pk",)
+        constraints = (
+            models.UniqueConstraint(fields=("evening", "name"), name="evening_player_name_once"),
+        )
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Series(models.Model):
+    """One series of the evening: how it was drawn (the seed shown, so anyone can
+    check it), its swaps and whether it is over."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="series")
+    number = models.PositiveSmallIntegerField()
+    method = models.CharField(max_length=10)
+    seed = models.PositiveIntegerField(null=True, blank=True)
+    keep_apart = models.BooleanField(default=False)
+    attempt = models.PositiveSmallIntegerField(default=0)
+    # [{"first": player id, "second": player id, "at": ISO time}]
+    swaps = models.JSONField(default=list)
+    closed = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("evening", "number")
+        verbose_name_plural = "series"
+        constraints = (
+            models.UniqueConstraint(fields=("evening", "number"), name="series_number_once"),
+        )
+
+    def __str__(self) -> str:
+        return f"series {self.number} of {self.evening_id}"
+
+
+class EveningTable(models.Model):
+    """A table of a series: its sheet (the table link is the sheet's edit link), or a
+    paper list whose result the organiser typed."""
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    size = models.PositiveSmallIntegerField()
+    sheet = models.OneToOneField(
+        Sheet, on_delete=models.PROTECT, related_name="evening_table", null=True, blank=True
+    )
+    deals = models.PositiveSmallIntegerField(default=0)
+    of = models.PositiveSmallIntegerField()
+    paper = models.BooleanField(default=False)
+    done = models.BooleanField(default=False)
+    signed_at = models.DateTimeField(null=True, blank=True)
+    last_entry_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("series", "number")
+        constraints = (
+            models.UniqueConstraint(fields=("series", "number"), name="table_number_once"),
+        )
+
+    def __str__(self) -> str:
+        return f"table {self.number} of series {self.series_id}"
+
+
+class TableSeat(models.Model):
+    """A player's seat at a table, and what they scored there this series."""
+
+    table = models.ForeignKey(EveningTable, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(EveningPlayer, on_delete=models.PROTECT, related_name="seats")
+    points = models.IntegerField(default=0)
+    won = models.PositiveIntegerField(default=0)
+    lost = models.PositiveIntegerField(default=0)
+    others_lost = models.PositiveIntegerField(default=0)
+    signed = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ("table", "position")
+        constraints = (
+            models.UniqueConstraint(fields=("table", "position"), name="table_seat_once"),
+        )
+
+    def __str__(self) -> str:
+        return f"seat {self.position} of table {self.table_id}"
+
+
+class EveningChange(models.Model):
+    """A change to a table after it was signed: what changed in the ranking."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="changes")
+    table = models.ForeignKey(EveningTable, on_delete=models.CASCADE, related_name="changes")
+    # [{"player": id, "name": "…", "before": score, "after": score,
+    #   "place_before": n, "place_after": n}]
+    moves = models.JSONField(default=list)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-at", "-pk")
+
+    def __str__(self) -> str:
+        return f"change to table {self.table_id}"

@@ -1,0 +1,161 @@
+"""Reading an evening with a fixed number of queries, whatever the number of tables.
+
+The board, the ranking page and the big screen each read the roll (one query), the
+series (one) and every seat of every table with its table (one); the ranking is
+then worked out by ``evenings.rules.ranking`` from what the seats keep.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils import timezone
+
+from evenings.models import Evening, EveningPlayer, EveningTable, Series, TableSeat
+from evenings.rules import ranking as ranking_rules
+
+QUIET_AFTER = datetime.timedelta(minutes=15)
+
+
+def evening_by_organiser(token: str) -> Evening | None:
+    return Evening.objects.select_related("circle").filter(organiser_token=token).first()
+
+
+def evening_by_view(token: str) -> Evening | None:
+    return Evening.objects.filter(view_token=token).first()
+
+
+def table_by_link(token: str) -> EveningTable | None:
+    """The evening table whose sheet has this edit link (the table link)."""
+    return (
+        EveningTable.objects.select_related("series__evening", "sheet")
+        .filter(sheet__edit_token=token, sheet__deleted_at__isnull=True)
+        .first()
+    )
+
+
+def open_series(evening: Evening) -> Series | None:
+    """The last series while it is not closed."""
+    last = evening.series.order_by("-number").first()
+    return last if last is not None and not last.closed else None
+
+
+@dataclass
+class TableView:
+    table: EveningTable
+    seats: list[TableSeat] = field(default_factory=list)
+    quiet: bool = False
+
+    @property
+    def signed_count(self) -> int:
+        return sum(seat.signed for seat in self.seats)
+
+
+@dataclass
+class EveningView:
+    evening: Evening
+    players: list[EveningPlayer]
+    series: list[Series]
+    tables: dict[int, list[TableView]]  # by series number
+    ranking: ranking_rules.Ranking
+    names: dict[int, str]
+
+    @property
+    def current(self) -> Series | None:
+        return self.series[-1] if self.series else None
+
+    @property
+    def current_tables(self) -> list[TableView]:
+        return self.tables.get(self.current.number, []) if self.current else []
+
+    @property
+    def all_done(self) -> bool:
+        tables = self.current_tables
+        return bool(tables) and all(t.table.done for t in tables)
+
+    @property
+    def can_draw(self) -> bool:
+        drawn = len(self.series)
+        return drawn < self.evening.series_count and (drawn == 0 or self.all_done)
+
+    @property
+    def roll(self) -> list[EveningPlayer]:
+        return [p for p in self.players if not p.left]
+
+    @property
+    def seated(self) -> set[int]:
+        return {seat.player_id for t in self.current_tables for seat in t.seats}
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The ranking's rows with names, for the pages."""
+        return [{"row": row, "name": self.names.get(row.player, "")} for row in self.ranking.rows]
+
+
+def results_of(seats: list[TableSeat]) -> list[ranking_rules.SeriesResult]:
+    """Every player's series result so far, from the seats of tables that have one."""
+    return [
+        ranking_rules.SeriesResult(
+            player=seat.player_id,
+            series=seat.table.series.number,
+            table=seat.table.number,
+            size=seat.table.size,
+            points=seat.points,
+            won=seat.won,
+            lost=seat.lost,
+            others_lost=seat.others_lost,
+        )
+        for seat in seats
+        if seat.table.deals or seat.table.paper
+    ]
+
+
+def _seats(evening: Evening) -> list[TableSeat]:
+    return list(
+        TableSeat.objects.filter(table__series__evening=evening)
+        .select_related("table__series", "table__sheet")
+        .order_by("table__series__number", "table__number", "position")
+    )
+
+
+def evening_view(evening: Evening, *, now: datetime.datetime | None = None) -> EveningView:
+    """Everything the board, the ranking and the big screen show: three queries."""
+    now = now or timezone.now()
+    players = list(EveningPlayer.objects.filter(evening=evening))
+    seats = _seats(evening)
+    series = list(Series.objects.filter(evening=evening).order_by("number"))
+    names = {p.pk: p.name for p in players}
+    tables: dict[int, list[TableView]] = {}
+    by_table: dict[int, TableView] = {}
+    for seat in seats:
+        table = seat.table
+        view = by_table.get(table.pk)
+        if view is None:
+            since = table.last_entry_at or table.series.created_at
+            view = TableView(
+                table=table,
+                quiet=not table.done and not table.paper and now - since > QUIET_AFTER,
+            )
+            by_table[table.pk] = view
+            tables.setdefault(table.series.number, []).append(view)
+        view.seats.append(seat)
+    ranking = ranking_rules.evening_ranking(
+        results_of(seats),
+        game=evening.game,
+        players=[p.pk for p in players if not p.left],
+        names=names,
+    )
+    return EveningView(evening, players, series, tables, ranking, names)
+
+
+def evening_ranking(evening: Evening) -> ranking_rules.Ranking:
+    """The evening's ranking so far (players 1, 2, … best first)."""
+    return evening_view(evening).ranking
+
+
+def series_ranking(view: EveningView, number: int) -> ranking_rules.Ranking:
+    seats = [s for t in view.tables.get(number, []) for s in t.seats]
+    return ranking_rules.evening_ranking(
+        results_of(seats), game=view.evening.game, series=number, names=view.names
+    )

@@ -1,0 +1,545 @@
+"""Every write to an evening: typed, keyword-only, all or nothing.
+
+Each function checks its input with the pure rules of ``evenings.rules`` and raises
+``RuleError`` (a message a player understands, nothing changed) or writes in one
+transaction. Each table is an ordinary sheet made by ``games.services`` (or, in a
+circle, by ``circles.services`` so that its season counts it).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from circles import services as circle_services
+from circles.models import Circle, CircleSheet, SeatPlayer
+from circles.results import replay_results
+from evenings import selectors
+from evenings.models import Evening, EveningChange, EveningPlayer, EveningTable, Series, TableSeat
+from evenings.rules import ranking as ranking_rules
+from evenings.rules import seating
+from games import services as sheet_services
+from games.rules.errors import Problem, RuleError
+
+NAME_LENGTH = 40
+MOST_SERIES = 20
+
+
+def _tidy(value: object) -> str:
+    return " ".join(str(value).split()) if isinstance(value, str) else ""
+
+
+def evening_create(
+    *,
+    name: object,
+    played_on: object,
+    game: object = "skat",
+    series_count: object = 3,
+    series_deals: Mapping[Any, Any] | None = None,
+    table_order: object = "fours_first",
+    circle: Circle | None = None,
+    by: Any = None,
+) -> Evening:
+    """A new evening (no roll yet). ``RuleError`` with every problem."""
+    problems: list[Problem] = []
+    title = _tidy(name)
+    if not title:
+        problems.append(Problem("name", _("Give the evening a name.")))
+    elif len(title) > 80:
+        problems.append(Problem("name", _("An evening's name has at most 80 characters.")))
+    if game not in seating.GAMES:
+        problems.append(Problem("game", _("An evening plays Skat or 10-Point Pitch.")))
+    if isinstance(series_count, bool) or not isinstance(series_count, int):
+        problems.append(Problem("series", _("The number of series is a whole number.")))
+    elif not 1 <= series_count <= MOST_SERIES:
+        problems.append(
+            Problem(
+                "series",
+                _("An evening has 1 to %(most)s series.") % {"most": MOST_SERIES},
+            )
+        )
+    if table_order not in seating.TABLE_ORDERS:
+        problems.append(Problem("tables", _("Choose the order of the tables.")))
+    deals = seating.SeriesDeals()
+    try:
+        deals = seating.SeriesDeals.from_mapping(series_deals)
+    except RuleError as error:
+        problems.extend(error.problems)
+    day = played_on
+    if isinstance(played_on, str):
+        try:
+            day = datetime.date.fromisoformat(played_on)
+        except ValueError:
+            day = None
+    if not isinstance(day, datetime.date):
+        problems.append(Problem("date", _("Give the evening's date as YYYY-MM-DD.")))
+    if problems:
+        raise RuleError(problems)
+    return Evening.objects.create(
+        name=title,
+        played_on=day,
+        game=game,
+        series_count=series_count,
+        series_deals=deals.as_dict(),
+        table_order=table_order,
+        circle=circle,
+        created_by=by if getattr(by, "is_authenticated", False) else None,
+    )
+
+
+def players_add(
+    *, evening: Evening, names: Iterable[object] = (), circle_players: Iterable[object] = ()
+) -> list[EveningPlayer]:
+    """Add names typed at the door (and, in a circle, the circle's players by id) to the
+    roll. A name already on it is refused; a player who left comes back."""
+    wanted: list[tuple[str, Any]] = []
+    problems: list[Problem] = []
+    for i, raw in enumerate(names):
+        name = _tidy(raw)
+        if not name:
+            problems.append(Problem(f"names.{i}", _("Type the player's name.")))
+        elif len(name) > NAME_LENGTH:
+            problems.append(
+                Problem(
+                    f"names.{i}",
+                    _("A name has at most %(most)s characters.") % {"most": NAME_LENGTH},
+                )
+            )
+        else:
+            wanted.append((name, None))
+    ids = list(circle_players)
+    if ids:
+        if evening.circle_id is None:
+            problems.append(Problem("players", _("This evening is not kept in a circle.")))
+        else:
+            known = {p.pk: p for p in evening.circle.players.filter(pk__in=ids, erased=False)}
+            for i, pk in enumerate(ids):
+                if pk not in known:
+                    problems.append(
+                        Problem(f"players.{i}", _("No player of the circle has that number."))
+                    )
+                else:
+                    wanted.append((known[pk].name, known[pk]))
+    with transaction.atomic():
+        evening = Evening.objects.select_for_update().get(pk=evening.pk)
+        roll = {p.name.casefold(): p for p in evening.players.all()}
+        seen: set[str] = set()
+        added: list[EveningPlayer] = []
+        for name, circle_player in wanted:
+            key = name.casefold()
+            if key in seen:
+                problems.append(Problem("names", _("%(name)s is given twice.") % {"name": name}))
+                continue
+            seen.add(key)
+            present = roll.get(key)
+            if present is not None and not present.left:
+                problems.append(
+                    Problem("names", _("%(name)s is on the roll already.") % {"name": name})
+                )
+            elif present is not None:
+                present.left = False
+                added.append(present)
+            else:
+                added.append(EveningPlayer(evening=evening, name=name, circle_player=circle_player))
+        if problems:
+            raise RuleError(problems)
+        if not added:
+            raise RuleError(_("Type the player's name."), "names")
+        for player in added:
+            player.save()
+    return added
+
+
+def player_leave(*, evening: Evening, player: EveningPlayer) -> EveningPlayer:
+    """Take a player off the roll between series (their results stay)."""
+    with transaction.atomic():
+        open_series = selectors.open_series(evening)
+        if (
+            open_series is not None
+            and TableSeat.objects.filter(
+                table__series=open_series, table__done=False, player=player
+            ).exists()
+        ):
+            raise RuleError(
+                _(
+                    "%(name)s plays in series %(series)s; a player leaves between series, "
+                    "once their table is done."
+                )
+                % {"name": player.name, "series": open_series.number}
+            )
+        player.left = True
+        player.save(update_fields=["left"])
+    return player
+
+
+def _sheet_options(evening: Evening, size: int) -> dict[str, Any] | None:
+    if evening.game == "skat":
+        return {
+            "series_deals": seating.SeriesDeals.from_mapping(evening.series_deals).for_table(size)
+        }
+    return None
+
+
+def _new_sheet(evening: Evening, names: list[str], first_dealer: int, size: int) -> Any:
+    options = _sheet_options(evening, size)
+    if evening.circle_id is not None:
+        return circle_services.sheet_create_in_circle(
+            circle=evening.circle,
+            game=evening.game,
+            players=names,
+            first_dealer=first_dealer,
+            options=options,
+            played_on=evening.played_on,
+        )
+    return sheet_services.sheet_create(
+        game=evening.game,
+        players=names,
+        first_dealer=first_dealer,
+        options=options,
+        played_on=evening.played_on,
+    )
+
+
+def series_draw(
+    *,
+    evening: Evening,
+    method: object = "lot",
+    seed: object = None,
+    keep_apart: bool = False,
+) -> Series:
+    """Draw the next series and open a sheet per table. Refused while a series is still
+    being played, when every series is drawn, and for a roll that cannot be seated."""
+    with transaction.atomic():
+        evening = Evening.objects.select_for_update().get(pk=evening.pk)
+        last = evening.series.order_by("-number").first()
+        if last is not None and not last.closed:
+            tables = list(last.tables.all())
+            if not all(t.done for t in tables):
+                left = sum(not t.done for t in tables)
+                raise RuleError(
+                    ngettext(
+                        "Series %(series)s is still being played: %(n)s table is not done. "
+                        "The next series is drawn when every table is done.",
+                        "Series %(series)s is still being played: %(n)s tables are not done. "
+                        "The next series is drawn when every table is done.",
+                        left,
+                    )
+                    % {"series": last.number, "n": left},
+                    "draw",
+                )
+            last.closed = True
+            last.save(update_fields=["closed"])
+        number = 1 if last is None else last.number + 1
+        if number > evening.series_count:
+            raise RuleError(
+                ngettext(
+                    "This evening has %(n)s series, and it has been drawn.",
+                    "This evening has %(n)s series, and every one has been drawn.",
+                    evening.series_count,
+                )
+                % {"n": evening.series_count},
+                "draw",
+            )
+        roll = [p for p in evening.players.all() if not p.left]
+        names = {p.pk: p.name for p in roll}
+        ranking_order: Sequence[int] = ()
+        if method == "seeded":
+            ranking_order = selectors.evening_ranking(evening).order
+        apart = None
+        if keep_apart and last is not None:
+            apart = [
+                [s.player_id for s in t.seats.all()] for t in last.tables.prefetch_related("seats")
+            ]
+        if isinstance(seed, str) and seed.strip().isdigit():
+            seed = int(seed.strip())
+        draw = seating.draw_series(
+            [p.pk for p in roll],
+            series=number,
+            game=evening.game,
+            method=method,  # type: ignore[arg-type]
+            seed=seed if method == "lot" else None,  # type: ignore[arg-type]
+            order=evening.table_order,
+            ranking=[p for p in ranking_order if p in names],
+            keep_apart=apart,
+            names=names,
+        )
+        series = Series.objects.create(
+            evening=evening,
+            number=number,
+            method=draw.method,
+            seed=draw.seed,
+            keep_apart=draw.keep_apart,
+            attempt=draw.attempt,
+        )
+        deals = seating.SeriesDeals.from_mapping(evening.series_deals)
+        for table in draw.tables:
+            sheet = _new_sheet(
+                evening, [names[p] for p in table.players], table.first_dealer, table.size
+            )
+            row = EveningTable.objects.create(
+                series=series,
+                number=table.number,
+                size=table.size,
+                sheet=sheet,
+                of=deals.for_table(table.size) if evening.game == "skat" else 0,
+            )
+            TableSeat.objects.bulk_create(
+                TableSeat(table=row, position=i, player_id=p) for i, p in enumerate(table.players)
+            )
+    return series
+
+
+def _draw_of(series: Series) -> seating.Draw:
+    tables = tuple(
+        seating.Table(t.number, t.size, tuple(s.player_id for s in t.seats.all()))
+        for t in series.tables.prefetch_related("seats")
+    )
+    return seating.Draw(
+        series=series.number,
+        game=series.evening.game,
+        method=series.method,
+        order=series.evening.table_order,
+        seed=series.seed,
+        tables=tables,
+    )
+
+
+def _started(series: Series) -> bool:
+    return series.tables.filter(deals__gt=0).exists() or series.tables.filter(paper=True).exists()
+
+
+def series_swap(*, series: Series, first: object, second: object, number: object = None) -> Series:
+    """Swap two players of a series before it starts; the swap is recorded."""
+    with transaction.atomic():
+        series = Series.objects.select_for_update().select_related("evening").get(pk=series.pk)
+        evening = series.evening
+        names = dict(evening.players.values_list("pk", "name"))
+        later = evening.series.filter(number__gt=series.number).exists()
+        swapped = seating.swap(
+            _draw_of(series),
+            first,  # type: ignore[arg-type]
+            second,  # type: ignore[arg-type]
+            series=number if number is not None else series.number,  # type: ignore[arg-type]
+            started=_started(series) or series.closed or later,
+            names=names,
+        )
+        for table, drawn in zip(
+            series.tables.prefetch_related("seats"), swapped.tables, strict=True
+        ):
+            seats = list(table.seats.all())
+            changed = {
+                seat.position: drawn.players[seat.position]
+                for seat in seats
+                if seat.player_id != drawn.players[seat.position]
+            }
+            if not changed:
+                continue
+            for seat in seats:
+                if seat.position in changed:
+                    seat.player_id = changed[seat.position]
+                    seat.save(update_fields=["player"])
+            sheet_services.seats_rename(
+                sheet=table.sheet, names={pos: names[p] for pos, p in changed.items()}
+            )
+            link = CircleSheet.objects.filter(sheet=table.sheet).first()
+            if link is not None:
+                for pos, p in changed.items():
+                    SeatPlayer.objects.filter(sheet=link, position=pos).update(
+                        player=circle_services.player_for_name(link.circle, names[p])
+                    )
+                replay_results(link, change="renamed")
+        series.swaps = [
+            *series.swaps,
+            {"first": first, "second": second, "at": timezone.now().isoformat()},
+        ]
+        series.save(update_fields=["swaps"])
+    return series
+
+
+def _ranking_places(evening: Evening) -> dict[int, tuple[int, int]]:
+    return {row.player: (row.place, row.total) for row in selectors.evening_ranking(evening).rows}
+
+
+def _note_after_signing(table: EveningTable, before: dict[int, tuple[int, int]]) -> None:
+    evening = table.series.evening
+    after = _ranking_places(evening)
+    names = dict(evening.players.values_list("pk", "name"))
+    moves = [
+        {
+            "player": p,
+            "name": names.get(p, ""),
+            "before": before.get(p, (0, 0))[1],
+            "after": after[p][1],
+            "place_before": before.get(p, (0, 0))[0],
+            "place_after": after[p][0],
+        }
+        for p in after
+        if after[p] != before.get(p)
+    ]
+    EveningChange.objects.create(evening=evening, table=table, moves=moves)
+
+
+def table_paper_result(
+    *,
+    table: EveningTable,
+    foot: Sequence[Mapping[str, Any]] | None = None,
+    rows: Sequence[Mapping[str, Any]] | None = None,
+) -> EveningTable:
+    """A table's series from a paper list: its foot (per player points, won, lost), its
+    rows (declarer and the value as written), or both (checked against each other)."""
+    with transaction.atomic():
+        table = (
+            EveningTable.objects.select_for_update()
+            .select_related("series__evening")
+            .get(pk=table.pk)
+        )
+        evening = table.series.evening
+        if evening.game != "skat":
+            raise RuleError(_("A paper list is typed in for Skat tables."))
+        if table.series.closed:
+            raise RuleError(
+                _("Series %(series)s is closed; its tables do not change any more.")
+                % {"series": table.series.number}
+            )
+        if table.deals and not table.paper:
+            raise RuleError(
+                _(
+                    "Table %(table)s has entered its deals on its sheet; a table has either "
+                    "deals or a paper result."
+                )
+                % {"table": table.number}
+            )
+        seats = list(table.seats.select_related("player"))
+        players = [s.player_id for s in seats]
+        names = {s.player_id: s.player.name for s in seats}
+        listed = None
+        if rows is not None:
+            listed = [_listed(i, row) for i, row in enumerate(rows)]
+        if foot is None and listed is None:
+            raise RuleError(_("Type the list's foot or its rows."))
+        if foot is not None:
+            lines = [_foot_line(i, line) for i, line in enumerate(foot)]
+        else:
+            assert listed is not None
+            lines = list(ranking_rules.foot_from_rows(players, listed, names=names))
+        ranking_rules.check_foot(players, lines, rows=listed, deals=table.of, names=names)
+        results = {
+            r.player: r
+            for r in ranking_rules.table_results(
+                series=table.series.number, table=table.number, players=players, foot=lines
+            )
+        }
+        before = _ranking_places(evening) if table.signed_at else None
+        for seat in seats:
+            r = results[seat.player_id]
+            seat.points, seat.won, seat.lost, seat.others_lost = (
+                r.points,
+                r.won,
+                r.lost,
+                r.others_lost,
+            )
+            seat.save(update_fields=["points", "won", "lost", "others_lost"])
+        table.paper = True
+        table.done = True
+        table.deals = sum(r.won + r.lost for r in results.values())
+        table.last_entry_at = timezone.now()
+        table.save(update_fields=["paper", "done", "deals", "last_entry_at"])
+        if before is not None:
+            _note_after_signing(table, before)
+    return table
+
+
+def _int(value: object, field: str) -> int:
+    if isinstance(value, bool):
+        raise RuleError(_("Give a whole number."), field)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        text = value.strip().replace("\N{MINUS SIGN}", "-")
+        try:
+            return int(text)
+        except ValueError:
+            pass
+    raise RuleError(_("Give a whole number."), field)
+
+
+def _foot_line(i: int, line: Mapping[str, Any]) -> ranking_rules.FootLine:
+    return ranking_rules.FootLine(
+        player=_int(line.get("player"), f"players.{i}.player"),
+        points=_int(line.get("points"), f"players.{i}.points"),
+        won=_int(line.get("won"), f"players.{i}.won"),
+        lost=_int(line.get("lost"), f"players.{i}.lost"),
+    )
+
+
+def _listed(i: int, row: Mapping[str, Any]) -> ranking_rules.ListedRow:
+    return ranking_rules.ListedRow(
+        declarer=_int(row.get("declarer"), f"rows.{i}.declarer"),
+        value=_int(row.get("value"), f"rows.{i}.value"),
+    )
+
+
+def table_sign(*, table: EveningTable, player: EveningPlayer | None = None) -> EveningTable:
+    """A player of the table signs its series (``player``), or the organiser marks the
+    whole table signed (``player`` None). Only a done table is signed."""
+    with transaction.atomic():
+        table = EveningTable.objects.select_for_update().get(pk=table.pk)
+        if not table.done:
+            raise RuleError(
+                _("Table %(table)s has not finished its series; it is signed once it has.")
+                % {"table": table.number}
+            )
+        seats = table.seats.all()
+        if player is not None:
+            updated = seats.filter(player=player).update(signed=True)
+            if not updated:
+                raise RuleError(
+                    _("%(name)s does not play at table %(table)s.")
+                    % {"name": player.name, "table": table.number}
+                )
+        else:
+            seats.update(signed=True)
+        if not seats.filter(signed=False).exists() and table.signed_at is None:
+            table.signed_at = timezone.now()
+            table.save(update_fields=["signed_at"])
+    return table
+
+
+def table_from_sheet(*, table: EveningTable, sheet: Any, state: Any, change: str) -> None:
+    """Take a table's series result from its sheet's state (called from the receiver,
+    inside the sheet's write)."""
+    evening = table.series.evening
+    seats = list(table.seats.all())
+    before = _ranking_places(evening) if table.signed_at and change != "started" else None
+    if evening.game == "skat":
+        standing = state.details.get("seeger_fabian")
+        k = ranking_rules.SF_DEFENCE_BONUS[table.size]
+        rows = {row.seat: row for row in standing.rows} if standing else {}
+        for seat in seats:
+            row = rows.get(seat.position)
+            if row is None:
+                continue
+            seat.points = row.list_points
+            seat.won = row.games_won
+            seat.lost = row.games_lost
+            seat.others_lost = row.defence_bonus // k
+    else:
+        teams = state.details.get("teams", {})
+        team_seats = state.details.get("team_seats", {})
+        for seat in seats:
+            team = next((t for t, ss in team_seats.items() if seat.position in ss), None)
+            seat.points = int(teams.get(team, 0)) if team is not None else 0
+    TableSeat.objects.bulk_update(seats, ["points", "won", "lost", "others_lost"])
+    table.deals = sheet.deal_count
+    table.done = bool(state.finished)
+    if change in ("entered", "corrected", "removed", "restored"):
+        table.last_entry_at = timezone.now()
+    table.save(update_fields=["deals", "done", "last_entry_at"])
+    if before is not None and change in ("entered", "corrected", "removed", "restored"):
+        _note_after_signing(table, before)

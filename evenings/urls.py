@@ -1,0 +1,21 @@
+from django.urls import path
+
+from evenings import views
+
+app_name = "evenings"
+
+urlpatterns = [
+    path("evenings/new/", views.evening_new, name="new"),
+    path("evenings/rules/", views.rules, name="rules"),
+    path("e/<str:token>/", views.board, name="board"),
+    path("e/<str:token>/players", views.players_add, name="players-add"),
+    path("e/<str:token>/players/<int:player_id>/leave", views.player_leave, name="player-leave"),
+    path("e/<str:token>/draw", views.draw, name="draw"),
+    path("e/<str:token>/series/<int:number>/swap", views.swap, name="swap"),
+    path("e/<str:token>/tables/<int:table_id>/paper", views.table_paper, name="table-paper"),
+    path("e/<str:token>/tables/<int:table_id>/signed", views.table_signed, name="table-signed"),
+    path("t/<str:token>/sign", views.table_sign, name="table-sign"),
+    path("r/<str:token>/", views.ranking, name="ranking"),
+    path("r/<str:token>/screen", views.screen, name="screen"),
+    path("r/<str:token>/screen/live", views.screen_live, name="screen-live"),
+]

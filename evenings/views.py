@@ -1,0 +1,459 @@
+"""The evening's pages: starting one, the organiser's board, a paper table, signing a
+table, the ranking and the big screen.
+
+Thin: who may do what is asked of ``evenings.permissions``; writes go through
+``evenings.services``; what a page shows comes from ``evenings.selectors`` with a
+fixed number of queries. A link that opens nothing is a 404.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from circles.models import Circle
+from evenings import permissions, selectors, services
+from evenings.forms import DrawForm, EveningForm, NamesForm, SwapForm
+from evenings.models import Evening, EveningPlayer, EveningTable
+from evenings.rules.seating import new_seed
+from games.qr import qr_svg
+from games.rules.errors import RuleError
+
+
+def _secret(response: HttpResponse) -> HttpResponse:
+    # The organiser's pages and a table's page carry links that write.
+    response.carries_secret = True  # type: ignore[attr-defined]
+    return response
+
+
+def _organised(token: str) -> Evening:
+    evening = selectors.evening_by_organiser(token)
+    if not permissions.can_organise(evening, token):
+        raise Http404(_("No evening at this address"))
+    assert evening is not None
+    return evening
+
+
+def _viewed(token: str) -> Evening:
+    evening = selectors.evening_by_view(token)
+    if not permissions.can_view(evening, token):
+        raise Http404(_("No evening at this address"))
+    assert evening is not None
+    return evening
+
+
+def _problems_into(form: Any, error: RuleError, fields: dict[str, str] | None = None) -> None:
+    fields = fields or {}
+    for problem in error.problems:
+        field = (problem.field or "").split(".")[0]
+        field = fields.get(problem.field or "", fields.get(field, field))
+        form.add_error(field if field in form.fields else None, problem.message)
+
+
+def _problems_message(request: HttpRequest, error: RuleError) -> None:
+    for problem in error.problems:
+        messages.error(request, problem.message)
+
+
+@require_http_methods(["GET", "POST"])
+def evening_new(request: HttpRequest) -> HttpResponse:
+    """Start an evening: anyone for a one-off tournament, a circle's owner for the
+    circle (``?circle=<id>``)."""
+    circle = None
+    circle_id = request.GET.get("circle", "")
+    if circle_id:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        circle = Circle.objects.filter(pk=circle_id).first() if circle_id.isdigit() else None
+        if circle is None or not permissions.can_start_in_circle(request.user, circle):
+            raise Http404(_("No circle of yours at this address"))
+    form = EveningForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            evening = services.evening_create(
+                name=data["name"],
+                played_on=data["played_on"],
+                game=data["game"],
+                series_count=data["series_count"],
+                series_deals=form.series_deals(),
+                table_order=data["table_order"],
+                circle=circle,
+                by=request.user,
+            )
+        except RuleError as error:
+            _problems_into(
+                form,
+                error,
+                {
+                    "series": "series_count",
+                    "date": "played_on",
+                    "tables": "table_order",
+                    "series_deals.3": "deals_3",
+                    "series_deals.4": "deals_4",
+                    "series_deals.5": "deals_5",
+                },
+            )
+        else:
+            messages.success(
+                request,
+                _(
+                    "The evening is started. Keep this page's address: it is the organiser's "
+                    "link, and only it changes the evening."
+                ),
+            )
+            return redirect("evenings:board", evening.organiser_token)
+    status = 400 if form.errors else 200
+    return render(request, "evenings/new.html", {"form": form, "circle": circle}, status=status)
+
+
+def _board_context(request: HttpRequest, evening: Evening, **extra: Any) -> dict[str, Any]:
+    view = selectors.evening_view(evening)
+    current = view.current
+    started = bool(current and any(t.table.deals or t.table.paper for t in view.current_tables))
+    chips = []
+    if evening.circle_id is not None:
+        on_roll = {p.name.casefold() for p in view.roll}
+        chips = [
+            p
+            for p in evening.circle.players.filter(erased=False).order_by("name")
+            if p.name.casefold() not in on_roll
+        ]
+    cards = []
+    for item in view.current_tables:
+        sheet = item.table.sheet
+        url = request.build_absolute_uri(sheet.get_absolute_url()) if sheet else ""
+        cards.append({"item": item, "url": url, "qr": qr_svg(url) if url else ""})
+    seated = view.seated if current and not view.all_done else set()
+    context = {
+        "evening": evening,
+        "view": view,
+        "cards": cards,
+        "chips": chips,
+        "seated": seated,
+        "started": started,
+        "name_form": NamesForm(),
+        "draw_form": DrawForm(initial={"seed": new_seed(), "method": "lot"}),
+        "swap_form": _swap_form(view) if current and not started else None,
+        "view_url": request.build_absolute_uri(
+            reverse("evenings:ranking", args=[evening.view_token])
+        ),
+        "screen_url": request.build_absolute_uri(
+            reverse("evenings:screen", args=[evening.view_token])
+        ),
+        "changes": list(evening.changes.select_related("table__series")[:10]),
+    }
+    context.update(extra)
+    return context
+
+
+def _swap_form(view: selectors.EveningView) -> SwapForm:
+    """Two players to swap, offered as the first of table 1 and the first of table 2
+    (two different players, so that the form as shown can be sent)."""
+    tables = view.current_tables
+    players = [(s.player_id, view.names[s.player_id]) for t in tables for s in t.seats]
+    second = tables[1].seats[0] if len(tables) > 1 else tables[0].seats[1]
+    initial = {"first": players[0][0], "second": second.player_id}
+    return SwapForm(players=players, initial=initial)
+
+
+@require_GET
+def board(request: HttpRequest, token: str) -> HttpResponse:
+    """The organiser's board: the roll, the draw and every table of the series."""
+    evening = _organised(token)
+    return _secret(render(request, "evenings/board.html", _board_context(request, evening)))
+
+
+def _back(evening: Evening, anchor: str = "") -> HttpResponse:
+    url = reverse("evenings:board", args=[evening.organiser_token])
+    return redirect(url + (f"#{anchor}" if anchor else ""))
+
+
+def _refused(
+    request: HttpRequest, evening: Evening, error: RuleError, **extra: Any
+) -> HttpResponse:
+    for problem in error.problems:
+        messages.error(request, problem.message)
+    context = _board_context(request, evening, **extra)
+    return _secret(render(request, "evenings/board.html", context, status=400))
+
+
+@require_POST
+def players_add(request: HttpRequest, token: str) -> HttpResponse:
+    evening = _organised(token)
+    chip = request.POST.get("player", "")
+    try:
+        if chip:
+            if not chip.isdigit():
+                raise RuleError(_("No player of the circle has that number."), "players")
+            added = services.players_add(evening=evening, circle_players=[int(chip)])
+        else:
+            added = services.players_add(evening=evening, names=[request.POST.get("name", "")])
+    except RuleError as error:
+        return _refused(request, evening, error)
+    messages.success(request, _("%(name)s is on the roll.") % {"name": added[0].name})
+    return _back(evening, "roll")
+
+
+@require_POST
+def player_leave(request: HttpRequest, token: str, player_id: int) -> HttpResponse:
+    evening = _organised(token)
+    player = EveningPlayer.objects.filter(evening=evening, pk=player_id, left=False).first()
+    if player is None:
+        raise Http404(_("No such player on this evening's roll"))
+    try:
+        services.player_leave(evening=evening, player=player)
+    except RuleError as error:
+        return _refused(request, evening, error)
+    messages.success(request, _("%(name)s has left the roll.") % {"name": player.name})
+    return _back(evening, "roll")
+
+
+@require_POST
+def draw(request: HttpRequest, token: str) -> HttpResponse:
+    evening = _organised(token)
+    form = DrawForm(request.POST)
+    if not form.is_valid():
+        error = RuleError([p for errors in form.errors.values() for p in _as_problems(errors)])
+        return _refused(request, evening, error)
+    data = form.cleaned_data
+    seed = data["seed"]
+    if data["method"] == "lot" and seed is None:
+        seed = new_seed()
+    try:
+        series = services.series_draw(
+            evening=evening,
+            method=data["method"],
+            seed=seed if data["method"] == "lot" else None,
+            keep_apart=data["keep_apart"],
+        )
+    except RuleError as error:
+        return _refused(request, evening, error)
+    messages.success(request, _("Series %(series)s is drawn.") % {"series": series.number})
+    return _back(evening, "tables")
+
+
+def _as_problems(errors: Any) -> list[Any]:
+    from games.rules.errors import Problem
+
+    return [Problem(None, str(e)) for e in errors]
+
+
+@require_POST
+def swap(request: HttpRequest, token: str, number: int) -> HttpResponse:
+    evening = _organised(token)
+    series = evening.series.filter(number=number).first()
+    if series is None:
+        raise Http404(_("No such series"))
+    first, second = request.POST.get("first", ""), request.POST.get("second", "")
+    if not (first.isdigit() and second.isdigit()):
+        return _refused(request, evening, RuleError(_("Choose the two players to swap.")))
+    try:
+        services.series_swap(series=series, first=int(first), second=int(second))
+    except RuleError as error:
+        return _refused(request, evening, error)
+    messages.success(request, _("The two players have swapped places."))
+    return _back(evening, "tables")
+
+
+def _table(evening: Evening, table_id: int) -> EveningTable:
+    table = (
+        EveningTable.objects.select_related("series", "sheet")
+        .filter(pk=table_id, series__evening=evening)
+        .first()
+    )
+    if table is None:
+        raise Http404(_("No such table"))
+    return table
+
+
+def _read_rows(text: str, seats: list[Any]) -> list[dict[str, Any]]:
+    """Rows typed one a line: the declarer's name (or seat number) and the value as
+    written ("Anna 48", "2 -96")."""
+    by_name = {s.player.name.casefold(): s.player_id for s in seats}
+    rows = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        words = line.replace("\N{MINUS SIGN}", "-").split()
+        if not words:
+            continue
+        who, value = " ".join(words[:-1]).casefold(), words[-1]
+        player = by_name.get(who)
+        if player is None and who.isdigit() and 1 <= int(who) <= len(seats):
+            player = seats[int(who) - 1].player_id
+        if player is None:
+            raise RuleError(
+                _(
+                    "Row %(row)s: write the declarer's name or seat number, then the value, "
+                    "like “Anna 48” or “2 -96”."
+                )
+                % {"row": number},
+                "rows",
+            )
+        rows.append({"declarer": player, "value": value})
+    return rows
+
+
+@require_http_methods(["GET", "POST"])
+def table_paper(request: HttpRequest, token: str, table_id: int) -> HttpResponse:
+    """A table that played on paper: the organiser types its foot, its rows, or both."""
+    evening = _organised(token)
+    table = _table(evening, table_id)
+    seats = list(table.seats.select_related("player"))
+    problems: list[Any] = []
+    values: dict[str, str] = {}
+    if request.method == "POST":
+        values = {k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"}
+        foot = None
+        if any(values.get(f"points_{s.player_id}", "").strip() for s in seats):
+            foot = [
+                {
+                    "player": s.player_id,
+                    "points": values.get(f"points_{s.player_id}", ""),
+                    "won": values.get(f"won_{s.player_id}", "") or "0",
+                    "lost": values.get(f"lost_{s.player_id}", "") or "0",
+                }
+                for s in seats
+            ]
+        try:
+            rows = (
+                _read_rows(values.get("rows", ""), seats)
+                if values.get("rows", "").strip()
+                else None
+            )
+            services.table_paper_result(table=table, foot=foot, rows=rows)
+        except RuleError as error:
+            problems = list(error.problems)
+        else:
+            messages.success(
+                request, _("Table %(table)s's result is in.") % {"table": table.number}
+            )
+            return _back(evening, "tables")
+    context = {
+        "evening": evening,
+        "table": table,
+        "lines": [
+            {
+                "seat": s,
+                "points": values.get(f"points_{s.player_id}", ""),
+                "won": values.get(f"won_{s.player_id}", ""),
+                "lost": values.get(f"lost_{s.player_id}", ""),
+            }
+            for s in seats
+        ],
+        "rows": values.get("rows", ""),
+        "problems": problems,
+    }
+    response = render(request, "evenings/paper.html", context, status=400 if problems else 200)
+    return _secret(response)
+
+
+@require_POST
+def table_signed(request: HttpRequest, token: str, table_id: int) -> HttpResponse:
+    """The organiser marks a table signed (its players signed the paper list)."""
+    evening = _organised(token)
+    table = _table(evening, table_id)
+    try:
+        services.table_sign(table=table)
+    except RuleError as error:
+        return _refused(request, evening, error)
+    messages.success(request, _("Table %(table)s is signed.") % {"table": table.number})
+    return _back(evening, "tables")
+
+
+@require_http_methods(["GET", "POST"])
+def table_sign(request: HttpRequest, token: str) -> HttpResponse:
+    """The table's phone (the table link): each player taps their name to sign the
+    series once it is over."""
+    table = selectors.table_by_link(token)
+    if table is None:
+        raise Http404(_("No table at this address"))
+    if not permissions.can_sign_table(table, token):
+        return _secret(
+            render(
+                request,
+                "evenings/sign.html",
+                {"table": table, "closed": True},
+                status=403,
+            )
+        )
+    if request.method == "POST":
+        player = request.POST.get("player", "")
+        seat = (
+            table.seats.select_related("player").filter(player_id=player).first()
+            if player.isdigit()
+            else None
+        )
+        try:
+            if seat is None:
+                raise RuleError(_("Tap your name to sign."), "player")
+            services.table_sign(table=table, player=seat.player)
+        except RuleError as error:
+            _problems_message(request, error)
+            context = {"table": table, "seats": list(table.seats.select_related("player"))}
+            return _secret(render(request, "evenings/sign.html", context, status=400))
+        messages.success(request, _("%(name)s has signed.") % {"name": seat.player.name})
+        return redirect("evenings:table-sign", token)
+    context = {"table": table, "seats": list(table.seats.select_related("player"))}
+    return _secret(render(request, "evenings/sign.html", context))
+
+
+def _ranking_context(evening: Evening) -> dict[str, Any]:
+    view = selectors.evening_view(evening)
+    per_series = [
+        {
+            "number": series.number,
+            "rows": [
+                {"row": row, "name": view.names.get(row.player, "")}
+                for row in selectors.series_ranking(view, series.number).rows
+            ],
+        }
+        for series in view.series
+    ]
+    return {"evening": evening, "view": view, "rows": view.rows(), "per_series": per_series}
+
+
+@require_GET
+def ranking(request: HttpRequest, token: str) -> HttpResponse:
+    """The evening's ranking for the players' phones (the view link)."""
+    evening = _viewed(token)
+    return render(request, "evenings/ranking.html", _ranking_context(evening))
+
+
+def _screen_context(evening: Evening) -> dict[str, Any]:
+    view = selectors.evening_view(evening)
+    tables = view.current_tables
+    seating = bool(tables) and not any(t.table.deals or t.table.paper for t in tables)
+    return {
+        "evening": evening,
+        "view": view,
+        "seating": seating,
+        "rows": view.rows()[:24],
+        "tables": tables,
+    }
+
+
+@require_GET
+def screen(request: HttpRequest, token: str) -> HttpResponse:
+    """The big screen: the live ranking during play, the next seating between series."""
+    evening = _viewed(token)
+    return render(request, "evenings/screen.html", _screen_context(evening))
+
+
+@require_GET
+def screen_live(request: HttpRequest, token: str) -> HttpResponse:
+    """What the big screen polls: its content alone."""
+    evening = _viewed(token)
+    return render(request, "evenings/_screen.html", _screen_context(evening))
+
+
+@require_GET
+def rules(request: HttpRequest) -> HttpResponse:
+    """The rules of an evening that its explanations link to."""
+    return render(request, "evenings/rules.html")

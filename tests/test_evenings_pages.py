@@ -1,0 +1,269 @@
+"""The evening's pages (issue 17): starting one, the roll, the draw, a paper table,
+signing, the ranking and the big screen; bad input is a 4xx that changes nothing,
+and the board, the ranking and the big screen read with a number of queries that
+does not grow with the number of tables."""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+import pytest
+from django.contrib.auth.models import User
+
+from circles import services as circle_services
+from evenings import services
+from evenings.models import Evening, EveningTable
+from games import services as sheet_services
+
+pytestmark = pytest.mark.django_db
+
+NAMES = [f"Player {i:02d}" for i in range(1, 41)]
+PASS = {"passed": True}
+
+
+def make(n=11, **kw):
+    e = services.evening_create(name="Club night", played_on=datetime.date(2026, 12, 1), **kw)
+    if n:
+        services.players_add(evening=e, names=NAMES[:n])
+    return e
+
+
+def test_anyone_starts_a_tournament_and_gets_the_organiser_link(client):
+    response = client.post(
+        "/en/evenings/new/",
+        {
+            "name": "Christmas Preisskat",
+            "played_on": "2026-12-20",
+            "game": "skat",
+            "series_count": 2,
+            "deals_3": 27,
+            "deals_4": 32,
+            "deals_5": 60,
+            "table_order": "fours_first",
+        },
+    )
+    evening = Evening.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == f"/en/e/{evening.organiser_token}/"
+    assert evening.series_deals == {"3": 27, "4": 32, "5": 60}
+    page = client.get(response["Location"])
+    assert page.status_code == 200
+    assert b"Christmas Preisskat" in page.content
+    assert page["Cache-Control"].startswith("max-age=0") or "no-store" in page["Cache-Control"]
+
+
+def test_a_shortened_series_that_is_no_multiple_is_refused(client):
+    response = client.post(
+        "/en/evenings/new/",
+        {
+            "name": "X",
+            "played_on": "2026-12-20",
+            "game": "skat",
+            "series_count": 2,
+            "deals_3": 36,
+            "deals_4": 30,
+            "deals_5": 60,
+            "table_order": "fours_first",
+        },
+    )
+    assert response.status_code == 400
+    assert b"multiple of 4" in response.content
+    assert not Evening.objects.exists()
+
+
+def test_a_circle_evening_is_started_by_the_circles_owner_only(client):
+    owner = User.objects.create_user("olga", "o@example.org", "pw-long-enough-1")
+    member = User.objects.create_user("max", "m@example.org", "pw-long-enough-1")
+    circle = circle_services.circle_create(owner=owner, name="Club", player_name="Olga")
+    circle_services.circle_join(user=member, token=circle.invite_token)
+    client.force_login(member)
+    assert client.get(f"/en/evenings/new/?circle={circle.pk}").status_code == 404
+    client.force_login(owner)
+    assert client.get(f"/en/evenings/new/?circle={circle.pk}").status_code == 200
+    client.post(
+        f"/en/evenings/new/?circle={circle.pk}",
+        {
+            "name": "Tuesday",
+            "played_on": "2026-12-01",
+            "game": "skat",
+            "series_count": 2,
+            "deals_3": 36,
+            "deals_4": 48,
+            "deals_5": 60,
+            "table_order": "fours_first",
+        },
+    )
+    evening = Evening.objects.get()
+    assert evening.circle == circle
+    board = client.get(f"/en/e/{evening.organiser_token}/")
+    # Circle members are one tap each.
+    olga = circle.players.get(name="Olga")
+    assert f'name="player" value="{olga.pk}"'.encode() in board.content
+    client.post(f"/en/e/{evening.organiser_token}/players", {"player": olga.pk})
+    assert evening.players.get().name == "Olga"
+
+
+def test_the_roll_and_the_draw_from_the_board(client):
+    e = make(0)
+    url = f"/en/e/{e.organiser_token}/"
+    for name in NAMES[:2]:
+        assert client.post(url + "players", {"name": name}).status_code == 302
+    again = client.post(url + "players", {"name": NAMES[0].lower()})
+    assert again.status_code == 400
+    assert b"on the roll already" in again.content
+    refused = client.post(url + "draw", {"method": "lot", "seed": "12"})
+    assert refused.status_code == 400
+    assert b"at least 3 players" in refused.content
+    assert not e.series.exists()
+    client.post(url + "players", {"name": NAMES[2]})
+    drawn = client.post(url + "draw", {"method": "lot", "seed": "12"})
+    assert drawn.status_code == 302
+    board = client.get(url)
+    table = EveningTable.objects.get()
+    assert table.sheet.get_absolute_url().encode() in board.content
+    assert b"seed 12" in board.content
+    assert b"<svg" in board.content
+    second = client.post(url + "draw", {"method": "lot", "seed": "13"})
+    assert second.status_code == 400
+    assert b"still being played" in second.content
+
+
+def test_a_swap_then_a_swap_after_the_start_is_refused(client):
+    e = make(8)
+    services.series_draw(evening=e, method="lot", seed=5)
+    one, two = EveningTable.objects.order_by("number")
+    a, b = one.seats.first().player_id, two.seats.first().player_id
+    url = f"/en/e/{e.organiser_token}/series/1/swap"
+    assert client.post(url, {"first": a, "second": b}).status_code == 302
+    assert one.seats.first().player_id == b
+    sheet_services.hand_record(sheet=one.sheet, data=PASS)
+    refused = client.post(url, {"first": a, "second": b})
+    assert refused.status_code == 400
+    assert b"has started" in refused.content
+    assert one.seats.first().player_id == b
+
+
+def test_a_paper_table_typed_by_rows_and_a_foot_that_does_not_add_up(client):
+    e = make(3)
+    services.series_draw(evening=e, method="lot", seed=5)
+    table = EveningTable.objects.get()
+    seats = list(table.seats.select_related("player"))
+    url = f"/en/e/{e.organiser_token}/tables/{table.pk}/paper"
+    assert client.get(url).status_code == 200
+    a = seats[0]
+    bad = client.post(
+        url,
+        {f"points_{a.player_id}": "50", f"won_{a.player_id}": "1", "rows": f"{a.player.name} 48"}
+        | {f"points_{s.player_id}": "0" for s in seats[1:]},
+    )
+    assert bad.status_code == 400
+    assert b"the rows add up to 48" in bad.content
+    impossible = client.post(url, {"rows": "1 25"})
+    assert impossible.status_code == 400
+    table.refresh_from_db()
+    assert not table.paper
+    ok = client.post(url, {"rows": f"{a.player.name} 48\n2 −96"})
+    assert ok.status_code == 302
+    table.refresh_from_db()
+    assert table.paper
+    assert table.done
+
+
+def test_players_sign_on_the_table_link_and_it_writes_only_its_own_table(client):
+    e = make(6, series_deals={"3": 3})
+    services.series_draw(evening=e, method="lot", seed=5)
+    one, two = EveningTable.objects.order_by("number")
+    for _ in range(3):
+        sheet_services.hand_record(sheet=one.sheet, data=PASS)
+    url = f"/en/t/{one.sheet.edit_token}/sign"
+    page = client.get(url)
+    assert page.status_code == 200
+    assert b"signs" in page.content
+    stranger = two.seats.first().player_id
+    refused = client.post(url, {"player": stranger})
+    assert refused.status_code == 400
+    assert not two.seats.filter(signed=True).exists()
+    for seat in one.seats.all():
+        assert client.post(url, {"player": seat.player_id}).status_code == 302
+    one.refresh_from_db()
+    assert one.signed_at is not None
+    assert client.get(f"/en/t/{one.sheet.view_token}/sign").status_code == 404
+
+
+def test_the_ranking_explains_itself_in_the_readers_language(client):
+    e = make(3)
+    services.series_draw(evening=e, method="lot", seed=5)
+    table = EveningTable.objects.get()
+    first = table.seats.first().player
+    services.table_paper_result(table=table, rows=[{"declarer": first.pk, "value": 48}])
+    page = client.get(f"/en/r/{e.view_token}/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Seeger-Fabian" in text
+    assert first.name in text
+    assert re.search(r"1\.</span> <span class=\"who\">" + re.escape(first.name), text)
+    german = client.get(f"/de/r/{e.view_token}/")
+    assert german.status_code == 200
+    assert "Serie 1" in german.content.decode()
+    # The organiser's link is not a view link (it would show on the big screen).
+    assert client.get(f"/en/r/{e.organiser_token}/").status_code == 404
+    assert client.get("/en/r/nothing-here/").status_code == 404
+
+
+def test_the_big_screen_switches_from_the_seating_to_the_ranking_by_itself(client):
+    e = make(7)
+    services.series_draw(evening=e, method="lot", seed=5)
+    live = f"/en/r/{e.view_token}/screen/live"
+    page = client.get(f"/en/r/{e.view_token}/screen")
+    assert page.status_code == 200
+    assert b'hx-trigger="every 10s"' in page.content
+    assert b'data-mode="seating"' in page.content
+    table = EveningTable.objects.order_by("number").first()
+    sheet_services.hand_record(sheet=table.sheet, data=PASS)
+    assert b'data-mode="ranking"' in client.get(live).content
+
+
+def _evening_with_tables(count):
+    e = make(4 * count)
+    services.series_draw(evening=e, method="lot", seed=5)
+    for table in EveningTable.objects.filter(series__evening=e):
+        sheet_services.hand_record(sheet=table.sheet, data=PASS)
+    return e
+
+
+@pytest.mark.parametrize(
+    "page", ["e/{organiser}/", "r/{view}/", "r/{view}/screen", "r/{view}/screen/live"]
+)
+def test_query_counts_do_not_grow_with_the_number_of_tables(
+    client, page, django_assert_max_num_queries
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for tables in (2, 6):
+        e = _evening_with_tables(tables)
+        url = "/en/" + page.format(organiser=e.organiser_token, view=e.view_token)
+        client.get(url)
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url).status_code == 200
+        counts.append(len(captured))
+    assert counts[0] == counts[1], counts
+
+
+def test_every_rule_an_evening_cites_is_a_section_of_the_evenings_rule_page(client):
+    from evenings.rules import ranking, seating
+
+    markup = client.get("/en/evenings/rules/").content.decode()
+    for anchor in {**seating.RULE_SECTIONS, **ranking.RULE_SECTIONS}:
+        assert markup.count(f'id="{anchor}"') == 1
+        assert f'href="#{anchor}"' in markup
+    e = make(3)
+    services.series_draw(evening=e, method="lot", seed=5)
+    table = EveningTable.objects.get()
+    services.table_paper_result(
+        table=table, rows=[{"declarer": table.seats.first().player_id, "value": 48}]
+    )
+    page = client.get(f"/en/r/{e.view_token}/").content.decode()
+    assert 'href="/en/evenings/rules/#evening-ranking"' in page

@@ -1,0 +1,188 @@
+"""Every evening URL against the evening's roles (issue 17, "Built right"): the
+organiser's link, a table link (table 1's sheet edit link), the view link, a circle
+member and another signed-in user without links, and an anonymous visitor. A table
+link writes only its own table."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from circles import services as circle_services
+from evenings import services
+from evenings.models import EveningTable
+from games import services as sheet_services
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ("organiser", "table", "view", "member", "stranger", "anon")
+OK, NO, LOGIN = "ok", "no", "login"
+FAKE = "no-such-link-0000000000000000"
+
+
+def _world():
+    owner = User.objects.create_user("olga", "o@example.org", "pw-long-enough-1")
+    member = User.objects.create_user("max", "m@example.org", "pw-long-enough-1")
+    stranger = User.objects.create_user("sam", "s@example.org", "pw-long-enough-1")
+    circle = circle_services.circle_create(owner=owner, name="Club", player_name="Olga")
+    circle_services.circle_join(user=member, token=circle.invite_token)
+    evening = services.evening_create(
+        name="Tuesday",
+        played_on=datetime.date(2026, 12, 1),
+        circle=circle,
+        series_deals={"3": 3},
+    )
+    services.players_add(evening=evening, names=["A", "B", "C", "D", "E", "F"])
+    services.series_draw(evening=evening, method="lot", seed=1)
+    one, two = EveningTable.objects.order_by("number")
+    for _ in range(3):
+        sheet_services.hand_record(sheet=one.sheet, data={"passed": True})
+    return {
+        "evening": evening,
+        "one": one,
+        "two": two,
+        "users": {"member": member, "stranger": stranger},
+        "circle": circle,
+    }
+
+
+def org(w, r):
+    return w["evening"].organiser_token if r == "organiser" else FAKE
+
+
+def view(w, r):
+    return w["evening"].view_token if r == "view" else FAKE
+
+
+def table(w, r):
+    return w["one"].sheet.edit_token if r == "table" else FAKE
+
+
+ONLY = {role: {r: (OK if r == role else NO) for r in ROLES} for role in ROLES}
+
+MATRIX = {
+    "board": ("get", lambda w, r: f"/en/e/{org(w, r)}/", {}, ONLY["organiser"]),
+    "players-add": (
+        "post",
+        lambda w, r: f"/en/e/{org(w, r)}/players",
+        {"name": "Zoe"},
+        ONLY["organiser"],
+    ),
+    "player-leave": (
+        "post",
+        lambda w, r: f"/en/e/{org(w, r)}/players/{w['evening'].players.first().pk}/leave",
+        {},
+        ONLY["organiser"],
+    ),
+    "draw": ("post", lambda w, r: f"/en/e/{org(w, r)}/draw", {"method": "lot"}, ONLY["organiser"]),
+    "swap": ("post", lambda w, r: f"/en/e/{org(w, r)}/series/1/swap", {}, ONLY["organiser"]),
+    "table-paper": (
+        "get",
+        lambda w, r: f"/en/e/{org(w, r)}/tables/{w['two'].pk}/paper",
+        {},
+        ONLY["organiser"],
+    ),
+    "table-signed": (
+        "post",
+        lambda w, r: f"/en/e/{org(w, r)}/tables/{w['one'].pk}/signed",
+        {},
+        ONLY["organiser"],
+    ),
+    "table-sign": ("get", lambda w, r: f"/en/t/{table(w, r)}/sign", {}, ONLY["table"]),
+    "ranking": ("get", lambda w, r: f"/en/r/{view(w, r)}/", {}, ONLY["view"]),
+    "screen": ("get", lambda w, r: f"/en/r/{view(w, r)}/screen", {}, ONLY["view"]),
+    "screen-live": ("get", lambda w, r: f"/en/r/{view(w, r)}/screen/live", {}, ONLY["view"]),
+    "new-in-circle": (
+        "get",
+        lambda w, r: f"/en/evenings/new/?circle={w['circle'].pk}",
+        {},
+        {
+            "organiser": LOGIN,
+            "table": LOGIN,
+            "view": LOGIN,
+            "member": NO,
+            "stranger": NO,
+            "anon": LOGIN,
+        },
+    ),
+}
+
+
+def _outcome(response):
+    if response.status_code == 302 and "/accounts/login/" in response["Location"]:
+        return LOGIN
+    if response.status_code in (403, 404):
+        return NO
+    assert response.status_code < 500
+    return OK
+
+
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker):
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield _world()
+        transaction.set_rollback(True)
+
+
+def test_every_evening_url_is_in_the_matrix():
+    from evenings.urls import urlpatterns
+
+    names = {p.name for p in urlpatterns} - {"new", "rules"}
+    assert names == set(MATRIX) - {"new-in-circle"}
+
+
+@pytest.mark.parametrize("name", sorted(MATRIX))
+def test_every_evening_role_gets_its_answer(client_factory, world, name):
+    method, path, data, expected = MATRIX[name]
+    for role in ROLES:
+        with transaction.atomic():
+            client = client_factory()
+            if role in world["users"]:
+                client.force_login(world["users"][role])
+            response = getattr(client, method)(path(world, role), data)
+            assert _outcome(response) == expected[role], (name, role, response.status_code)
+            transaction.set_rollback(True)
+
+
+def test_a_table_link_signs_only_its_own_table(client, world):
+    with transaction.atomic():
+        other = world["two"].seats.first().player_id
+        url = f"/en/t/{world['one'].sheet.edit_token}/sign"
+        assert client.post(url, {"player": other}).status_code == 400
+        assert not world["two"].seats.filter(signed=True).exists()
+        # Table 2's link cannot sign table 1's players either (its series is not over).
+        mine = world["one"].seats.first().player_id
+        url_two = f"/en/t/{world['two'].sheet.edit_token}/sign"
+        assert client.post(url_two, {"player": mine}).status_code == 400
+        assert not world["one"].seats.filter(signed=True).exists()
+        transaction.set_rollback(True)
+
+
+def test_a_table_link_after_its_series_closed_is_refused(client, world):
+    with transaction.atomic():
+        two = world["two"]
+        services.table_paper_result(
+            table=two,
+            foot=[
+                {"player": s.player_id, "points": 0, "won": 0, "lost": 0} for s in two.seats.all()
+            ],
+        )
+        services.series_draw(evening=world["evening"], method="lot", seed=2)
+        response = client.post(
+            f"/en/t/{world['one'].sheet.edit_token}/sign",
+            {"player": world["one"].seats.first().player_id},
+        )
+        assert response.status_code == 403
+        assert b"is closed" in response.content
+        assert not world["one"].seats.filter(signed=True).exists()
+        transaction.set_rollback(True)
+
+
+@pytest.fixture
+def client_factory():
+    from django.test import Client
+
+    return Client

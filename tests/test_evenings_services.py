@@ -1,0 +1,226 @@
+"""The evening's writes (issue 17): the roll, the draw with a sheet per table, swaps,
+paper tables, sign-off, and a table's result following its sheet."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from circles import services as circle_services
+from circles.models import CircleSheet, SheetResult
+from evenings import selectors, services
+from evenings.models import EveningChange, TableSeat
+from evenings.rules import seating
+from games import services as sheet_services
+from games.rules.errors import RuleError
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Anna", "Bernd", "Carla", "Dieter", "Eva", "Frank", "Gabi", "Hans", "Ines", "Jörg", "Karl"]
+PASS = {"passed": True}
+
+
+def evening(**kw):
+    data = {"name": "Club night", "played_on": datetime.date(2026, 12, 1), **kw}
+    return services.evening_create(**data)
+
+
+def with_roll(n=11, **kw):
+    e = evening(**kw)
+    services.players_add(evening=e, names=NAMES[:n])
+    return e
+
+
+def test_an_evening_keeps_its_settings_and_refuses_bad_ones():
+    e = evening(series_deals={"3": 27, "4": 32}, series_count=2)
+    assert e.series_deals == {"3": 27, "4": 32, "5": 60}
+    with pytest.raises(RuleError) as caught:
+        evening(name=" ", series_deals={"4": 30}, series_count=0, played_on="someday")
+    fields = {p.field for p in caught.value.problems}
+    assert {"name", "series_deals.4", "series", "date"} <= fields
+
+
+def test_the_roll_refuses_a_name_twice_and_takes_a_leaver_back():
+    e = with_roll(3)
+    with pytest.raises(RuleError, match="on the roll already"):
+        services.players_add(evening=e, names=["anna"])
+    anna = e.players.get(name="Anna")
+    services.player_leave(evening=e, player=anna)
+    assert [p.name for p in selectors.evening_view(e).roll] == ["Bernd", "Carla"]
+    services.players_add(evening=e, names=["Anna"])
+    assert len(selectors.evening_view(e).roll) == 3
+
+
+def test_a_draw_with_two_players_is_refused_and_changes_nothing():
+    # Rule section "evening-tables": a Skat table needs at least 3 players.
+    e = with_roll(2)
+    with pytest.raises(RuleError, match="at least 3 players"):
+        services.series_draw(evening=e, method="lot", seed=1)
+    assert not e.series.exists()
+
+
+def test_a_draw_seats_eleven_at_four_four_three_each_at_its_own_sheet():
+    e = with_roll(11)
+    series = services.series_draw(evening=e, method="lot", seed=4711)
+    tables = list(series.tables.order_by("number"))
+    assert [t.size for t in tables] == [4, 4, 3]
+    assert [t.of for t in tables] == [48, 48, 36]
+    seated = [s.player_id for s in TableSeat.objects.filter(table__series=series)]
+    assert sorted(seated) == sorted(e.players.values_list("pk", flat=True))
+    # The same seed with the same roll gives the same tables (rule "evening-draw").
+    expected = seating.draw_series(sorted(seated), method="lot", seed=4711)
+    for table, drawn in zip(tables, expected.tables, strict=True):
+        assert [s.player_id for s in table.seats.all()] == list(drawn.players)
+        names = [seat.name for seat in table.sheet.seats.order_by("position")]
+        assert names == [s.player.name for s in table.seats.all()]
+        assert table.sheet.options["series_deals"] == table.of
+
+
+def test_a_second_draw_while_a_series_is_open_is_refused():
+    e = with_roll(6)
+    services.series_draw(evening=e, method="lot", seed=1)
+    with pytest.raises(RuleError, match="still being played: 2 tables are not done"):
+        services.series_draw(evening=e, method="lot", seed=2)
+    assert e.series.count() == 1
+
+
+def play_out(table):
+    table.sheet.refresh_from_db()
+    for _ in range(table.of - table.sheet.deal_count):
+        sheet_services.hand_record(sheet=table.sheet, data=PASS)
+
+
+def test_a_table_follows_its_sheet_and_the_next_draw_comes_when_all_are_done():
+    e = with_roll(6, series_deals={"3": 3})
+    series = services.series_draw(evening=e, method="lot", seed=1)
+    first, second = series.tables.order_by("number")
+    sheet_services.hand_record(sheet=first.sheet, data=PASS)
+    first.refresh_from_db()
+    assert (first.deals, first.done) == (1, False)
+    play_out(first)
+    first.refresh_from_db()
+    assert first.done
+    services.table_paper_result(
+        table=second,
+        foot=[
+            {"player": s.player_id, "points": 0, "won": 0, "lost": 0} for s in second.seats.all()
+        ],
+    )
+    nxt = services.series_draw(evening=e, method="seeded")
+    assert nxt.number == 2
+    series.refresh_from_db()
+    assert series.closed
+
+
+def test_a_paper_foot_that_does_not_add_up_is_refused_and_changes_nothing():
+    e = with_roll(3)
+    series = services.series_draw(evening=e, method="lot", seed=1)
+    table = series.tables.get()
+    a, b, c = [s.player_id for s in table.seats.all()]
+    foot = [
+        {"player": a, "points": 48, "won": 1, "lost": 0},
+        {"player": b, "points": 0, "won": 0, "lost": 0},
+        {"player": c, "points": 0, "won": 0, "lost": 0},
+    ]
+    rows = [{"declarer": a, "value": 24}]
+    with pytest.raises(RuleError, match="the rows add up to 24"):
+        services.table_paper_result(table=table, foot=foot, rows=rows)
+    with pytest.raises(RuleError):
+        # 25 is a value no game can have (rule: read_value).
+        services.table_paper_result(table=table, rows=[{"declarer": a, "value": 25}])
+    table.refresh_from_db()
+    assert not table.paper
+    assert not table.done
+    services.table_paper_result(
+        table=table, rows=[{"declarer": a, "value": 48}, {"declarer": b, "value": -96}]
+    )
+    row = selectors.evening_ranking(e).row_of(a)
+    # Seeger-Fabian at three: 48 + 50 × 1 + 40 × 1 (b lost one) = 138.
+    assert row.total == 138
+    assert row.place == 1
+
+
+def test_a_swap_before_the_series_starts_moves_the_players_and_their_sheets():
+    e = with_roll(7)
+    series = services.series_draw(evening=e, method="lot", seed=3)
+    one, two = series.tables.order_by("number")
+    a = one.seats.get(position=0).player
+    b = two.seats.get(position=1).player
+    services.series_swap(series=series, first=a.pk, second=b.pk)
+    assert one.seats.get(position=0).player == b
+    assert two.sheet.seats.get(position=1).name == a.name
+    series.refresh_from_db()
+    assert series.swaps[0]["first"] == a.pk
+    sheet_services.hand_record(sheet=one.sheet, data=PASS)
+    with pytest.raises(RuleError, match="has started"):
+        services.series_swap(series=series, first=a.pk, second=b.pk)
+    with pytest.raises(RuleError, match="within one series"):
+        services.series_swap(series=series, first=a.pk, second=b.pk, number=2)
+
+
+def test_signing_and_a_change_after_signing_is_recorded():
+    e = with_roll(3, series_deals={"3": 3})
+    series = services.series_draw(evening=e, method="lot", seed=1)
+    table = series.tables.get()
+    with pytest.raises(RuleError, match="has not finished"):
+        services.table_sign(table=table)
+    play_out(table)
+    table.refresh_from_db()
+    for seat in table.seats.all():
+        services.table_sign(table=table, player=seat.player)
+    table.refresh_from_db()
+    assert table.signed_at is not None
+    declarer = table.sheet.seats.get(position=1)
+    sheet_services.hand_correct(
+        sheet=table.sheet,
+        number=1,
+        data={"declarer": 1, "game": "grand", "bid": 18, "matadors": {"with": 1}, "outcome": "won"},
+    )
+    change = EveningChange.objects.get(evening=e)
+    assert change.table == table
+    moved = {m["name"]: m for m in change.moves}
+    assert moved[declarer.name]["after"] > moved[declarer.name]["before"]
+
+
+def test_a_circle_evening_makes_circle_sheets_its_season_counts():
+    from django.contrib.auth.models import User
+
+    owner = User.objects.create_user("olga", "o@example.org", "pw-long-enough-1")
+    circle = circle_services.circle_create(owner=owner, name="Club", player_name="Olga")
+    e = evening(circle=circle)
+    services.players_add(evening=e, names=["Anna", "Bernd"])
+    olga = circle.players.get(name="Olga")
+    services.players_add(evening=e, circle_players=[olga.pk])
+    series = services.series_draw(evening=e, method="lot", seed=9)
+    table = series.tables.get()
+    link = CircleSheet.objects.get(sheet=table.sheet)
+    assert link.circle == circle
+    assert link.played_on == e.played_on
+    assert SheetResult.objects.filter(sheet=link).count() == 3
+
+
+def test_neither_games_nor_circles_imports_evenings():
+    import pathlib
+
+    root = pathlib.Path(__file__).resolve().parent.parent
+    for app in ("games", "circles"):
+        for path in (root / app).rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            assert "import evenings" not in text, path
+            assert "from evenings" not in text, path
+
+
+def test_a_player_leaves_between_series_not_while_their_table_plays():
+    e = with_roll(4, series_deals={"4": 4})
+    series = services.series_draw(evening=e, method="lot", seed=1)
+    table = series.tables.get()
+    leaver = table.seats.first().player
+    with pytest.raises(RuleError, match="leaves between series"):
+        services.player_leave(evening=e, player=leaver)
+    play_out(table)
+    services.player_leave(evening=e, player=leaver)
+    leaver.refresh_from_db()
+    assert leaver.left
+    # Their results stay in the ranking.
+    assert selectors.evening_ranking(e).row_of(leaver.pk) is not None
