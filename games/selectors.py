@@ -92,6 +92,9 @@ def sheets_with_links() -> QuerySet[Sheet]:
     sheets = Sheet.objects.all()
     if apps.is_installed("circles"):
         sheets = sheets.select_related("circle_link__circle")
+    if apps.is_installed("evenings"):
+        # A club evening's table (its sheet page links to the table's sign-off).
+        sheets = sheets.select_related("evening_table__series")
     return sheets
 
 

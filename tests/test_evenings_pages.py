@@ -267,3 +267,16 @@ def test_every_rule_an_evening_cites_is_a_section_of_the_evenings_rule_page(clie
     )
     page = client.get(f"/en/r/{e.view_token}/").content.decode()
     assert 'href="/en/evenings/rules/#evening-ranking"' in page
+
+
+def test_a_tables_sheet_page_leads_to_its_sign_off_and_other_sheets_do_not(client):
+    e = make(3)
+    services.series_draw(evening=e, method="lot", seed=5)
+    table = EveningTable.objects.get()
+    page = client.get(f"/en/s/{table.sheet.edit_token}/").content.decode()
+    assert f'href="/en/t/{table.sheet.edit_token}/sign"' in page
+    assert "Table 1 · series 1" in page
+    # The read-only link does not sign.
+    assert "/sign" not in client.get(f"/en/v/{table.sheet.view_token}/").content.decode()
+    loose = sheet_services.sheet_create(game="skat", players=["A", "B", "C"])
+    assert "/sign" not in client.get(f"/en/s/{loose.edit_token}/").content.decode()
