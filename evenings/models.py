@@ -46,6 +46,8 @@ class Evening(models.Model):
         blank=True,
         related_name="+",
     )
+    # One more with every write to the evening (the API's ETag and If-Match).
+    version = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -13,7 +13,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -29,6 +31,33 @@ from games.rules.errors import Problem, RuleError
 
 NAME_LENGTH = 40
 MOST_SERIES = 20
+
+
+class StaleEvening(RuleError):
+    """The write was based on an older version of the evening than the current one."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__(
+            _(
+                "This evening changed meanwhile (on another device): here it is now. Check "
+                "it, then send your change again."
+            )
+        )
+        self.current = current
+
+
+def _locked(evening: Evening, expected_version: int | None) -> Evening:
+    """The evening, locked for this transaction; ``StaleEvening`` when the writer saw
+    another version."""
+    evening = Evening.objects.select_for_update().select_related("circle").get(pk=evening.pk)
+    if expected_version is not None and expected_version != evening.version:
+        raise StaleEvening(evening.version)
+    return evening
+
+
+def _bump(evening: Evening) -> None:
+    Evening.objects.filter(pk=evening.pk).update(version=F("version") + 1)
+    evening.refresh_from_db(fields=["version"])
 
 
 def _tidy(value: object) -> str:
@@ -94,7 +123,11 @@ def evening_create(
 
 
 def players_add(
-    *, evening: Evening, names: Iterable[object] = (), circle_players: Iterable[object] = ()
+    *,
+    evening: Evening,
+    names: Iterable[object] = (),
+    circle_players: Iterable[object] = (),
+    expected_version: int | None = None,
 ) -> list[EveningPlayer]:
     """Add names typed at the door (and, in a circle, the circle's players by id) to the
     roll. A name already on it is refused; a player who left comes back."""
@@ -127,7 +160,7 @@ def players_add(
                 else:
                     wanted.append((known[pk].name, known[pk]))
     with transaction.atomic():
-        evening = Evening.objects.select_for_update().get(pk=evening.pk)
+        evening = _locked(evening, expected_version)
         roll = {p.name.casefold(): p for p in evening.players.all()}
         seen: set[str] = set()
         added: list[EveningPlayer] = []
@@ -153,12 +186,16 @@ def players_add(
             raise RuleError(_("Type the player's name."), "names")
         for player in added:
             player.save()
+        _bump(evening)
     return added
 
 
-def player_leave(*, evening: Evening, player: EveningPlayer) -> EveningPlayer:
+def player_leave(
+    *, evening: Evening, player: EveningPlayer, expected_version: int | None = None
+) -> EveningPlayer:
     """Take a player off the roll between series (their results stay)."""
     with transaction.atomic():
+        evening = _locked(evening, expected_version)
         open_series = selectors.open_series(evening)
         if (
             open_series is not None
@@ -175,6 +212,7 @@ def player_leave(*, evening: Evening, player: EveningPlayer) -> EveningPlayer:
             )
         player.left = True
         player.save(update_fields=["left"])
+        _bump(evening)
     return player
 
 
@@ -212,11 +250,12 @@ def series_draw(
     method: object = "lot",
     seed: object = None,
     keep_apart: bool = False,
+    expected_version: int | None = None,
 ) -> Series:
     """Draw the next series and open a sheet per table. Refused while a series is still
     being played, when every series is drawn, and for a roll that cannot be seated."""
     with transaction.atomic():
-        evening = Evening.objects.select_for_update().get(pk=evening.pk)
+        evening = _locked(evening, expected_version)
         last = evening.series.order_by("-number").first()
         if last is not None and not last.closed:
             tables = list(last.tables.all())
@@ -235,6 +274,12 @@ def series_draw(
                 )
             last.closed = True
             last.save(update_fields=["closed"])
+        if evening.played_on > timezone.localdate() + datetime.timedelta(days=1):
+            raise RuleError(
+                _("This evening is on %(day)s; its series are drawn on that day.")
+                % {"day": date_format(evening.played_on, "DATE_FORMAT")},
+                "draw",
+            )
         number = 1 if last is None else last.number + 1
         if number > evening.series_count:
             raise RuleError(
@@ -292,6 +337,7 @@ def series_draw(
             TableSeat.objects.bulk_create(
                 TableSeat(table=row, position=i, player_id=p) for i, p in enumerate(table.players)
             )
+        _bump(evening)
     return series
 
 
@@ -314,11 +360,19 @@ def _started(series: Series) -> bool:
     return series.tables.filter(deals__gt=0).exists() or series.tables.filter(paper=True).exists()
 
 
-def series_swap(*, series: Series, first: object, second: object, number: object = None) -> Series:
+def series_swap(
+    *,
+    series: Series,
+    first: object,
+    second: object,
+    number: object = None,
+    expected_version: int | None = None,
+) -> Series:
     """Swap two players of a series before it starts; the swap is recorded."""
     with transaction.atomic():
-        series = Series.objects.select_for_update().select_related("evening").get(pk=series.pk)
-        evening = series.evening
+        evening = _locked(series.evening, expected_version)
+        series = Series.objects.select_for_update().get(pk=series.pk)
+        series.evening = evening
         names = dict(evening.players.values_list("pk", "name"))
         later = evening.series.filter(number__gt=series.number).exists()
         swapped = seating.swap(
@@ -359,6 +413,7 @@ def series_swap(*, series: Series, first: object, second: object, number: object
             {"first": first, "second": second, "at": timezone.now().isoformat()},
         ]
         series.save(update_fields=["swaps"])
+        _bump(evening)
     return series
 
 
@@ -390,16 +445,14 @@ def table_paper_result(
     table: EveningTable,
     foot: Sequence[Mapping[str, Any]] | None = None,
     rows: Sequence[Mapping[str, Any]] | None = None,
+    expected_version: int | None = None,
 ) -> EveningTable:
     """A table's series from a paper list: its foot (per player points, won, lost), its
     rows (declarer and the value as written), or both (checked against each other)."""
     with transaction.atomic():
-        table = (
-            EveningTable.objects.select_for_update()
-            .select_related("series__evening")
-            .get(pk=table.pk)
-        )
-        evening = table.series.evening
+        evening = _locked(table.series.evening, expected_version)
+        table = EveningTable.objects.select_for_update().select_related("series").get(pk=table.pk)
+        table.series.evening = evening
         if evening.game != "skat":
             raise RuleError(_("A paper list is typed in for Skat tables."))
         if table.series.closed:
@@ -452,6 +505,7 @@ def table_paper_result(
         table.save(update_fields=["paper", "done", "deals", "last_entry_at"])
         if before is not None:
             _note_after_signing(table, before)
+        _bump(evening)
     return table
 
 
@@ -485,10 +539,16 @@ def _listed(i: int, row: Mapping[str, Any]) -> ranking_rules.ListedRow:
     )
 
 
-def table_sign(*, table: EveningTable, player: EveningPlayer | None = None) -> EveningTable:
+def table_sign(
+    *,
+    table: EveningTable,
+    player: EveningPlayer | None = None,
+    expected_version: int | None = None,
+) -> EveningTable:
     """A player of the table signs its series (``player``), or the organiser marks the
     whole table signed (``player`` None). Only a done table is signed."""
     with transaction.atomic():
+        evening = _locked(table.series.evening, expected_version)
         table = EveningTable.objects.select_for_update().get(pk=table.pk)
         if not table.done:
             raise RuleError(
@@ -508,6 +568,7 @@ def table_sign(*, table: EveningTable, player: EveningPlayer | None = None) -> E
         if not seats.filter(signed=False).exists() and table.signed_at is None:
             table.signed_at = timezone.now()
             table.save(update_fields=["signed_at"])
+        _bump(evening)
     return table
 
 

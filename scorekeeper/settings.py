@@ -288,7 +288,7 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Scorekeeper <scorekee
 # Names offered on a new sheet besides the ones this phone typed: a circle's players.
 NAME_SUGGESTERS = ["circles.selectors.suggested_names"]
 # Paths the circles app adds to the OpenAPI schema (games never imports circles).
-OPENAPI_EXTENSIONS = ["circles.api.openapi_parts"]
+OPENAPI_EXTENSIONS = ["circles.api.openapi_parts", "evenings.api.openapi_parts"]
 
 LANGUAGE_CODE = "en"
 # English, German (Skat's own language) and Esperanto (the rule texts' language).

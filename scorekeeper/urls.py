@@ -12,6 +12,7 @@ from django.urls import include, path
 from django.views.i18n import set_language
 
 from circles import api as circles_api
+from evenings import api as evenings_api
 from games import api, api_docs, api_sheets, views, views_app
 
 urlpatterns = [
@@ -39,6 +40,28 @@ urlpatterns = [
         "api/v1/sheets/<int:sheet_id>/hands/<int:number>",
         api_sheets.sheet_hand,
         name="api-sheet-hand",
+    ),
+    path("api/v1/evenings", evenings_api.evenings, name="api-evenings"),
+    path("api/v1/evenings/<int:evening_id>", evenings_api.evening_detail, name="api-evening"),
+    path(
+        "api/v1/evenings/<int:evening_id>/players",
+        evenings_api.evening_players,
+        name="api-evening-players",
+    ),
+    path(
+        "api/v1/evenings/<int:evening_id>/players/<int:player_id>",
+        evenings_api.evening_player,
+        name="api-evening-player",
+    ),
+    path(
+        "api/v1/evenings/<int:evening_id>/series",
+        evenings_api.evening_series,
+        name="api-evening-series",
+    ),
+    path(
+        "api/v1/evenings/<int:evening_id>/series/<int:number>/tables/<int:table>/result",
+        evenings_api.table_result,
+        name="api-evening-table-result",
     ),
     path(
         "api/v1/seasons/<int:season_id>/standings",

@@ -6,6 +6,7 @@ link writes only its own table."""
 from __future__ import annotations
 
 import datetime
+import json
 
 import pytest
 from django.contrib.auth.models import User
@@ -31,7 +32,7 @@ def _world():
     circle_services.circle_join(user=member, token=circle.invite_token)
     evening = services.evening_create(
         name="Tuesday",
-        played_on=datetime.date(2026, 12, 1),
+        played_on=datetime.date.today(),
         circle=circle,
         series_deals={"3": 3},
     )
@@ -109,6 +110,72 @@ MATRIX = {
         },
     ),
 }
+
+
+def token_of(w, r):
+    return {
+        "organiser": w["evening"].organiser_token,
+        "view": w["evening"].view_token,
+        "table": w["one"].sheet.edit_token,
+    }.get(r)
+
+
+def api(method, path, body=None):
+    def build(w, r):
+        headers = {"content_type": "application/json"}
+        if token_of(w, r):
+            headers["HTTP_AUTHORIZATION"] = f"Bearer {token_of(w, r)}"
+        return path(w), body, headers
+
+    return method, build
+
+
+READ = {r: (OK if r in ("organiser", "view") else NO) for r in ROLES}
+API = {
+    "api-evening": (*api("get", lambda w: f"/api/v1/evenings/{w['evening'].pk}"), READ),
+    "api-evening-players": (
+        *api("post", lambda w: f"/api/v1/evenings/{w['evening'].pk}/players", {"names": ["Zoe"]}),
+        ONLY["organiser"],
+    ),
+    "api-evening-player": (
+        *api(
+            "delete",
+            lambda w: (
+                f"/api/v1/evenings/{w['evening'].pk}/players/{w['evening'].players.first().pk}"
+            ),
+        ),
+        ONLY["organiser"],
+    ),
+    "api-evening-series": (
+        *api("post", lambda w: f"/api/v1/evenings/{w['evening'].pk}/series", {"seed": 1}),
+        ONLY["organiser"],
+    ),
+    "api-evening-table-result": (
+        *api(
+            "post",
+            lambda w: f"/api/v1/evenings/{w['evening'].pk}/series/1/tables/2/result",
+            {"rows": []},
+        ),
+        ONLY["organiser"],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(API))
+def test_every_evening_api_role_gets_its_answer(client_factory, world, name):
+    method, build, expected = API[name]
+    for role in ROLES:
+        with transaction.atomic():
+            client = client_factory()
+            if role in world["users"]:
+                client.force_login(world["users"][role])
+            path, body, headers = build(world, role)
+            if method == "get" or method == "delete":
+                response = getattr(client, method)(path, **headers)
+            else:
+                response = client.post(path, json.dumps(body), **headers)
+            assert _outcome(response) == expected[role], (name, role, response.status_code)
+            transaction.set_rollback(True)
 
 
 def _outcome(response):

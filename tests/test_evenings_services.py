@@ -22,7 +22,7 @@ PASS = {"passed": True}
 
 
 def evening(**kw):
-    data = {"name": "Club night", "played_on": datetime.date(2026, 12, 1), **kw}
+    data = {"name": "Club night", "played_on": datetime.date.today(), **kw}
     return services.evening_create(**data)
 
 
@@ -224,3 +224,11 @@ def test_a_player_leaves_between_series_not_while_their_table_plays():
     assert leaver.left
     # Their results stay in the ranking.
     assert selectors.evening_ranking(e).row_of(leaver.pk) is not None
+
+
+def test_an_evening_set_up_ahead_is_drawn_on_its_day():
+    e = evening(played_on=datetime.date.today() + datetime.timedelta(days=7))
+    services.players_add(evening=e, names=NAMES[:4])
+    with pytest.raises(RuleError, match="its series are drawn on that day"):
+        services.series_draw(evening=e, method="lot", seed=1)
+    assert not e.series.exists()

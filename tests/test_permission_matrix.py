@@ -324,6 +324,15 @@ MATRIX: dict[str, tuple[Build, dict[str, str]]] = {
     "evenings:ranking": (get(lambda w, r: f"/en/r/{_token(w, r)}/"), NOBODY),
     "evenings:screen": (get(lambda w, r: f"/en/r/{_token(w, r)}/screen"), NOBODY),
     "evenings:screen-live": (get(lambda w, r: f"/en/r/{_token(w, r)}/screen/live"), NOBODY),
+    "api-evenings": (api("post", lambda w, r: "/api/v1/evenings"), PUBLIC),
+    "api-evening": (api("get", lambda w, r: "/api/v1/evenings/1"), NOBODY),
+    "api-evening-players": (api("post", lambda w, r: "/api/v1/evenings/1/players"), NOBODY),
+    "api-evening-player": (api("delete", lambda w, r: "/api/v1/evenings/1/players/1"), NOBODY),
+    "api-evening-series": (api("post", lambda w, r: "/api/v1/evenings/1/series"), NOBODY),
+    "api-evening-table-result": (
+        api("post", lambda w, r: "/api/v1/evenings/1/series/1/tables/1/result"),
+        NOBODY,
+    ),
 }
 
 

@@ -1,0 +1,666 @@
+"""The club evenings part of the JSON API: /api/v1/evenings… (api.md, "Club evenings").
+
+Every request body is read by a declaration (``games.api_declarations``), and the
+OpenAPI description of these paths (:func:`openapi_parts`) is built from the same
+declarations, so the two cannot drift apart. Writes need ``Authorization: Bearer
+<organiser_token>``; reads take the organiser or the view token. As for the sheets:
+an ``Idempotency-Key`` answers a retried write with its first answer and changes
+nothing, and ``If-Match`` (the evening's ETag or version) refuses a write with 412
+and the evening as it is now when the evening changed since that version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.csrf import csrf_exempt
+
+from circles.models import Circle
+from evenings import permissions, selectors, services
+from evenings.models import Evening, EveningPlayer, EveningTable
+from evenings.rules import seating
+from games import services as sheet_services
+from games.api_declarations import (
+    Boolean,
+    Choice,
+    Date,
+    Integer,
+    ListOf,
+    Nested,
+    Raw,
+    Request,
+    Text,
+    spec,
+)
+from games.api_input import Body, UnreadableInput, errors_json, parse_json_object
+from games.api_sheets import _BadIfMatch, bearer_token, expected_version
+from games.rules.errors import Problem, RuleError
+from scorekeeper.i18n import JsonResponse
+
+Answer = tuple[int, dict[str, Any]]
+
+# -- The requests, declared once ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NewEvening(Request):
+    game: str = field(
+        metadata=spec(
+            Choice(seating.GAMES, gettext_lazy("The game of the evening.")), required=True
+        )
+    )
+    name: str = field(
+        metadata=spec(Text(gettext_lazy("The evening's name."), max_length=80), required=True)
+    )
+    date: Any = field(metadata=spec(Date(gettext_lazy("The day it is played.")), required=True))
+    circle: int | None = field(
+        default=None,
+        metadata=spec(
+            Integer(gettext_lazy("The circle it is kept in (its owner logged in), or null.")),
+            nullable=True,
+        ),
+    )
+    series: int = field(
+        default=3,
+        metadata=spec(
+            Integer(
+                gettext_lazy("How many series the evening has."), minimum=1, maximum=20, default=3
+            )
+        ),
+    )
+    series_deals: Any = field(
+        default=None,
+        metadata=spec(
+            Raw(
+                {
+                    "type": "object",
+                    "additionalProperties": {"type": "integer", "minimum": 1},
+                    "example": {"3": 36, "4": 48, "5": 60},
+                },
+                gettext_lazy(
+                    "Deals per series by table size; a shortened series is a multiple of "
+                    "the table size."
+                ),
+            )
+        ),
+    )
+    tables: str = field(
+        default="fours_first",
+        metadata=spec(
+            Choice(
+                seating.TABLE_ORDERS,
+                gettext_lazy("Which tables are numbered first (Skat)."),
+                default="fours_first",
+            )
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class RollAdd(Request):
+    names: list[str] | None = field(
+        default=None,
+        metadata=spec(
+            ListOf(Text(max_length=40), gettext_lazy("Names typed at the door."), max_items=200)
+        ),
+    )
+    players: list[int] | None = field(
+        default=None,
+        metadata=spec(ListOf(Integer(), gettext_lazy("The circle's player ids."), max_items=200)),
+    )
+
+
+@dataclass(frozen=True)
+class Draw(Request):
+    draw: str = field(
+        default="lot",
+        metadata=spec(
+            Choice(
+                seating.METHODS,
+                gettext_lazy("By lot, or seeded by the evening's ranking so far."),
+                default="lot",
+            )
+        ),
+    )
+    seed: int | None = field(
+        default=None,
+        metadata=spec(
+            Integer(
+                gettext_lazy("The lot's seed (a fresh one when left out)."),
+                minimum=0,
+                maximum=seating.SEED_LIMIT - 1,
+            )
+        ),
+    )
+    keep_apart: bool = field(
+        default=False,
+        metadata=spec(Boolean(gettext_lazy("Keep apart who sat together in the last series."))),
+    )
+
+
+@dataclass(frozen=True)
+class FootLine(Request):
+    player: int = field(metadata=spec(Integer(gettext_lazy("The player's id.")), required=True))
+    points: int = field(
+        metadata=spec(Integer(gettext_lazy("The list's running total.")), required=True)
+    )
+    won: int = field(
+        metadata=spec(Integer(gettext_lazy("Games won as declarer."), minimum=0), required=True)
+    )
+    lost: int = field(
+        metadata=spec(Integer(gettext_lazy("Games lost as declarer."), minimum=0), required=True)
+    )
+
+
+@dataclass(frozen=True)
+class ListedRow(Request):
+    declarer: int = field(
+        metadata=spec(Integer(gettext_lazy("The declarer's player id.")), required=True)
+    )
+    value: int = field(
+        metadata=spec(
+            Integer(gettext_lazy("The value as written: 48 won, −96 lost."), rule_range=True),
+            required=True,
+        )
+    )
+
+
+@dataclass(frozen=True)
+class PaperResult(Request):
+    players: list[FootLine] | None = field(
+        default=None,
+        metadata=spec(ListOf(Nested(FootLine), gettext_lazy("The list's foot, per player."))),
+    )
+    rows: list[ListedRow] | None = field(
+        default=None,
+        metadata=spec(
+            ListOf(
+                Nested(ListedRow),
+                gettext_lazy("The list's rows; checked against the foot when both are given."),
+            )
+        ),
+    )
+
+
+# -- Answers ---------------------------------------------------------------------------------
+
+
+def _errors(problems: Any, status: int) -> Answer:
+    return status, errors_json(problems)
+
+
+def _json(answer: Answer) -> JsonResponse:
+    status, body = answer
+    return JsonResponse(body, status=status)
+
+
+def _refused(message: str, status: int) -> JsonResponse:
+    return _json(_errors([Problem(None, message)], status))
+
+
+def etag(evening: Evening) -> str:
+    return f'"{evening.pk}-{evening.version}"'
+
+
+def _table_json(request: HttpRequest, table: EveningTable, seats: list[Any], organiser: bool):
+    body: dict[str, Any] = {
+        "number": table.number,
+        "size": table.size,
+        "players": [s.player_id for s in seats],
+        "first_dealer": table.sheet.first_dealer if table.sheet else seating.FIRST_DEALER,
+        "sheet": table.sheet_id,
+        "deals": table.deals,
+        "of": table.of,
+        "done": table.done,
+        "signed": table.signed_at is not None,
+        "paper": table.paper,
+    }
+    if organiser and table.sheet is not None:
+        body["table_token"] = table.sheet.edit_token
+        body["table_url"] = request.build_absolute_uri(table.sheet.get_absolute_url())
+    return body
+
+
+def evening_json(request: HttpRequest, evening: Evening, *, organiser: bool) -> dict[str, Any]:
+    view = selectors.evening_view(evening)
+    return {
+        "id": evening.pk,
+        "game": evening.game,
+        "name": evening.name,
+        "date": evening.played_on.isoformat(),
+        "circle": evening.circle_id,
+        "series_count": evening.series_count,
+        "series_deals": evening.series_deals,
+        "tables": evening.table_order,
+        "roll": [_player_json(p) for p in view.players],
+        "series": [
+            {
+                "number": s.number,
+                "draw": s.method,
+                "seed": s.seed,
+                "swaps": [{"first": w["first"], "second": w["second"]} for w in s.swaps],
+                "closed": s.closed,
+                "tables": [
+                    _table_json(request, t.table, t.seats, organiser)
+                    for t in view.tables.get(s.number, [])
+                ],
+            }
+            for s in view.series
+        ],
+        "ranking": [
+            {
+                "player": row.player,
+                "name": view.names.get(row.player, ""),
+                "place": row.place,
+                "total": row.total,
+                "won": row.won,
+                "lost": row.lost,
+                "series": [line.as_dict() for line in row.series],
+                "explanation": [str(step) for step in row.explanation],
+            }
+            for row in view.ranking.rows
+        ],
+        "version": evening.version,
+        "urls": {
+            "ranking": request.build_absolute_uri(
+                reverse("evenings:ranking", args=[evening.view_token])
+            ),
+            "screen": request.build_absolute_uri(
+                reverse("evenings:screen", args=[evening.view_token])
+            ),
+        },
+    }
+
+
+def _player_json(player: EveningPlayer) -> dict[str, Any]:
+    return {"player": player.pk, "name": player.name, "left": player.left}
+
+
+# -- Access ----------------------------------------------------------------------------------
+
+
+def _evening_for(request: HttpRequest, evening_id: int, *, write: bool) -> Evening | JsonResponse:
+    token = bearer_token(request)
+    evening = Evening.objects.select_related("circle").filter(pk=evening_id).first()
+    if (
+        evening is None
+        or token is None
+        or token
+        not in (
+            evening.organiser_token,
+            evening.view_token,
+        )
+    ):
+        # One answer for a missing evening and a wrong token: ids cannot be probed.
+        return _refused(
+            _(
+                "No evening here for this token. Send Authorization: Bearer <organiser or "
+                "view token>."
+            ),
+            404,
+        )
+    if write and not permissions.can_organise(evening, token):
+        return _refused(
+            _("This is the evening's view token; changes need the organiser token."), 403
+        )
+    return evening
+
+
+def _read(request: HttpRequest, declared: type[Request]) -> Any:
+    try:
+        return declared.read(Body(parse_json_object(request.body)))
+    except UnreadableInput as error:
+        return _json(_errors(error.problems, 400))
+
+
+def _write(request: HttpRequest, evening: Evening, action: Any) -> JsonResponse:
+    """Run a write with the request's If-Match and Idempotency-Key."""
+    try:
+        version = expected_version(request, evening)  # type: ignore[arg-type]
+    except _BadIfMatch:
+        return _refused(
+            _(
+                "If-Match takes the evening's ETag in double quotes as the last answer gave "
+                'it (as in "12-5"), a list of such tags separated by commas, * or the '
+                "version number."
+            ),
+            400,
+        )
+
+    def run() -> Answer:
+        try:
+            return action(version)
+        except services.StaleEvening as error:
+            evening.refresh_from_db()
+            body = errors_json(error.problems)
+            body["evening"] = evening_json(request, evening, organiser=True)
+            return 412, body
+        except UnreadableInput as error:
+            return _errors(error.problems, 400)
+        except RuleError as error:
+            return _errors(error.problems, 422)
+
+    key = request.headers.get("Idempotency-Key")
+    digest = hashlib.sha256((bearer_token(request) or "").encode()).hexdigest()[:16]
+    scope = f"evening:{evening.pk}:{digest}"
+    print_ = sheet_services.fingerprint(request.method or "", request.path, request.body.decode())
+    status, answer = sheet_services.idempotent(scope=scope, key=key, print_=print_, action=run)
+    response = JsonResponse(answer, status=status)
+    if status < 300:
+        evening.refresh_from_db(fields=["version"])
+        response["ETag"] = etag(evening)
+    return response
+
+
+def _method(request: HttpRequest, allowed: str, message: str) -> JsonResponse | None:
+    if request.method == allowed:
+        return None
+    response = _refused(message, 405)
+    response["Allow"] = allowed
+    return response
+
+
+# -- Endpoints -------------------------------------------------------------------------------
+
+
+@csrf_exempt  # token-authenticated, no cookies: a cross-site form cannot send the header
+def evenings(request: HttpRequest) -> JsonResponse:
+    refused = _method(request, "POST", _("Start an evening with POST."))
+    if refused:
+        return refused
+    data = _read(request, NewEvening)
+    if isinstance(data, JsonResponse):
+        return data
+    circle = None
+    if data.circle is not None:
+        circle = Circle.objects.filter(pk=data.circle).first()
+        if circle is None or not permissions.can_start_in_circle(request.user, circle):
+            return _refused(
+                _("An evening in a circle is started by the circle's owner, logged in."), 403
+            )
+
+    def create() -> Answer:
+        try:
+            evening = services.evening_create(
+                name=data.name,
+                played_on=data.date,
+                game=data.game,
+                series_count=data.series,
+                series_deals=data.series_deals,
+                table_order=data.tables,
+                circle=circle,
+                by=request.user,
+            )
+        except RuleError as error:
+            return _errors(error.problems, 422)
+        body = evening_json(request, evening, organiser=True)
+        body["organiser_token"] = evening.organiser_token
+        body["view_token"] = evening.view_token
+        body["urls"]["board"] = request.build_absolute_uri(
+            reverse("evenings:board", args=[evening.organiser_token])
+        )
+        return 201, body
+
+    user = request.user
+    scope = f"evenings:user:{user.pk}" if user.is_authenticated else "evenings:anonymous"
+    print_ = sheet_services.fingerprint("POST", request.path, request.body.decode())
+    key = request.headers.get("Idempotency-Key")
+    return _json(sheet_services.idempotent(scope=scope, key=key, print_=print_, action=create))
+
+
+@csrf_exempt
+def evening_detail(request: HttpRequest, evening_id: int) -> JsonResponse:
+    refused = _method(request, "GET", _("Read an evening with GET."))
+    if refused:
+        return refused
+    evening = _evening_for(request, evening_id, write=False)
+    if isinstance(evening, JsonResponse):
+        return evening
+    organiser = permissions.can_organise(evening, bearer_token(request) or "")
+    response = JsonResponse(evening_json(request, evening, organiser=organiser))
+    response["ETag"] = etag(evening)
+    return response
+
+
+@csrf_exempt
+def evening_players(request: HttpRequest, evening_id: int) -> JsonResponse:
+    refused = _method(request, "POST", _("Add players to the roll with POST."))
+    if refused:
+        return refused
+    evening = _evening_for(request, evening_id, write=True)
+    if isinstance(evening, JsonResponse):
+        return evening
+    data = _read(request, RollAdd)
+    if isinstance(data, JsonResponse):
+        return data
+
+    def add(version: int | None) -> Answer:
+        if not data.names and not data.players:
+            raise RuleError(_('Give "names" or "players" to add to the roll.'), "names")
+        services.players_add(
+            evening=evening,
+            names=data.names or (),
+            circle_players=data.players or (),
+            expected_version=version,
+        )
+        roll = EveningPlayer.objects.filter(evening=evening)
+        return 201, {"roll": [_player_json(p) for p in roll]}
+
+    return _write(request, evening, add)
+
+
+@csrf_exempt
+def evening_player(request: HttpRequest, evening_id: int, player_id: int) -> JsonResponse:
+    refused = _method(request, "DELETE", _("Take a player off the roll with DELETE."))
+    if refused:
+        return refused
+    evening = _evening_for(request, evening_id, write=True)
+    if isinstance(evening, JsonResponse):
+        return evening
+    player = EveningPlayer.objects.filter(evening=evening, pk=player_id, left=False).first()
+    if player is None:
+        return _refused(_("No such player on this evening's roll."), 404)
+
+    def leave(version: int | None) -> Answer:
+        services.player_leave(evening=evening, player=player, expected_version=version)
+        roll = EveningPlayer.objects.filter(evening=evening)
+        return 200, {"roll": [_player_json(p) for p in roll]}
+
+    return _write(request, evening, leave)
+
+
+@csrf_exempt
+def evening_series(request: HttpRequest, evening_id: int) -> JsonResponse:
+    refused = _method(request, "POST", _("Draw the next series with POST."))
+    if refused:
+        return refused
+    evening = _evening_for(request, evening_id, write=True)
+    if isinstance(evening, JsonResponse):
+        return evening
+    data = _read(request, Draw)
+    if isinstance(data, JsonResponse):
+        return data
+
+    def draw(version: int | None) -> Answer:
+        seed = data.seed
+        if data.draw == "lot" and seed is None:
+            seed = seating.new_seed()
+        series = services.series_draw(
+            evening=evening,
+            method=data.draw,
+            seed=seed if data.draw == "lot" else None,
+            keep_apart=data.keep_apart,
+            expected_version=version,
+        )
+        tables = [
+            _table_json(request, t, list(t.seats.all()), organiser=True)
+            for t in series.tables.select_related("sheet").prefetch_related("seats")
+        ]
+        return 201, {
+            "number": series.number,
+            "draw": series.method,
+            "seed": series.seed,
+            "tables": tables,
+        }
+
+    return _write(request, evening, draw)
+
+
+@csrf_exempt
+def table_result(request: HttpRequest, evening_id: int, number: int, table: int) -> JsonResponse:
+    refused = _method(request, "POST", _("Send a paper table's result with POST."))
+    if refused:
+        return refused
+    evening = _evening_for(request, evening_id, write=True)
+    if isinstance(evening, JsonResponse):
+        return evening
+    found = (
+        EveningTable.objects.select_related("series__evening")
+        .filter(series__evening=evening, series__number=number, number=table)
+        .first()
+    )
+    if found is None:
+        return _refused(_("No such table in that series."), 404)
+    data = _read(request, PaperResult)
+    if isinstance(data, JsonResponse):
+        return data
+
+    def record(version: int | None) -> Answer:
+        foot = [line.values() for line in data.players] if data.players is not None else None
+        rows = [row.values() for row in data.rows] if data.rows is not None else None
+        services.table_paper_result(table=found, foot=foot, rows=rows, expected_version=version)
+        found.refresh_from_db()
+        seats = list(found.seats.all())
+        return 200, {
+            "table": _table_json(request, found, seats, organiser=True),
+            "players": [
+                {
+                    "player": s.player_id,
+                    "points": s.points,
+                    "won": s.won,
+                    "lost": s.lost,
+                    "others_lost": s.others_lost,
+                }
+                for s in seats
+            ],
+        }
+
+    return _write(request, evening, record)
+
+
+# -- The OpenAPI description, from the same declarations ---------------------------------------
+
+
+def openapi_parts() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The evening endpoints for the project's OpenAPI schema: (paths, schemas)."""
+    error = {"application/json": {"schema": {"$ref": "#/components/schemas/Errors"}}}
+    evening_id = {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}
+    headers = [
+        {
+            "name": "Idempotency-Key",
+            "in": "header",
+            "required": False,
+            "schema": {"type": "string"},
+        },
+        {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"}},
+    ]
+    refusals = {
+        "400": {"description": gettext_lazy("The body cannot be read."), "content": error},
+        "403": {"description": gettext_lazy("The view token cannot write."), "content": error},
+        "404": {"description": gettext_lazy("No evening for this token."), "content": error},
+        "412": {
+            "description": gettext_lazy("The evening changed since If-Match."),
+            "content": error,
+        },
+        "422": {
+            "description": gettext_lazy("The request breaks the evening's rules."),
+            "content": error,
+        },
+    }
+    answer = {"application/json": {"schema": {"type": "object"}}}
+
+    def write(operation: str, summary: Any, declared: type[Request] | None, params: list) -> dict:
+        body: dict[str, Any] = {
+            "operationId": operation,
+            "tags": ["Evenings"],
+            "summary": summary,
+            "security": [{"token": []}],
+            "parameters": [*params, *headers],
+            "responses": {
+                "200": {"description": gettext_lazy("Done."), "content": answer},
+                "201": {"description": gettext_lazy("Made."), "content": answer},
+                **refusals,
+            },
+        }
+        if declared is not None:
+            body["requestBody"] = declared.request_body()
+        return body
+
+    int_param = lambda name: {  # noqa: E731
+        "name": name,
+        "in": "path",
+        "required": True,
+        "schema": {"type": "integer"},
+    }
+    paths = {
+        "/api/v1/evenings": {
+            "post": write(
+                "evening_create",
+                gettext_lazy("Start a club evening: answers its organiser and view tokens"),
+                NewEvening,
+                [],
+            )
+        },
+        "/api/v1/evenings/{id}": {
+            "get": {
+                "operationId": "evening_detail",
+                "tags": ["Evenings"],
+                "summary": gettext_lazy("An evening: its roll, series, tables and ranking"),
+                "security": [{"token": []}],
+                "parameters": [evening_id],
+                "responses": {
+                    "200": {"description": gettext_lazy("The evening."), "content": answer},
+                    "404": refusals["404"],
+                },
+            }
+        },
+        "/api/v1/evenings/{id}/players": {
+            "post": write(
+                "evening_players_add",
+                gettext_lazy("Add players to the roll"),
+                RollAdd,
+                [evening_id],
+            )
+        },
+        "/api/v1/evenings/{id}/players/{player}": {
+            "delete": write(
+                "evening_player_leave",
+                gettext_lazy("A player leaves between series"),
+                None,
+                [evening_id, int_param("player")],
+            )
+        },
+        "/api/v1/evenings/{id}/series": {
+            "post": write(
+                "evening_series_draw",
+                gettext_lazy("Draw the next series: a sheet per table"),
+                Draw,
+                [evening_id],
+            )
+        },
+        "/api/v1/evenings/{id}/series/{n}/tables/{t}/result": {
+            "post": write(
+                "evening_table_result",
+                gettext_lazy("A paper table's result: its foot, its rows, or both"),
+                PaperResult,
+                [evening_id, int_param("n"), int_param("t")],
+            )
+        },
+    }
+    return paths, {}

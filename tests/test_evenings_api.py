@@ -1,0 +1,194 @@
+"""The club evenings API (api.md, "Club evenings", without the money): start, roll,
+draw, a paper table, read; tokens, Idempotency-Key and If-Match as the sheets API;
+the OpenAPI description from the declarations that read the requests."""
+
+from __future__ import annotations
+
+import datetime
+import json
+
+import pytest
+
+from evenings.api import Draw, NewEvening, PaperResult, RollAdd
+from evenings.models import Evening, EveningTable, Series
+from evenings.rules import seating
+from games import services as sheet_services
+
+pytestmark = pytest.mark.django_db
+
+TODAY = datetime.date.today().isoformat()
+
+
+def post(client, path, body, token=None, **headers):
+    extra = {f"HTTP_{k.upper().replace('-', '_')}": v for k, v in headers.items()}
+    if token:
+        extra["HTTP_AUTHORIZATION"] = f"Bearer {token}"
+    return client.post(path, json.dumps(body), content_type="application/json", **extra)
+
+
+def start(client, **kw):
+    body = {"game": "skat", "name": "Preisskat", "date": TODAY, "series": 2, **kw}
+    response = post(client, "/api/v1/evenings", body)
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+def test_an_evening_is_started_and_read_with_its_tokens(client):
+    made = start(client, series_deals={"3": 27, "4": 32})
+    assert made["series_deals"] == {"3": 27, "4": 32, "5": 60}
+    assert made["organiser_token"]
+    assert made["view_token"]
+    assert made["urls"]["board"].endswith(f"/e/{made['organiser_token']}/")
+    path = f"/api/v1/evenings/{made['id']}"
+    read = client.get(path, HTTP_AUTHORIZATION=f"Bearer {made['view_token']}")
+    assert read.status_code == 200
+    assert read["ETag"] == f'"{made["id"]}-0"'
+    assert client.get(path).status_code == 404
+    assert client.get(path, HTTP_AUTHORIZATION="Bearer nope").status_code == 404
+
+
+def test_bad_input_is_a_4xx_that_changes_nothing(client):
+    bad = post(client, "/api/v1/evenings", {"game": "chess", "name": "", "date": "soon"})
+    assert bad.status_code == 400
+    fields = {e["field"] for e in bad.json()["errors"]}
+    assert {"game", "name", "date"} <= fields
+    odd = post(
+        client,
+        "/api/v1/evenings",
+        {"game": "skat", "name": "X", "date": TODAY, "series_deals": {"4": 30}},
+    )
+    assert odd.status_code == 422
+    assert odd.json()["errors"][0]["field"] == "series_deals.4"
+    assert not Evening.objects.exists()
+
+
+def test_the_roll_the_draw_and_a_paper_table(client):
+    made = start(client)
+    token, base = made["organiser_token"], f"/api/v1/evenings/{made['id']}"
+    few = post(client, base + "/players", {"names": ["Ann", "Bo"]}, token)
+    assert few.status_code == 201
+    two = post(client, base + "/series", {"draw": "lot", "seed": 4}, token)
+    assert two.status_code == 422
+    assert "at least 3 players" in two.json()["errors"][0]["message"]
+    assert not Series.objects.exists()
+    post(client, base + "/players", {"names": ["Cy", "Di", "Ed", "Flo", "Gus"]}, token)
+    view = post(client, base + "/series", {"draw": "lot", "seed": 4}, made["view_token"])
+    assert view.status_code == 403
+    drawn = post(client, base + "/series", {"draw": "lot", "seed": 4}, token)
+    assert drawn.status_code == 201
+    body = drawn.json()
+    assert [t["size"] for t in body["tables"]] == [4, 3]
+    roll = sorted(p for t in body["tables"] for p in t["players"])
+    expected = seating.draw_series(roll, method="lot", seed=4)
+    assert [t["players"] for t in body["tables"]] == [list(t.players) for t in expected.tables]
+    again = post(client, base + "/series", {"draw": "lot", "seed": 5}, token)
+    assert again.status_code == 422
+    assert "still being played" in again.json()["errors"][0]["message"]
+    three = body["tables"][1]
+    a, b, c = three["players"]
+    foot = [
+        {"player": a, "points": 48, "won": 1, "lost": 0},
+        {"player": b, "points": 0, "won": 0, "lost": 0},
+        {"player": c, "points": 0, "won": 0, "lost": 0},
+    ]
+    path = base + "/series/1/tables/2/result"
+    wrong = post(client, path, {"players": foot, "rows": [{"declarer": a, "value": 24}]}, token)
+    assert wrong.status_code == 422
+    impossible = post(client, path, {"rows": [{"declarer": a, "value": 25}]}, token)
+    assert impossible.status_code == 422
+    assert not EveningTable.objects.filter(paper=True).exists()
+    ok = post(client, path, {"players": foot, "rows": [{"declarer": a, "value": 48}]}, token)
+    assert ok.status_code == 200, ok.content
+    read = client.get(base, HTTP_AUTHORIZATION=f"Bearer {token}").json()
+    top = read["ranking"][0]
+    # Seeger-Fabian at three: 48 + 50 × 1 = 98.
+    assert (top["player"], top["total"], top["place"]) == (a, 98, 1)
+    table = read["series"][0]["tables"][1]
+    assert table["done"]
+    assert table["paper"]
+    assert not table["signed"]
+    assert "table_token" in read["series"][0]["tables"][0]
+    viewed = client.get(base, HTTP_AUTHORIZATION=f"Bearer {made['view_token']}").json()
+    assert "table_token" not in viewed["series"][0]["tables"][0]
+
+
+def test_a_table_token_writes_only_its_own_sheet(client):
+    made = start(client)
+    token, base = made["organiser_token"], f"/api/v1/evenings/{made['id']}"
+    post(client, base + "/players", {"names": ["A", "B", "C", "D", "E", "F"]}, token)
+    tables = post(client, base + "/series", {"seed": 1}, token).json()["tables"]
+    one, two = tables
+    entered = post(
+        client, f"/api/v1/sheets/{one['sheet']}/hands", {"passed": True}, one["table_token"]
+    )
+    assert entered.status_code == 201
+    other = post(
+        client, f"/api/v1/sheets/{two['sheet']}/hands", {"passed": True}, one["table_token"]
+    )
+    assert other.status_code in (403, 404)
+    assert post(client, base + "/players", {"names": ["Z"]}, one["table_token"]).status_code == 404
+    read = client.get(base, HTTP_AUTHORIZATION=f"Bearer {token}").json()
+    assert [t["deals"] for t in read["series"][0]["tables"]] == [1, 0]
+
+
+def test_a_retried_write_is_answered_once_and_if_match_refuses_a_stale_one(client):
+    made = start(client)
+    token, base = made["organiser_token"], f"/api/v1/evenings/{made['id']}"
+    first = post(client, base + "/players", {"names": ["Ann"]}, token, **{"Idempotency-Key": "k1"})
+    again = post(client, base + "/players", {"names": ["Ann"]}, token, **{"Idempotency-Key": "k1"})
+    assert first.status_code == again.status_code == 201
+    assert first.json() == again.json()
+    assert Evening.objects.get().players.count() == 1
+    stale = post(client, base + "/players", {"names": ["Bo"]}, token, **{"If-Match": '"0"'})
+    assert stale.status_code == 400 or stale.status_code == 412
+    stale = post(client, base + "/players", {"names": ["Bo"]}, token, **{"If-Match": "0"})
+    assert stale.status_code == 412
+    assert stale.json()["evening"]["version"] == 1
+    fresh = post(client, base + "/players", {"names": ["Bo"]}, token, **{"If-Match": first["ETag"]})
+    assert fresh.status_code == 201
+    assert fresh["ETag"] == f'"{made["id"]}-2"'
+
+
+def test_a_player_leaves_with_delete(client):
+    made = start(client)
+    token, base = made["organiser_token"], f"/api/v1/evenings/{made['id']}"
+    roll = post(client, base + "/players", {"names": ["Ann", "Bo"]}, token).json()["roll"]
+    gone = client.delete(
+        f"{base}/players/{roll[0]['player']}", HTTP_AUTHORIZATION=f"Bearer {token}"
+    )
+    assert gone.status_code == 200
+    assert [p["left"] for p in gone.json()["roll"]] == [True, False]
+    assert (
+        client.delete(f"{base}/players/{roll[0]['player']}", HTTP_AUTHORIZATION=f"Bearer {token}")
+    ).status_code == 404
+
+
+def test_the_openapi_description_comes_from_the_declarations(client):
+    schema = client.get("/api/v1/openapi.json").json()
+    paths = schema["paths"]
+    for declared, path in (
+        (NewEvening, "/api/v1/evenings"),
+        (RollAdd, "/api/v1/evenings/{id}/players"),
+        (Draw, "/api/v1/evenings/{id}/series"),
+        (PaperResult, "/api/v1/evenings/{id}/series/{n}/tables/{t}/result"),
+    ):
+        body = paths[path]["post"]["requestBody"]["content"]["application/json"]["schema"]
+        assert body == json.loads(json.dumps(declared.schema(), default=str))
+    assert "get" in paths["/api/v1/evenings/{id}"]
+    assert "delete" in paths["/api/v1/evenings/{id}/players/{player}"]
+
+
+def test_a_sheet_entered_through_the_api_moves_the_evenings_ranking(client):
+    made = start(client, series_deals={"3": 3})
+    token, base = made["organiser_token"], f"/api/v1/evenings/{made['id']}"
+    post(client, base + "/players", {"names": ["A", "B", "C"]}, token)
+    table = post(client, base + "/series", {"seed": 1}, token).json()["tables"][0]
+    sheet_services.hand_record(
+        sheet=EveningTable.objects.get().sheet,
+        data={"declarer": 0, "game": "grand", "bid": 18, "matadors": {"with": 1}, "outcome": "won"},
+    )
+    read = client.get(base, HTTP_AUTHORIZATION=f"Bearer {token}").json()
+    top = read["ranking"][0]
+    assert top["player"] == table["players"][0]
+    # Grand with 1, game 2: 24 × 2 = 48, + 50 for the game won.
+    assert top["total"] == 98
