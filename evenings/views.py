@@ -300,6 +300,17 @@ def _read_rows(text: str, seats: list[Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def _row_said(problem: Any) -> str:
+    """A problem with a typed row, named by its line ("Row 3: …")."""
+    parts = (problem.field or "").split(".")
+    if len(parts) > 1 and parts[0] == "rows" and parts[1].isdigit():
+        return _("Row %(row)s: %(problem)s") % {
+            "row": int(parts[1]) + 1,
+            "problem": problem.message,
+        }
+    return str(problem.message)
+
+
 @require_http_methods(["GET", "POST"])
 def table_paper(request: HttpRequest, token: str, table_id: int) -> HttpResponse:
     """A table that played on paper: the organiser types its foot, its rows, or both."""
@@ -329,7 +340,7 @@ def table_paper(request: HttpRequest, token: str, table_id: int) -> HttpResponse
             )
             services.table_paper_result(table=table, foot=foot, rows=rows)
         except RuleError as error:
-            problems = list(error.problems)
+            problems = [_row_said(problem) for problem in error.problems]
         else:
             messages.success(
                 request, _("Table %(table)s's result is in.") % {"table": table.number}

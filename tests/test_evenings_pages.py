@@ -280,3 +280,10 @@ def test_a_tables_sheet_page_leads_to_its_sign_off_and_other_sheets_do_not(clien
     assert "/sign" not in client.get(f"/en/v/{table.sheet.view_token}/").content.decode()
     loose = sheet_services.sheet_create(game="skat", players=["A", "B", "C"])
     assert "/sign" not in client.get(f"/en/s/{loose.edit_token}/").content.decode()
+
+
+def test_a_series_without_results_says_so_on_the_ranking(client):
+    e = make(3)
+    services.series_draw(evening=e, method="lot", seed=5)
+    page = client.get(f"/en/r/{e.view_token}/").content.decode()
+    assert "No table has a result in this series yet." in page
