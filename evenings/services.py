@@ -314,6 +314,9 @@ def series_draw(
             keep_apart=apart,
             names=names,
         )
+        # What is stored is a legal seating: every table a size the game plays at, no
+        # player at two tables.
+        seating.check_tables([t.players for t in draw.tables], game=evening.game, names=names)
         series = Series.objects.create(
             evening=evening,
             number=number,
@@ -383,6 +386,7 @@ def series_swap(
             started=_started(series) or series.closed or later,
             names=names,
         )
+        seating.check_tables([t.players for t in swapped.tables], game=evening.game, names=names)
         for table, drawn in zip(
             series.tables.prefetch_related("seats"), swapped.tables, strict=True
         ):

@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 
 from circles import services as circle_services
 from evenings import services
-from evenings.models import Evening, EveningTable
+from evenings.models import Evening, EveningPlayer, EveningTable
 from games import services as sheet_services
 
 pytestmark = pytest.mark.django_db
@@ -287,3 +287,37 @@ def test_a_series_without_results_says_so_on_the_ranking(client):
     services.series_draw(evening=e, method="lot", seed=5)
     page = client.get(f"/en/r/{e.view_token}/").content.decode()
     assert "No table has a result in this series yet." in page
+
+
+def test_the_board_names_a_quiet_table_and_a_change_after_signing(client):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    e = make(7, series_deals={"3": 3})
+    services.series_draw(evening=e, method="lot", seed=5)
+    four, three = EveningTable.objects.order_by("number")
+    EveningTable.objects.filter(pk=four.pk).update(
+        last_entry_at=timezone.now() - dt.timedelta(minutes=16)
+    )
+    a = three.seats.first().player_id
+    services.table_paper_result(table=three, rows=[{"declarer": a, "value": 48}])
+    services.table_sign(table=three)
+    services.table_paper_result(table=three, rows=[{"declarer": a, "value": 96}])
+    page = client.get(f"/en/e/{e.organiser_token}/").content.decode()
+    assert page.count("Nothing entered for 15 minutes") == 1
+    assert "Table 2 of series 1 changed after it was signed." in page
+    name = EveningPlayer.objects.get(pk=a).name
+    assert f"{name}: 98 → 146 (place 1 → 1)" in page
+
+
+def test_a_circles_owner_finds_the_evening_on_the_circle_page(client):
+    owner = User.objects.create_user("olga", "o@example.org", "pw-long-enough-1")
+    member = User.objects.create_user("max", "m@example.org", "pw-long-enough-1")
+    circle = circle_services.circle_create(owner=owner, name="Club", player_name="Olga")
+    circle_services.circle_join(user=member, token=circle.invite_token)
+    link = f'href="/en/evenings/new/?circle={circle.pk}"'
+    client.force_login(owner)
+    assert link in client.get(f"/en/circles/{circle.pk}/").content.decode()
+    client.force_login(member)
+    assert link not in client.get(f"/en/circles/{circle.pk}/").content.decode()

@@ -232,3 +232,66 @@ def test_an_evening_set_up_ahead_is_drawn_on_its_day():
     with pytest.raises(RuleError, match="its series are drawn on that day"):
         services.series_draw(evening=e, method="lot", seed=1)
     assert not e.series.exists()
+
+
+def test_a_pitch_evening_seats_fours_and_refuses_a_roll_that_does_not_fill_them():
+    # Rule section "evening-tables": Pitch is played at tables of four only.
+    e = with_roll(6, game="pitch")
+    with pytest.raises(RuleError, match="2 players more, or 2 players fewer"):
+        services.series_draw(evening=e, method="lot", seed=1)
+    services.players_add(evening=e, names=["Lena", "Max"])
+    series = services.series_draw(evening=e, method="lot", seed=1)
+    tables = list(series.tables.all())
+    assert [t.size for t in tables] == [4, 4]
+    assert all(t.sheet.game == "pitch" for t in tables)
+    first = tables[0]
+    sheet_services.hand_record(
+        sheet=first.sheet,
+        data={
+            "pitcher": 0,
+            "bid": 4,
+            "points": {
+                "ace": "A",
+                "jack": "A",
+                "off_jack": "A",
+                "high_joker": "A",
+                "low_joker": "A",
+                "ten": "B",
+                "two": "B",
+                "three": "A",
+            },
+        },
+    )
+    first.refresh_from_db()
+    assert first.deals == 1
+    # Each player scores their team's score at the table (rule "evening-ranking"): team A
+    # (seats 1 and 3) ace, jack, off-jack, both jokers and the three (worth 3): 8; team B
+    # the ten and the two: 2.
+    seat_points = {s.position: s.points for s in first.seats.all()}
+    assert seat_points[0] == seat_points[2] == 8
+    assert seat_points[1] == seat_points[3] == 2
+    with pytest.raises(RuleError, match="Skat tables"):
+        services.table_paper_result(table=tables[1], rows=[])
+
+
+def test_a_paper_foot_with_a_player_from_another_table_is_refused():
+    e = with_roll(7)
+    series = services.series_draw(evening=e, method="lot", seed=2)
+    four, three = series.tables.order_by("number")
+    stranger = four.seats.first().player_id
+    foot = [{"player": s.player_id, "points": 0, "won": 0, "lost": 0} for s in three.seats.all()]
+    foot[0]["player"] = stranger
+    with pytest.raises(RuleError, match="does not play at this table"):
+        services.table_paper_result(table=three, foot=foot)
+    three.refresh_from_db()
+    assert not three.paper
+
+
+def test_a_latecomer_waits_for_the_next_draw_and_cannot_be_swapped_in():
+    e = with_roll(6)
+    series = services.series_draw(evening=e, method="lot", seed=2)
+    (late,) = services.players_add(evening=e, names=["Zoe"])
+    seated = series.tables.first().seats.first().player_id
+    with pytest.raises(RuleError, match="not in series 1"):
+        services.series_swap(series=series, first=seated, second=late.pk)
+    assert not TableSeat.objects.filter(player=late).exists()

@@ -205,3 +205,23 @@ def test_the_big_screen_fits_without_scrolling(live_server, browser, size):
     assert page.locator("a, button, input, select, form").count() == 0
     screenshot(page, f"evening-screen-{size[0]}")
     context.close()
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
+def test_the_big_screen_seats_ten_tables_without_scrolling(live_server, browser, size):
+    import datetime
+
+    from evenings import services
+
+    evening = services.evening_create(name="Open Preisskat", played_on=datetime.date.today())
+    services.players_add(evening=evening, names=[f"Player number {i}" for i in range(1, 41)])
+    services.series_draw(evening=evening, method="lot", seed=1)
+    context, page = _page(browser, {"width": size[0], "height": size[1]}, "dark")
+    page.goto(f"{live_server.url}/en/r/{evening.view_token}/screen")
+    expect(page.locator("[data-mode=seating]")).to_be_visible()
+    expect(page.locator(".screen-table")).to_have_count(10)
+    assert page.evaluate("document.documentElement.scrollHeight <= window.innerHeight")
+    last = page.locator(".screen-table").last.bounding_box()
+    assert last["y"] + last["height"] <= size[1]
+    screenshot(page, f"evening-screen-seating-10-{size[0]}")
+    context.close()
