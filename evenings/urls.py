@@ -12,6 +12,7 @@ urlpatterns = [
     path("e/<str:token>/players/<int:player_id>/leave", views.player_leave, name="player-leave"),
     path("e/<str:token>/draw", views.draw, name="draw"),
     path("e/<str:token>/series/<int:number>/swap", views.swap, name="swap"),
+    path("e/<str:token>/series/<int:number>/print", views.series_print, name="series-print"),
     path("e/<str:token>/tables/<int:table_id>/paper", views.table_paper, name="table-paper"),
     path("e/<str:token>/tables/<int:table_id>/signed", views.table_signed, name="table-signed"),
     path("t/<str:token>/sign", views.table_sign, name="table-sign"),

@@ -468,3 +468,36 @@ def screen_live(request: HttpRequest, token: str) -> HttpResponse:
 def rules(request: HttpRequest) -> HttpResponse:
     """The rules of an evening that its explanations link to."""
     return render(request, "evenings/rules.html")
+
+
+@require_GET
+def series_print(request: HttpRequest, token: str, number: int) -> HttpResponse:
+    """A series' seating list (by name: table and seat) and a card per table with its
+    QR code, to print on A4."""
+    evening = _organised(token)
+    view = selectors.evening_view(evening)
+    series = next((s for s in view.series if s.number == number), None)
+    if series is None:
+        raise Http404(_("No such series"))
+    tables = view.tables.get(number, [])
+    seating = sorted(
+        (
+            {"name": view.names[seat.player_id], "table": t.table.number, "seat": seat.position + 1}
+            for t in tables
+            for seat in t.seats
+        ),
+        key=lambda line: line["name"].casefold(),
+    )
+    cards = []
+    for item in tables:
+        sheet = item.table.sheet
+        url = request.build_absolute_uri(sheet.get_absolute_url()) if sheet else ""
+        cards.append({"table": item.table, "seats": item.seats, "qr": qr_svg(url) if url else ""})
+    context = {
+        "evening": evening,
+        "series": series,
+        "seating": seating,
+        "cards": cards,
+        "names": view.names,
+    }
+    return _secret(render(request, "evenings/print_series.html", context))

@@ -322,3 +322,19 @@ def test_a_circles_owner_finds_the_evening_on_the_circle_page(client):
     assert link in client.get(f"/en/circles/{circle.pk}/").content.decode()
     client.force_login(member)
     assert link not in client.get(f"/en/circles/{circle.pk}/").content.decode()
+
+
+def test_a_series_prints_its_seating_list_by_name_and_a_card_per_table(client):
+    e = make(7)
+    services.series_draw(evening=e, method="lot", seed=5)
+    page = client.get(f"/en/e/{e.organiser_token}/series/1/print")
+    assert page.status_code == 200
+    text = page.content.decode()
+    rows = re.findall(r'<tr><th scope="row">([^<]+)</th><td>(\d)</td><td>(\d)</td></tr>', text)
+    assert [name for name, _t, _s in rows] == sorted(NAMES[:7])
+    for table in EveningTable.objects.all():
+        for seat in table.seats.select_related("player"):
+            assert (seat.player.name, str(table.number), str(seat.position + 1)) in rows
+    assert text.count('class="panel table-print-card"') == 2
+    assert text.count("<svg") == 2
+    assert client.get(f"/en/e/{e.organiser_token}/series/2/print").status_code == 404

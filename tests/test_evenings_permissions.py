@@ -80,6 +80,12 @@ MATRIX = {
     ),
     "draw": ("post", lambda w, r: f"/en/e/{org(w, r)}/draw", {"method": "lot"}, ONLY["organiser"]),
     "swap": ("post", lambda w, r: f"/en/e/{org(w, r)}/series/1/swap", {}, ONLY["organiser"]),
+    "series-print": (
+        "get",
+        lambda w, r: f"/en/e/{org(w, r)}/series/1/print",
+        {},
+        ONLY["organiser"],
+    ),
     "table-paper": (
         "get",
         lambda w, r: f"/en/e/{org(w, r)}/tables/{w['two'].pk}/paper",

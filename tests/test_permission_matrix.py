@@ -315,6 +315,7 @@ MATRIX: dict[str, tuple[Build, dict[str, str]]] = {
     "evenings:player-leave": (post(lambda w, r: f"/en/e/{_token(w, r)}/players/1/leave"), NOBODY),
     "evenings:draw": (post(lambda w, r: f"/en/e/{_token(w, r)}/draw"), NOBODY),
     "evenings:swap": (post(lambda w, r: f"/en/e/{_token(w, r)}/series/1/swap"), NOBODY),
+    "evenings:series-print": (get(lambda w, r: f"/en/e/{_token(w, r)}/series/1/print"), NOBODY),
     "evenings:table-paper": (get(lambda w, r: f"/en/e/{_token(w, r)}/tables/1/paper"), NOBODY),
     "evenings:table-signed": (
         post(lambda w, r: f"/en/e/{_token(w, r)}/tables/1/signed"),

@@ -225,3 +225,31 @@ def test_the_big_screen_seats_ten_tables_without_scrolling(live_server, browser,
     assert last["y"] + last["height"] <= size[1]
     screenshot(page, f"evening-screen-seating-10-{size[0]}")
     context.close()
+
+
+def test_the_seating_list_and_table_cards_print_on_a4(live_server, browser):
+    import shutil
+    import subprocess
+
+    from tests.browser.support import SCREENSHOTS
+
+    evening, _paper = _evening_in_play()
+    context, page = _page(browser, {"width": 1280, "height": 800}, "light")
+    page.goto(f"{live_server.url}/en/e/{evening.organiser_token}/series/1/print")
+    expect(page.get_by_role("button", name="Print")).to_be_visible()
+    page.emulate_media(media="print")
+    pdf = page.pdf(prefer_css_page_size=True)
+    assert pdf.startswith(b"%PDF")
+    boxes = re.findall(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", pdf)
+    # A4 upright: the seating list, then the two table cards on one page.
+    assert [(round(float(w)), round(float(h))) for w, h in boxes] == [(595, 842)] * 2
+    SCREENSHOTS.mkdir(exist_ok=True)
+    path = SCREENSHOTS / "evening-print-series.pdf"
+    path.write_bytes(pdf)
+    if shutil.which("pdftoppm"):
+        subprocess.run(
+            ["pdftoppm", "-png", "-r", "60", str(path), str(SCREENSHOTS / "evening-print-series")],
+            check=True,
+            timeout=60,
+        )
+    context.close()
