@@ -8,6 +8,7 @@ urlpatterns = [
     path("evenings/new/", views.evening_new, name="new"),
     path("evenings/rules/", views.rules, name="rules"),
     path("e/<str:token>/", views.board, name="board"),
+    path("e/<str:token>/tables", views.board_tables, name="board-tables"),
     path("e/<str:token>/players", views.players_add, name="players-add"),
     path("e/<str:token>/players/<int:player_id>/leave", views.player_leave, name="player-leave"),
     path("e/<str:token>/draw", views.draw, name="draw"),

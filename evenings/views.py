@@ -171,6 +171,14 @@ def board(request: HttpRequest, token: str) -> HttpResponse:
     return _secret(render(request, "evenings/board.html", _board_context(request, evening)))
 
 
+@require_GET
+def board_tables(request: HttpRequest, token: str) -> HttpResponse:
+    """What the board polls: the series' table cards (deals played, done, signed, quiet)."""
+    evening = _organised(token)
+    context = _board_context(request, evening)
+    return _secret(render(request, "evenings/_board_tables.html", context))
+
+
 def _back(evening: Evening, anchor: str = "") -> HttpResponse:
     url = reverse("evenings:board", args=[evening.organiser_token])
     return redirect(url + (f"#{anchor}" if anchor else ""))

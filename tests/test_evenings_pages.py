@@ -233,7 +233,14 @@ def _evening_with_tables(count):
 
 
 @pytest.mark.parametrize(
-    "page", ["e/{organiser}/", "r/{view}/", "r/{view}/screen", "r/{view}/screen/live"]
+    "page",
+    [
+        "e/{organiser}/",
+        "e/{organiser}/tables",
+        "r/{view}/",
+        "r/{view}/screen",
+        "r/{view}/screen/live",
+    ],
 )
 def test_query_counts_do_not_grow_with_the_number_of_tables(client, page):
     from django.db import connection
@@ -338,3 +345,18 @@ def test_a_series_prints_its_seating_list_by_name_and_a_card_per_table(client):
     assert text.count('class="panel table-print-card"') == 2
     assert text.count("<svg") == 2
     assert client.get(f"/en/e/{e.organiser_token}/series/2/print").status_code == 404
+
+
+def test_the_board_polls_its_tables_and_offers_the_next_draw_when_all_are_done(client):
+    e = make(3, series_deals={"3": 3})
+    services.series_draw(evening=e, method="lot", seed=5)
+    table = EveningTable.objects.get()
+    url = f"/en/e/{e.organiser_token}/tables"
+    first = client.get(url).content.decode()
+    assert 'hx-trigger="every 15s"' in first
+    assert "0 of 3 deals" in first
+    for _ in range(3):
+        sheet_services.hand_record(sheet=table.sheet, data=PASS)
+    done = client.get(url).content.decode()
+    assert "Every table is done: draw the next series." in done
+    assert f'href="/en/e/{e.organiser_token}/#draw"' in done

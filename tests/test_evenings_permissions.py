@@ -66,6 +66,7 @@ ONLY = {role: {r: (OK if r == role else NO) for r in ROLES} for role in ROLES}
 
 MATRIX = {
     "board": ("get", lambda w, r: f"/en/e/{org(w, r)}/", {}, ONLY["organiser"]),
+    "board-tables": ("get", lambda w, r: f"/en/e/{org(w, r)}/tables", {}, ONLY["organiser"]),
     "players-add": (
         "post",
         lambda w, r: f"/en/e/{org(w, r)}/players",

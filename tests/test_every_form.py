@@ -153,6 +153,7 @@ NO_FORM = {
     "accounts:password-reset-complete": "a page",
     "evenings:board": "the organiser's board (its forms post elsewhere)",
     "evenings:rules": "a page",
+    "evenings:board-tables": "the board's poll (its forms post elsewhere)",
     "evenings:series-print": "the seating list and table cards to print",
     "evenings:ranking": "a page",
     "evenings:screen": "the big screen: a page with no controls",

@@ -311,6 +311,7 @@ MATRIX: dict[str, tuple[Build, dict[str, str]]] = {
     "evenings:new": (get(lambda w, r: "/en/evenings/new/"), PUBLIC),
     "evenings:rules": (get(lambda w, r: "/en/evenings/rules/"), PUBLIC),
     "evenings:board": (get(lambda w, r: f"/en/e/{_token(w, r)}/"), NOBODY),
+    "evenings:board-tables": (get(lambda w, r: f"/en/e/{_token(w, r)}/tables"), NOBODY),
     "evenings:players-add": (post(lambda w, r: f"/en/e/{_token(w, r)}/players"), NOBODY),
     "evenings:player-leave": (post(lambda w, r: f"/en/e/{_token(w, r)}/players/1/leave"), NOBODY),
     "evenings:draw": (post(lambda w, r: f"/en/e/{_token(w, r)}/draw"), NOBODY),
