@@ -31,7 +31,9 @@ class Evening(models.Model):
         on_delete=models.CASCADE,
         null=True,
         blank=True,
-        related_name="+",
+        # The circle page lists its evenings through this name (circles never imports
+        # evenings).
+        related_name="evenings",
     )
     series_count = models.PositiveSmallIntegerField(_("series"), default=3)
     # {"3": 36, "4": 48, "5": 60}: evenings.rules.seating.SeriesDeals.as_dict()

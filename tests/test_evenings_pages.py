@@ -360,3 +360,20 @@ def test_the_board_polls_its_tables_and_offers_the_next_draw_when_all_are_done(c
     done = client.get(url).content.decode()
     assert "Every table is done: draw the next series." in done
     assert f'href="/en/e/{e.organiser_token}/#draw"' in done
+
+
+def test_the_circle_page_lists_its_evenings_the_board_for_its_owner_the_ranking_for_members(
+    client,
+):
+    owner = User.objects.create_user("olga", "o@example.org", "pw-long-enough-1")
+    member = User.objects.create_user("max", "m@example.org", "pw-long-enough-1")
+    circle = circle_services.circle_create(owner=owner, name="Club", player_name="Olga")
+    circle_services.circle_join(user=member, token=circle.invite_token)
+    e = services.evening_create(name="Tuesday", played_on=datetime.date.today(), circle=circle)
+    client.force_login(owner)
+    page = client.get(f"/en/circles/{circle.pk}/").content.decode()
+    assert f'href="/en/e/{e.organiser_token}/"' in page
+    client.force_login(member)
+    page = client.get(f"/en/circles/{circle.pk}/").content.decode()
+    assert e.organiser_token not in page
+    assert f'href="/en/r/{e.view_token}/"' in page
