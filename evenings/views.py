@@ -435,7 +435,25 @@ def _ranking_context(evening: Evening) -> dict[str, Any]:
         }
         for series in view.series
     ]
-    return {"evening": evening, "view": view, "rows": view.rows(), "per_series": per_series}
+    numbers = [series.number for series in view.series]
+    overall = [
+        {
+            "place": row.place,
+            "name": view.names.get(row.player, ""),
+            "cells": [
+                next((line.score for line in row.series if line.number == n), None) for n in numbers
+            ],
+            "total": row.total,
+        }
+        for row in view.ranking.rows
+    ]
+    return {
+        "evening": evening,
+        "view": view,
+        "rows": view.rows(),
+        "per_series": per_series,
+        "overall": overall,
+    }
 
 
 @require_GET

@@ -377,3 +377,20 @@ def test_the_circle_page_lists_its_evenings_the_board_for_its_owner_the_ranking_
     page = client.get(f"/en/circles/{circle.pk}/").content.decode()
     assert e.organiser_token not in page
     assert f'href="/en/r/{e.view_token}/"' in page
+
+
+def test_the_ranking_page_carries_the_evenings_list_to_print(client):
+    e = make(3, series_deals={"3": 3})
+    services.series_draw(evening=e, method="lot", seed=5)
+    table = EveningTable.objects.get()
+    a = table.seats.first().player
+    services.table_paper_result(table=table, rows=[{"declarer": a.pk, "value": 48}])
+    services.series_draw(evening=e, method="lot", seed=6)
+    text = client.get(f"/en/r/{e.view_token}/").content.decode()
+    start = text.index('class="tally-table overall-table"')
+    table_html = text[start : text.index("</table>", start)]
+    assert 'Series 1</th><th scope="col">Series 2</th>' in table_html
+    assert (
+        f'<th scope="row">{a.name}</th><td>98</td><td>–</td><td><strong>98</strong></td><td>1.</td>'
+        in table_html
+    )

@@ -253,3 +253,31 @@ def test_the_seating_list_and_table_cards_print_on_a4(live_server, browser):
             timeout=60,
         )
     context.close()
+
+
+def test_the_evenings_list_prints_alone_on_a4(live_server, browser):
+    import shutil
+    import subprocess
+
+    from tests.browser.support import SCREENSHOTS
+
+    evening, _paper = _evening_in_play()
+    context, page = _page(browser, {"width": 1280, "height": 800}, "dark")
+    page.goto(f"{live_server.url}/en/r/{evening.view_token}/")
+    expect(page.get_by_role("button", name="Print")).to_be_visible()
+    page.emulate_media(media="print")
+    assert not page.locator(".ranking-row").first.is_visible()
+    assert page.locator(".overall-table").is_visible()
+    pdf = page.pdf(prefer_css_page_size=True)
+    boxes = re.findall(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", pdf)
+    assert [(round(float(w)), round(float(h))) for w, h in boxes] == [(595, 842)]
+    SCREENSHOTS.mkdir(exist_ok=True)
+    path = SCREENSHOTS / "evening-print-list.pdf"
+    path.write_bytes(pdf)
+    if shutil.which("pdftoppm"):
+        subprocess.run(
+            ["pdftoppm", "-png", "-r", "60", str(path), str(SCREENSHOTS / "evening-print-list")],
+            check=True,
+            timeout=60,
+        )
+    context.close()
