@@ -76,6 +76,21 @@ class NamesForm(forms.Form):
     )
 
 
+class PlayerForm(forms.Form):
+    team = forms.CharField(
+        label=_("Team"),
+        max_length=40,
+        required=False,
+        help_text=_("Teams of four or tandems of two: the players of a team share its name."),
+    )
+    tags = forms.CharField(
+        label=_("Categories"),
+        max_length=200,
+        required=False,
+        help_text=_("For example “women, seniors”: each category gets its own list."),
+    )
+
+
 class DrawForm(forms.Form):
     method = forms.ChoiceField(
         label=_("Draw"),

@@ -69,6 +69,10 @@ class EveningPlayer(models.Model):
         "circles.Player", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     left = models.BooleanField(default=False)
+    # A team of four or a tandem of two, by name ("" for none), and categories such as
+    # women, juniors, seniors: each gets its own list (evenings.rules.ranking).
+    team = models.CharField(_("team"), max_length=40, blank=True, default="")
+    tags = models.JSONField(default=list, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

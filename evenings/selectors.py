@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from evenings.models import Evening, EveningPlayer, EveningTable, Series, TableSeat
 from evenings.rules import ranking as ranking_rules
+from games.rules.errors import RuleError
 
 QUIET_AFTER = datetime.timedelta(minutes=15)
 
@@ -159,3 +160,37 @@ def series_ranking(view: EveningView, number: int) -> ranking_rules.Ranking:
     return ranking_rules.evening_ranking(
         results_of(seats), game=view.evening.game, series=number, names=view.names
     )
+
+
+@dataclass
+class Teams:
+    """The team table, or why the teams as named cannot be ranked yet."""
+
+    rows: tuple[ranking_rules.TeamRow, ...] = ()
+    problems: tuple[str, ...] = ()
+
+
+def team_table(view: EveningView) -> Teams:
+    """The teams named at the roll, ranked by match points (evening-teams); none when
+    nobody has a team."""
+    members: dict[str, list[int]] = {}
+    for player in view.players:
+        if player.team:
+            members.setdefault(player.team, []).append(player.pk)
+    if not members:
+        return Teams()
+    teams = [ranking_rules.Team(name, tuple(ids)) for name, ids in sorted(members.items())]
+    try:
+        return Teams(rows=ranking_rules.team_ranking(teams, view.ranking, view.names))
+    except RuleError as error:
+        return Teams(problems=tuple(str(p.message) for p in error.problems))
+
+
+def categories(view: EveningView) -> list[tuple[str, ranking_rules.Ranking]]:
+    """Each category's own list (evening-teams), categories in alphabetical order."""
+    tags = {player.pk: player.tags for player in view.players if player.tags}
+    every = sorted({tag for own in tags.values() for tag in own}, key=str.casefold)
+    return [
+        (tag, ranking_rules.category_ranking(view.ranking, ranking_rules.tagged(tags, tag)))
+        for tag in every
+    ]

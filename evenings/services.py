@@ -127,12 +127,24 @@ def players_add(
     evening: Evening,
     names: Iterable[object] = (),
     circle_players: Iterable[object] = (),
+    team: object = "",
+    tags: object = (),
     expected_version: int | None = None,
 ) -> list[EveningPlayer]:
     """Add names typed at the door (and, in a circle, the circle's players by id) to the
-    roll. A name already on it is refused; a player who left comes back."""
+    roll, with a team and categories if given. A name already on it is refused; a player
+    who left comes back."""
     wanted: list[tuple[str, Any]] = []
     problems: list[Problem] = []
+    team_name = _tidy(team)
+    if len(team_name) > NAME_LENGTH:
+        problems.append(
+            Problem(
+                "team",
+                _("A team's name has at most %(most)s characters.") % {"most": NAME_LENGTH},
+            )
+        )
+    tidy_tags = _tags(tags, problems)
     for i, raw in enumerate(names):
         name = _tidy(raw)
         if not name:
@@ -179,7 +191,15 @@ def players_add(
                 present.left = False
                 added.append(present)
             else:
-                added.append(EveningPlayer(evening=evening, name=name, circle_player=circle_player))
+                added.append(
+                    EveningPlayer(
+                        evening=evening,
+                        name=name,
+                        circle_player=circle_player,
+                        team=team_name,
+                        tags=tidy_tags,
+                    )
+                )
         if problems:
             raise RuleError(problems)
         if not added:
@@ -188,6 +208,69 @@ def players_add(
             player.save()
         _bump(evening)
     return added
+
+
+TAG_LENGTH = 30
+MOST_TAGS = 5
+
+
+def _tags(value: object, problems: list[Problem]) -> list[str]:
+    """Categories typed as "women, seniors" (or given as a list): tidy, each once."""
+    raw = value.split(",") if isinstance(value, str) else value
+    if not isinstance(raw, (list, tuple)):
+        problems.append(Problem("tags", _("Categories are words separated by commas.")))
+        return []
+    tags: list[str] = []
+    for item in raw:
+        tag = _tidy(item)
+        if not tag:
+            continue
+        if len(tag) > TAG_LENGTH:
+            problems.append(
+                Problem(
+                    "tags",
+                    _("A category has at most %(most)s characters.") % {"most": TAG_LENGTH},
+                )
+            )
+        elif tag.casefold() not in (t.casefold() for t in tags):
+            tags.append(tag)
+    if len(tags) > MOST_TAGS:
+        problems.append(
+            Problem("tags", _("A player has at most %(most)s categories.") % {"most": MOST_TAGS})
+        )
+    return tags
+
+
+def player_update(
+    *,
+    evening: Evening,
+    player: EveningPlayer,
+    team: object = "",
+    tags: object = (),
+    expected_version: int | None = None,
+) -> EveningPlayer:
+    """A player's team (a team of four or a tandem of two, by name; "" for none) and
+    categories (women, juniors, seniors …), each of which gets its own list."""
+    problems: list[Problem] = []
+    name = _tidy(team)
+    if len(name) > NAME_LENGTH:
+        problems.append(
+            Problem(
+                "team",
+                _("A team's name has at most %(most)s characters.") % {"most": NAME_LENGTH},
+            )
+        )
+    tidy_tags = _tags(tags, problems)
+    if problems:
+        raise RuleError(problems)
+    with transaction.atomic():
+        evening = _locked(evening, expected_version)
+        player = EveningPlayer.objects.select_for_update().get(pk=player.pk, evening=evening)
+        player.team = name
+        player.tags = tidy_tags
+        player.save(update_fields=["team", "tags"])
+        _bump(evening)
+    return player
 
 
 def player_leave(

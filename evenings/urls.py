@@ -10,6 +10,7 @@ urlpatterns = [
     path("e/<str:token>/", views.board, name="board"),
     path("e/<str:token>/tables", views.board_tables, name="board-tables"),
     path("e/<str:token>/players", views.players_add, name="players-add"),
+    path("e/<str:token>/players/<int:player_id>/", views.player_edit, name="player-edit"),
     path("e/<str:token>/players/<int:player_id>/leave", views.player_leave, name="player-leave"),
     path("e/<str:token>/draw", views.draw, name="draw"),
     path("e/<str:token>/series/<int:number>/swap", views.swap, name="swap"),

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from circles.models import Circle
 from evenings import permissions, selectors, services
-from evenings.forms import DrawForm, EveningForm, NamesForm, SwapForm
+from evenings.forms import DrawForm, EveningForm, NamesForm, PlayerForm, SwapForm
 from evenings.models import Evening, EveningPlayer, EveningTable
 from evenings.rules.seating import new_seed
 from games.qr import qr_svg
@@ -203,11 +203,44 @@ def players_add(request: HttpRequest, token: str) -> HttpResponse:
                 raise RuleError(_("No player of the circle has that number."), "players")
             added = services.players_add(evening=evening, circle_players=[int(chip)])
         else:
-            added = services.players_add(evening=evening, names=[request.POST.get("name", "")])
+            added = services.players_add(
+                evening=evening,
+                names=[request.POST.get("name", "")],
+                team=request.POST.get("team", ""),
+                tags=request.POST.get("tags", ""),
+            )
     except RuleError as error:
         return _refused(request, evening, error)
     messages.success(request, _("%(name)s is on the roll.") % {"name": added[0].name})
     return _back(evening, "roll")
+
+
+@require_http_methods(["GET", "POST"])
+def player_edit(request: HttpRequest, token: str, player_id: int) -> HttpResponse:
+    """A player's team and categories."""
+    evening = _organised(token)
+    player = EveningPlayer.objects.filter(evening=evening, pk=player_id).first()
+    if player is None:
+        raise Http404(_("No such player on this evening's roll"))
+    form = PlayerForm(
+        request.POST or None, initial={"team": player.team, "tags": ", ".join(player.tags)}
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.player_update(
+                evening=evening,
+                player=player,
+                team=form.cleaned_data["team"],
+                tags=form.cleaned_data["tags"],
+            )
+        except RuleError as error:
+            _problems_into(form, error)
+        else:
+            messages.success(request, _("Saved."))
+            return _back(evening, "roll")
+    context = {"evening": evening, "player": player, "form": form}
+    status = 400 if form.errors else 200
+    return _secret(render(request, "evenings/player.html", context, status=status))
 
 
 @require_POST
@@ -453,6 +486,14 @@ def _ranking_context(evening: Evening) -> dict[str, Any]:
         "rows": view.rows(),
         "per_series": per_series,
         "overall": overall,
+        "teams": selectors.team_table(view),
+        "categories": [
+            {
+                "tag": tag,
+                "rows": [{"row": row, "name": view.names.get(row.player, "")} for row in r.rows],
+            }
+            for tag, r in selectors.categories(view)
+        ],
     }
 
 

@@ -394,3 +394,32 @@ def test_the_ranking_page_carries_the_evenings_list_to_print(client):
         f'<th scope="row">{a.name}</th><td>98</td><td>–</td><td><strong>98</strong></td><td>1.</td>'
         in table_html
     )
+
+
+def test_a_players_team_and_categories_are_set_at_the_roll_and_ranked(client):
+    e = make(0, series_deals={"4": 4})
+    url = f"/en/e/{e.organiser_token}/players"
+    for name, team in (("Ann", "North"), ("Bo", "North"), ("Cy", "South"), ("Di", "South")):
+        client.post(url, {"name": name, "team": team, "tags": "women" if name == "Ann" else ""})
+    ann = e.players.get(name="Ann")
+    assert (ann.team, ann.tags) == ("North", ["women"])
+    edit = f"/en/e/{e.organiser_token}/players/{ann.pk}/"
+    assert client.get(edit).status_code == 200
+    assert client.post(edit, {"team": "North", "tags": "women, juniors"}).status_code == 302
+    ann.refresh_from_db()
+    assert ann.tags == ["women", "juniors"]
+    services.series_draw(evening=e, method="lot", seed=1)
+    page = client.get(f"/en/r/{e.view_token}/").content.decode()
+    assert "Category: juniors" in page
+    assert "Category: women" in page
+    assert ">North<" in page
+    assert "match points" in page or "match point" in page
+
+
+def test_one_match_point_is_singular():
+    from fractions import Fraction
+
+    from evenings.templatetags.evenings import match_points, plural_count
+
+    assert (plural_count(Fraction(1)), plural_count(Fraction(3, 2)), plural_count(0)) == (1, 2, 2)
+    assert (match_points(Fraction(3, 2)), match_points(Fraction(1, 2))) == ("1½", "½")

@@ -73,6 +73,12 @@ MATRIX = {
         {"name": "Zoe"},
         ONLY["organiser"],
     ),
+    "player-edit": (
+        "get",
+        lambda w, r: f"/en/e/{org(w, r)}/players/{w['evening'].players.first().pk}/",
+        {},
+        ONLY["organiser"],
+    ),
     "player-leave": (
         "post",
         lambda w, r: f"/en/e/{org(w, r)}/players/{w['evening'].players.first().pk}/leave",

@@ -295,3 +295,49 @@ def test_a_latecomer_waits_for_the_next_draw_and_cannot_be_swapped_in():
     with pytest.raises(RuleError, match="not in series 1"):
         services.series_swap(series=series, first=seated, second=late.pk)
     assert not TableSeat.objects.filter(player=late).exists()
+
+
+def test_teams_and_categories_give_their_own_lists():
+    # Rule section "evening-teams": tandems add up their members' scores and get one
+    # match point for each team they outscore; a category is the ranking of its players.
+    e = with_roll(4, series_deals={"4": 4})
+    a, b, c, d = e.players.order_by("pk")
+    services.player_update(evening=e, player=a, team="North", tags="women, seniors")
+    services.player_update(evening=e, player=b, team="North")
+    services.player_update(evening=e, player=c, team="South", tags=["women"])
+    services.player_update(evening=e, player=d, team="South")
+    series = services.series_draw(evening=e, method="lot", seed=1)
+    table = series.tables.get()
+    foot = {a.pk: 48, b.pk: 0, c.pk: 0, d.pk: 0}
+    services.table_paper_result(
+        table=table,
+        foot=[
+            {"player": p, "points": points, "won": int(points > 0), "lost": 0}
+            for p, points in foot.items()
+        ],
+    )
+    view = selectors.evening_view(e)
+    teams = selectors.team_table(view)
+    assert not teams.problems
+    assert [(row.team.name, row.place, row.match_points, row.total) for row in teams.rows] == [
+        ("North", 1, 1, 98),
+        ("South", 2, 0, 0),
+    ]
+    lists = dict(selectors.categories(view))
+    assert [row.player for row in lists["women"].rows] == [a.pk, c.pk]
+    assert [row.place for row in lists["women"].rows] == [1, 2]
+    assert [row.player for row in lists["seniors"].rows] == [a.pk]
+
+
+def test_teams_of_mixed_sizes_are_named_as_the_problem_and_bad_tags_are_refused():
+    e = with_roll(3)
+    a, b, c = e.players.order_by("pk")
+    services.player_update(evening=e, player=a, team="North")
+    services.player_update(evening=e, player=b, team="North")
+    services.player_update(evening=e, player=c, team="South")
+    teams = selectors.team_table(selectors.evening_view(e))
+    assert teams.problems == ("Teams are all teams of four or all tandems of two.",)
+    with pytest.raises(RuleError, match="at most 30 characters"):
+        services.player_update(evening=e, player=a, tags="x" * 31)
+    a.refresh_from_db()
+    assert a.tags == []

@@ -375,6 +375,9 @@ def evening_pages(w: World) -> dict[str, Page]:
             types={"evenings:table-paper": {"rows": "1 48"}},
         ),
         "evening sign": Page(f"/t/{paper.sheet.edit_token}/sign", who="visitor"),
+        "evening player": Page(
+            f"/e/{done.organiser_token}/players/{done.players.first().pk}/", who="visitor"
+        ),
     }
 
 

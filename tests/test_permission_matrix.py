@@ -313,6 +313,7 @@ MATRIX: dict[str, tuple[Build, dict[str, str]]] = {
     "evenings:board": (get(lambda w, r: f"/en/e/{_token(w, r)}/"), NOBODY),
     "evenings:board-tables": (get(lambda w, r: f"/en/e/{_token(w, r)}/tables"), NOBODY),
     "evenings:players-add": (post(lambda w, r: f"/en/e/{_token(w, r)}/players"), NOBODY),
+    "evenings:player-edit": (get(lambda w, r: f"/en/e/{_token(w, r)}/players/1/"), NOBODY),
     "evenings:player-leave": (post(lambda w, r: f"/en/e/{_token(w, r)}/players/1/leave"), NOBODY),
     "evenings:draw": (post(lambda w, r: f"/en/e/{_token(w, r)}/draw"), NOBODY),
     "evenings:swap": (post(lambda w, r: f"/en/e/{_token(w, r)}/series/1/swap"), NOBODY),

@@ -29,3 +29,18 @@ def evening_rule_url(step: Any) -> str:
 @register.filter
 def seat_number(index: int) -> int:
     return int(index) + 1
+
+
+@register.filter
+def match_points(value: Any) -> str:
+    """Match points as the reader writes them: 2, 1½, ½."""
+    from evenings.rules.ranking import _points
+
+    return str(_points(value))
+
+
+@register.filter
+def plural_count(value: Any) -> int:
+    """A whole number that picks the singular for exactly 1 and the plural otherwise (for
+    counts such as 1½ match points that ngettext cannot take)."""
+    return 1 if value == 1 else 2

@@ -146,6 +146,10 @@ def _evening_in_play():
         name="Christmas Preisskat", played_on=datetime.date.today(), series_deals={"3": 3}
     )
     services.players_add(evening=evening, names=NAMES[:7])
+    for player, team in zip(evening.players.order_by("pk"), ["North", "North", "South", "South"]):
+        services.player_update(
+            evening=evening, player=player, team=team, tags="women" if player.pk % 2 else ""
+        )
     services.series_draw(evening=evening, method="lot", seed=4711)
     four, three = EveningTable.objects.filter(series__evening=evening).order_by("number")
     sheet_services.hand_record(
