@@ -131,7 +131,8 @@ def _board_context(request: HttpRequest, evening: Evening, **extra: Any) -> dict
         sheet = item.table.sheet
         url = request.build_absolute_uri(sheet.get_absolute_url()) if sheet else ""
         cards.append({"item": item, "url": url, "qr": qr_svg(url) if url else ""})
-    seated = view.seated if current and not view.all_done else set()
+    # Who may not leave now: the players of a table still playing its series.
+    seated = {s.player_id for t in view.current_tables if not t.table.done for s in t.seats}
     context = {
         "evening": evening,
         "view": view,

@@ -423,3 +423,18 @@ def test_one_match_point_is_singular():
 
     assert (plural_count(Fraction(1)), plural_count(Fraction(3, 2)), plural_count(0)) == (1, 2, 2)
     assert (match_points(Fraction(3, 2)), match_points(Fraction(1, 2))) == ("1½", "½")
+
+
+def test_the_players_of_a_done_table_may_leave_those_still_playing_may_not(client):
+    e = make(7)
+    services.series_draw(evening=e, method="lot", seed=5)
+    four, three = EveningTable.objects.order_by("number")
+    services.table_paper_result(
+        table=three,
+        foot=[{"player": s.player_id, "points": 0, "won": 0, "lost": 0} for s in three.seats.all()],
+    )
+    page = client.get(f"/en/e/{e.organiser_token}/").content.decode()
+    for seat in three.seats.all():
+        assert f"/players/{seat.player_id}/leave" in page
+    for seat in four.seats.all():
+        assert f"/players/{seat.player_id}/leave" not in page
