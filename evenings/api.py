@@ -90,6 +90,17 @@ class NewEvening(Request):
             )
         ),
     )
+    sit_out: bool = field(
+        default=False,
+        metadata=spec(
+            Boolean(
+                gettext_lazy(
+                    "Pitch: the players over a multiple of four sit out in turn (otherwise "
+                    "such a roll is refused)."
+                )
+            )
+        ),
+    )
     tables: str = field(
         default="fours_first",
         metadata=spec(
@@ -238,6 +249,7 @@ def evening_json(request: HttpRequest, evening: Evening, *, organiser: bool) -> 
         "series_count": evening.series_count,
         "series_deals": evening.series_deals,
         "tables": evening.table_order,
+        "sit_out": evening.sit_out,
         "roll": [_player_json(p) for p in view.players],
         "series": [
             {
@@ -246,6 +258,7 @@ def evening_json(request: HttpRequest, evening: Evening, *, organiser: bool) -> 
                 "seed": s.seed,
                 "swaps": [{"first": w["first"], "second": w["second"]} for w in s.swaps],
                 "closed": s.closed,
+                "sitting_out": list(s.sitting_out),
                 "tables": [
                     _table_json(request, t.table, t.seats, organiser)
                     for t in view.tables.get(s.number, [])
@@ -394,6 +407,7 @@ def evenings(request: HttpRequest) -> JsonResponse:
                 series_count=data.series,
                 series_deals=data.series_deals,
                 table_order=data.tables,
+                sit_out=data.sit_out,
                 circle=circle,
                 by=request.user,
             )
@@ -507,6 +521,7 @@ def evening_series(request: HttpRequest, evening_id: int) -> JsonResponse:
             "draw": series.method,
             "seed": series.seed,
             "tables": tables,
+            "sitting_out": list(series.sitting_out),
         }
 
     return _write(request, evening, draw)

@@ -59,6 +59,12 @@ class EveningForm(forms.Form):
         initial="fours_first",
     )
 
+    sit_out = forms.BooleanField(
+        label=_("Pitch: players over a multiple of four sit out in turn"),
+        required=False,
+        help_text=_("Otherwise a roll that does not fill tables of four is not drawn."),
+    )
+
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.fields["played_on"].initial = timezone.localdate()

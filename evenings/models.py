@@ -39,6 +39,9 @@ class Evening(models.Model):
     # {"3": 36, "4": 48, "5": 60}: evenings.rules.seating.SeriesDeals.as_dict()
     series_deals = models.JSONField(default=dict)
     table_order = models.CharField(max_length=12, choices=ORDERS, default=FOURS_FIRST)
+    # Pitch: the players over a multiple of four sit out in turn (otherwise such a roll
+    # is refused).
+    sit_out = models.BooleanField(default=False)
     organiser_token = models.CharField(max_length=64, unique=True, default=new_token)
     view_token = models.CharField(max_length=64, unique=True, default=new_token)
     created_by = models.ForeignKey(
@@ -97,6 +100,8 @@ class Series(models.Model):
     attempt = models.PositiveSmallIntegerField(default=0)
     # [{"first": player id, "second": player id, "at": ISO time}]
     swaps = models.JSONField(default=list)
+    # Player ids sitting this series out (Pitch, in turn).
+    sitting_out = models.JSONField(default=list)
     closed = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 

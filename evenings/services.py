@@ -72,6 +72,7 @@ def evening_create(
     series_count: object = 3,
     series_deals: Mapping[Any, Any] | None = None,
     table_order: object = "fours_first",
+    sit_out: bool = False,
     circle: Circle | None = None,
     by: Any = None,
 ) -> Evening:
@@ -117,6 +118,7 @@ def evening_create(
         series_count=series_count,
         series_deals=deals.as_dict(),
         table_order=table_order,
+        sit_out=bool(sit_out) and game == "pitch",
         circle=circle,
         created_by=by if getattr(by, "is_authenticated", False) else None,
     )
@@ -395,6 +397,8 @@ def series_draw(
             order=evening.table_order,
             ranking=[p for p in ranking_order if p in names],
             keep_apart=apart,
+            sit_out=evening.sit_out,
+            sat_out=_sat_out(evening),
             names=names,
         )
         # What is stored is a legal seating: every table a size the game plays at, no
@@ -407,6 +411,7 @@ def series_draw(
             seed=draw.seed,
             keep_apart=draw.keep_apart,
             attempt=draw.attempt,
+            sitting_out=list(draw.sitting_out),
         )
         deals = seating.SeriesDeals.from_mapping(evening.series_deals)
         for table in draw.tables:
@@ -427,6 +432,15 @@ def series_draw(
     return series
 
 
+def _sat_out(evening: Evening) -> dict[int, int]:
+    """How often each player sat a series out so far (Pitch, in turn)."""
+    counts: dict[int, int] = {}
+    for out in evening.series.values_list("sitting_out", flat=True):
+        for player in out:
+            counts[player] = counts.get(player, 0) + 1
+    return counts
+
+
 def _draw_of(series: Series) -> seating.Draw:
     tables = tuple(
         seating.Table(t.number, t.size, tuple(s.player_id for s in t.seats.all()))
@@ -439,6 +453,7 @@ def _draw_of(series: Series) -> seating.Draw:
         order=series.evening.table_order,
         seed=series.seed,
         tables=tables,
+        sitting_out=tuple(series.sitting_out),
     )
 
 
@@ -495,11 +510,12 @@ def series_swap(
                         player=circle_services.player_for_name(link.circle, names[p])
                     )
                 replay_results(link, change="renamed")
+        series.sitting_out = list(swapped.sitting_out)
         series.swaps = [
             *series.swaps,
             {"first": first, "second": second, "at": timezone.now().isoformat()},
         ]
-        series.save(update_fields=["swaps"])
+        series.save(update_fields=["swaps", "sitting_out"])
         _bump(evening)
     return series
 

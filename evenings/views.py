@@ -85,6 +85,7 @@ def evening_new(request: HttpRequest) -> HttpResponse:
                 series_count=data["series_count"],
                 series_deals=form.series_deals(),
                 table_order=data["table_order"],
+                sit_out=data["sit_out"],
                 circle=circle,
                 by=request.user,
             )

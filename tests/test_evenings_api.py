@@ -192,3 +192,13 @@ def test_a_sheet_entered_through_the_api_moves_the_evenings_ranking(client):
     assert top["player"] == table["players"][0]
     # Grand with 1, game 2: 24 × 2 = 48, + 50 for the game won.
     assert top["total"] == 98
+
+
+def test_a_pitch_evening_that_lets_players_sit_out_names_them(client):
+    made = start(client, game="pitch", sit_out=True)
+    token, base = made["organiser_token"], f"/api/v1/evenings/{made['id']}"
+    assert made["sit_out"] is True
+    roll = post(client, base + "/players", {"names": list("ABCDE")}, token).json()["roll"]
+    drawn = post(client, base + "/series", {"seed": 3}, token).json()
+    assert drawn["sitting_out"] == [roll[0]["player"]]
+    assert [t["size"] for t in drawn["tables"]] == [4]

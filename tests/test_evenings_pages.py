@@ -438,3 +438,29 @@ def test_the_players_of_a_done_table_may_leave_those_still_playing_may_not(clien
         assert f"/players/{seat.player_id}/leave" in page
     for seat in four.seats.all():
         assert f"/players/{seat.player_id}/leave" not in page
+
+
+def test_a_pitch_evening_started_with_sitting_out_names_who_sits_out(client):
+    response = client.post(
+        "/en/evenings/new/",
+        {
+            "name": "Pitch night",
+            "played_on": datetime.date.today().isoformat(),
+            "game": "pitch",
+            "series_count": 2,
+            "deals_3": 36,
+            "deals_4": 48,
+            "deals_5": 60,
+            "table_order": "fours_first",
+            "sit_out": "on",
+        },
+    )
+    assert response.status_code == 302
+    e = Evening.objects.get()
+    assert e.sit_out
+    services.players_add(evening=e, names=NAMES[:5])
+    services.series_draw(evening=e, method="lot", seed=1)
+    board = client.get(f"/en/e/{e.organiser_token}/").content.decode()
+    assert f"Sitting this series out: {NAMES[0]}" in board
+    screen = client.get(f"/en/r/{e.view_token}/screen").content.decode()
+    assert f"Sitting this series out: {NAMES[0]}" in screen

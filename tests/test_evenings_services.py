@@ -10,7 +10,7 @@ import pytest
 from circles import services as circle_services
 from circles.models import CircleSheet, SheetResult
 from evenings import selectors, services
-from evenings.models import EveningChange, TableSeat
+from evenings.models import EveningChange, EveningTable, TableSeat
 from evenings.rules import seating
 from games import services as sheet_services
 from games.rules.errors import RuleError
@@ -341,3 +341,18 @@ def test_teams_of_mixed_sizes_are_named_as_the_problem_and_bad_tags_are_refused(
         services.player_update(evening=e, player=a, tags="x" * 31)
     a.refresh_from_db()
     assert a.tags == []
+
+
+def test_pitch_players_over_a_multiple_of_four_sit_out_in_turn():
+    # Rule section "evening-tables": with the option, those who sat out least so far sit
+    # out (the earliest on the roll among equals), so everyone takes a turn.
+    e = with_roll(6, game="pitch", sit_out=True, series_count=3, series_deals=None)
+    ids = list(e.players.order_by("pk").values_list("pk", flat=True))
+    first = services.series_draw(evening=e, method="lot", seed=1)
+    assert first.sitting_out == ids[:2]
+    for table in first.tables.all():
+        EveningTable.objects.filter(pk=table.pk).update(done=True)
+    second = services.series_draw(evening=e, method="lot", seed=2)
+    assert second.sitting_out == ids[2:4]
+    seated = set(TableSeat.objects.filter(table__series=second).values_list("player", flat=True))
+    assert seated == set(ids) - set(ids[2:4])
