@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
+from django.db.models import Count, Sum
 from django.utils import timezone
 
 from evenings.models import Evening, EveningPlayer, EveningTable, Series, TableSeat
@@ -60,8 +62,22 @@ class EveningView:
     players: list[EveningPlayer]
     series: list[Series]
     tables: dict[int, list[TableView]]  # by series number
-    ranking: ranking_rules.Ranking
+    seats: list[TableSeat]
     names: dict[int, str]
+    # Only the last series' seats were read (the board): no ranking can be made.
+    partial: bool = False
+
+    @cached_property
+    def ranking(self) -> ranking_rules.Ranking:
+        """The evening's ranking, worked out when a page shows it (the board does not)."""
+        if self.partial:
+            raise ValueError("A view of the last series alone has no ranking.")
+        return ranking_rules.evening_ranking(
+            results_of(self.seats),
+            game=self.evening.game,
+            players=[p.pk for p in self.players if not p.left],
+            names=self.names,
+        )
 
     @property
     def current(self) -> Series | None:
@@ -112,20 +128,28 @@ def results_of(seats: list[TableSeat]) -> list[ranking_rules.SeriesResult]:
     ]
 
 
-def _seats(evening: Evening) -> list[TableSeat]:
+def _seats(evening: Evening, series: int | None = None) -> list[TableSeat]:
+    seats = TableSeat.objects.filter(table__series__evening=evening)
+    if series is not None:
+        seats = seats.filter(table__series__number=series)
     return list(
-        TableSeat.objects.filter(table__series__evening=evening)
-        .select_related("table__series", "table__sheet")
+        seats.select_related("table__series", "table__sheet")
+        # The sheet's link and first dealer are shown, never its options.
+        .defer("table__sheet__options")
         .order_by("table__series__number", "table__number", "position")
     )
 
 
-def evening_view(evening: Evening, *, now: datetime.datetime | None = None) -> EveningView:
-    """Everything the board, the ranking and the big screen show: three queries."""
+def evening_view(
+    evening: Evening, *, now: datetime.datetime | None = None, current_only: bool = False
+) -> EveningView:
+    """Everything the board, the ranking and the big screen show: three queries.
+    ``current_only`` reads the seats of the last series alone (the board: it shows no
+    ranking)."""
     now = now or timezone.now()
     players = list(EveningPlayer.objects.filter(evening=evening))
-    seats = _seats(evening)
     series = list(Series.objects.filter(evening=evening).order_by("number"))
+    seats = _seats(evening, series[-1].number if current_only and series else None)
     names = {p.pk: p.name for p in players}
     tables: dict[int, list[TableView]] = {}
     by_table: dict[int, TableView] = {}
@@ -141,13 +165,7 @@ def evening_view(evening: Evening, *, now: datetime.datetime | None = None) -> E
             by_table[table.pk] = view
             tables.setdefault(table.series.number, []).append(view)
         view.seats.append(seat)
-    ranking = ranking_rules.evening_ranking(
-        results_of(seats),
-        game=evening.game,
-        players=[p.pk for p in players if not p.left],
-        names=names,
-    )
-    return EveningView(evening, players, series, tables, ranking, names)
+    return EveningView(evening, players, series, tables, seats, names, partial=current_only)
 
 
 def evening_ranking(evening: Evening) -> ranking_rules.Ranking:
@@ -194,3 +212,12 @@ def categories(view: EveningView) -> list[tuple[str, ranking_rules.Ranking]]:
         (tag, ranking_rules.category_ranking(view.ranking, ranking_rules.tagged(tags, tag)))
         for tag in every
     ]
+
+
+def evening_stamp(evening: Evening) -> str:
+    """What changes with every write to the evening or to any of its tables' sheets
+    (one query): the read-only pages are rendered once per stamp and shared."""
+    sheets = EveningTable.objects.filter(series__evening=evening).aggregate(
+        tables=Count("id"), versions=Sum("sheet__version")
+    )
+    return f"{evening.version}-{sheets['tables']}-{sheets['versions'] or 0}"

@@ -12,9 +12,13 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
+from django.core.cache import caches
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -116,7 +120,7 @@ def evening_new(request: HttpRequest) -> HttpResponse:
 
 
 def _board_context(request: HttpRequest, evening: Evening, **extra: Any) -> dict[str, Any]:
-    view = selectors.evening_view(evening)
+    view = selectors.evening_view(evening, current_only=True)
     current = view.current
     started = bool(current and any(t.table.deals or t.table.paper for t in view.current_tables))
     chips = []
@@ -137,6 +141,9 @@ def _board_context(request: HttpRequest, evening: Evening, **extra: Any) -> dict
     context = {
         "evening": evening,
         "view": view,
+        # The roll's links start with it (evenings:player-edit and player-leave; one
+        # reverse for a roll of a hundred).
+        "board_url": reverse("evenings:board", args=[evening.organiser_token]),
         "cards": cards,
         "chips": chips,
         "seated": seated,
@@ -499,11 +506,24 @@ def _ranking_context(evening: Evening) -> dict[str, Any]:
     }
 
 
+def _shared(request: HttpRequest, evening: Evening, part: str, build: Any) -> str:
+    """A read-only part of a page (no form, no token), rendered once per state of the
+    evening and language and shared by every phone and screen that follows it."""
+    renders = caches["renders"]
+    key = f"evening:{evening.view_token}:{selectors.evening_stamp(evening)}:{get_language()}:{part}"
+    html = renders.get(key)
+    if html is None:
+        html = render_to_string(part, build(evening), request)
+        renders.set(key, html)
+    return mark_safe(html)
+
+
 @require_GET
 def ranking(request: HttpRequest, token: str) -> HttpResponse:
     """The evening's ranking for the players' phones (the view link)."""
     evening = _viewed(token)
-    return render(request, "evenings/ranking.html", _ranking_context(evening))
+    body = _shared(request, evening, "evenings/_ranking_body.html", _ranking_context)
+    return render(request, "evenings/ranking.html", {"evening": evening, "body": body})
 
 
 def _screen_context(evening: Evening) -> dict[str, Any]:
@@ -523,14 +543,15 @@ def _screen_context(evening: Evening) -> dict[str, Any]:
 def screen(request: HttpRequest, token: str) -> HttpResponse:
     """The big screen: the live ranking during play, the next seating between series."""
     evening = _viewed(token)
-    return render(request, "evenings/screen.html", _screen_context(evening))
+    body = _shared(request, evening, "evenings/_screen.html", _screen_context)
+    return render(request, "evenings/screen.html", {"evening": evening, "body": body})
 
 
 @require_GET
 def screen_live(request: HttpRequest, token: str) -> HttpResponse:
     """What the big screen polls: its content alone."""
     evening = _viewed(token)
-    return render(request, "evenings/_screen.html", _screen_context(evening))
+    return HttpResponse(_shared(request, evening, "evenings/_screen.html", _screen_context))
 
 
 @require_GET

@@ -243,21 +243,47 @@ def _evening_with_tables(count):
     ],
 )
 def test_query_counts_do_not_grow_with_the_number_of_tables(client, page):
+    from django.core.cache import caches
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    counts = []
+    cold, warm = [], []
     for tables in (2, 6):
         e = _evening_with_tables(tables)
         url = "/en/" + page.format(organiser=e.organiser_token, view=e.view_token)
-        client.get(url)
-        with CaptureQueriesContext(connection) as captured:
-            assert client.get(url).status_code == 200
-        counts.append(len(captured))
-    assert counts[0] == counts[1], counts
-    # The evening, its roll, its series and every seat with its table and sheet (and on
-    # the board the changes after signing): one query each.
-    assert counts[0] == (5 if page.startswith("e/") else 4), counts
+        caches["renders"].clear()
+        for counts in (cold, warm):
+            with CaptureQueriesContext(connection) as captured:
+                assert client.get(url).status_code == 200
+            counts.append(len(captured))
+    assert cold[0] == cold[1], cold
+    assert warm[0] == warm[1], warm
+    if page.startswith("e/"):
+        # The evening, its roll, its series, every seat with its table and sheet, and
+        # the changes after signing: one query each, every time (the board has forms).
+        assert cold == warm == [5, 5]
+    else:
+        # The evening and its stamp (one query for every table's sheet version); the
+        # first reader also reads the roll, the series and every seat, and the rendering
+        # is shared until the evening or a table changes.
+        assert cold == [5, 5]
+        assert warm == [2, 2]
+
+
+def test_a_shared_rendering_follows_every_new_deal(client):
+    e = _evening_with_tables(2)
+    url = f"/en/r/{e.view_token}/screen/live"
+    before = client.get(url).content.decode()
+    table = EveningTable.objects.filter(series__evening=e).first()
+    sheet_services.hand_record(
+        sheet=table.sheet,
+        data={"declarer": 2, "game": "grand", "bid": 18, "matadors": {"with": 1}, "outcome": "won"},
+    )
+    after = client.get(url).content.decode()
+    assert after != before
+    assert ">98<" in after
+    german = client.get(f"/de/r/{e.view_token}/screen/live").content.decode()
+    assert "Rangliste nach Serie 1" in german
 
 
 def test_every_rule_an_evening_cites_is_a_section_of_the_evenings_rule_page(client):
@@ -438,6 +464,7 @@ def test_the_players_of_a_done_table_may_leave_those_still_playing_may_not(clien
         assert f"/players/{seat.player_id}/leave" in page
     for seat in four.seats.all():
         assert f"/players/{seat.player_id}/leave" not in page
+        assert f'href="/en/e/{e.organiser_token}/players/{seat.player_id}/"' in page
 
 
 def test_a_pitch_evening_started_with_sitting_out_names_who_sits_out(client):

@@ -3,10 +3,12 @@ rule (the evening's own rules page, or the Skat rule book)."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from django import template
 from django.urls import reverse
+from django.utils.translation import get_language
 
 from evenings.rules import ranking, seating
 
@@ -20,10 +22,18 @@ def evening_rule_url(step: Any) -> str:
     """The rule-book address of an evening step's rule ("" when it names none)."""
     anchor = getattr(step, "rule", None) or ""
     if anchor in SECTIONS:
-        return reverse("evenings:rules") + f"#{anchor}"
+        return _page("evenings:rules", get_language()) + f"#{anchor}"
     if anchor.startswith("skat-"):
-        return reverse("games:rules-game", args=["skat"]) + f"#{anchor}"
+        return _page("skat", get_language()) + f"#{anchor}"
     return ""
+
+
+@cache
+def _page(name: str, language: str | None) -> str:
+    # A ranking explains every row: resolve each page's address once per language.
+    if name == "skat":
+        return reverse("games:rules-game", args=["skat"])
+    return reverse(name)
 
 
 @register.filter
