@@ -90,6 +90,7 @@ bench: setup
 	$(BIN)/python bench/bench_sheet.py
 	$(BIN)/python bench/bench_isolation.py
 	$(BIN)/python bench/bench_standings.py
+	$(BIN)/python bench/bench_evening.py
 
 lighthouse: setup chromium
 	$(BIN)/python bench/lighthouse.py
