@@ -20,7 +20,17 @@ CHANGES = ("started", "entered", "corrected", "removed", "restored")
 def keep_table(*, sheet: Sheet, state: SheetState, change: str, **_: Any) -> None:
     if change not in CHANGES:
         return
-    table = EveningTable.objects.select_related("series__evening").filter(sheet_id=sheet.pk).first()
+    if Sheet.evening_table.is_cached(sheet):
+        # Loaded with the sheet (games.selectors.sheets_with_links): a deal at a table
+        # that is no club table costs no query here.
+        table = getattr(sheet, "evening_table", None)
+        if table is None:
+            return
+        table = EveningTable.objects.select_related("series__evening").get(pk=table.pk)
+    else:
+        table = (
+            EveningTable.objects.select_related("series__evening").filter(sheet_id=sheet.pk).first()
+        )
     if table is None or table.paper:
         return
     table_from_sheet(table=table, sheet=sheet, state=state, change=change)
