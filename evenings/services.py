@@ -677,7 +677,13 @@ def table_sign(
 
 def table_from_sheet(*, table: EveningTable, sheet: Any, state: Any, change: str) -> None:
     """Take a table's series result from its sheet's state (called from the receiver,
-    inside the sheet's write)."""
+    inside the sheet's write). A table of a closed series changes no more: the sheet's
+    write is refused, and rolls back with this."""
+    if table.series.closed and change != "started":
+        raise RuleError(
+            _("Series %(series)s is closed; its tables do not change any more.")
+            % {"series": table.series.number}
+        )
     evening = table.series.evening
     seats = list(table.seats.all())
     before = _ranking_places(evening) if table.signed_at and change != "started" else None

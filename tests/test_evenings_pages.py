@@ -6,6 +6,7 @@ does not grow with the number of tables."""
 from __future__ import annotations
 
 import datetime
+import json
 import re
 
 import pytest
@@ -15,6 +16,7 @@ from circles import services as circle_services
 from evenings import services
 from evenings.models import Evening, EveningPlayer, EveningTable
 from games import services as sheet_services
+from games.rules.errors import RuleError
 
 pytestmark = pytest.mark.django_db
 
@@ -491,3 +493,56 @@ def test_a_pitch_evening_started_with_sitting_out_names_who_sits_out(client):
     assert f"Sitting this series out: {NAMES[0]}" in board
     screen = client.get(f"/en/r/{e.view_token}/screen").content.decode()
     assert f"Sitting this series out: {NAMES[0]}" in screen
+
+
+def test_a_table_link_used_after_its_series_closed_is_refused_and_changes_nothing(client):
+    e = make(3, series_deals={"3": 3})
+    services.series_draw(evening=e, method="lot", seed=5)
+    table = EveningTable.objects.get()
+    for _ in range(3):
+        sheet_services.hand_record(sheet=table.sheet, data=PASS)
+    services.series_draw(evening=e, method="lot", seed=6)
+    table.sheet.refresh_from_db()
+    version = table.sheet.version
+    with pytest.raises(RuleError, match="Series 1 is closed"):
+        sheet_services.hand_correct(
+            sheet=table.sheet,
+            number=1,
+            data={
+                "declarer": 0,
+                "game": "grand",
+                "bid": 18,
+                "matadors": {"with": 1},
+                "outcome": "won",
+            },
+        )
+    response = client.put(
+        f"/api/v1/sheets/{table.sheet.pk}/hands/1",
+        json.dumps(
+            {"declarer": 0, "game": "grand", "bid": 18, "matadors": {"with": 1}, "outcome": "won"}
+        ),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {table.sheet.edit_token}",
+    )
+    assert response.status_code == 422
+    assert "Series 1 is closed" in response.json()["errors"][0]["message"]
+    table.sheet.refresh_from_db()
+    assert table.sheet.version == version
+    assert not any(s.points for s in table.seats.all())
+
+
+def test_a_deal_removed_on_a_closed_tables_page_is_refused_with_its_reason(client):
+    e = make(3, series_deals={"3": 3})
+    services.series_draw(evening=e, method="lot", seed=5)
+    table = EveningTable.objects.get()
+    for _ in range(3):
+        sheet_services.hand_record(sheet=table.sheet, data=PASS)
+    services.series_draw(evening=e, method="lot", seed=6)
+    # The sheet's buttons answer a refusal as a message on its board (games' way).
+    response = client.post(
+        f"/en/s/{table.sheet.edit_token}/deals/1/delete",
+        {"hand": table.sheet.hands.first().pk},
+        follow=True,
+    )
+    assert "Series 1 is closed" in response.content.decode()
+    assert table.sheet.hands.filter(removed_at__isnull=True).count() == 3
