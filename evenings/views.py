@@ -369,6 +369,12 @@ def table_paper(request: HttpRequest, token: str, table_id: int) -> HttpResponse
     seats = list(table.seats.select_related("player"))
     problems: list[Any] = []
     values: dict[str, str] = {}
+    if table.paper:
+        # A correction starts from the foot as it was saved.
+        for seat in seats:
+            values[f"points_{seat.player_id}"] = str(seat.points)
+            values[f"won_{seat.player_id}"] = str(seat.won)
+            values[f"lost_{seat.player_id}"] = str(seat.lost)
     if request.method == "POST":
         values = {k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"}
         foot = None

@@ -546,3 +546,14 @@ def test_a_deal_removed_on_a_closed_tables_page_is_refused_with_its_reason(clien
     )
     assert "Series 1 is closed" in response.content.decode()
     assert table.sheet.hands.filter(removed_at__isnull=True).count() == 3
+
+
+def test_correcting_a_paper_table_starts_from_its_saved_foot(client):
+    e = make(3)
+    services.series_draw(evening=e, method="lot", seed=5)
+    table = EveningTable.objects.get()
+    a = table.seats.first().player_id
+    services.table_paper_result(table=table, rows=[{"declarer": a, "value": 48}])
+    page = client.get(f"/en/e/{e.organiser_token}/tables/{table.pk}/paper").content.decode()
+    assert f'name="points_{a}" value="48"' in page
+    assert f'name="won_{a}" value="1"' in page
