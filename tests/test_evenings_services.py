@@ -356,3 +356,32 @@ def test_pitch_players_over_a_multiple_of_four_sit_out_in_turn():
     assert second.sitting_out == ids[2:4]
     seated = set(TableSeat.objects.filter(table__series=second).values_list("player", flat=True))
     assert seated == set(ids) - set(ids[2:4])
+
+
+def test_keep_apart_seats_nobody_with_a_player_of_their_last_table():
+    # Rule section "evening-draw": the lot is drawn again until nobody sits with a player
+    # from their table of the last series, where the lot allows it (16 players at four
+    # tables: it does).
+    from itertools import combinations
+
+    e = evening()
+    services.players_add(evening=e, names=[f"Player {i}" for i in range(16)])
+    first = services.series_draw(evening=e, method="lot", seed=1)
+    for table in first.tables.all():
+        services.table_paper_result(
+            table=table,
+            foot=[
+                {"player": s.player_id, "points": 0, "won": 0, "lost": 0} for s in table.seats.all()
+            ],
+        )
+
+    def pairs(series):
+        return {
+            frozenset(pair)
+            for table in series.tables.all()
+            for pair in combinations([s.player_id for s in table.seats.all()], 2)
+        }
+
+    second = services.series_draw(evening=e, method="lot", seed=1, keep_apart=True)
+    assert second.keep_apart
+    assert not pairs(first) & pairs(second)
