@@ -146,7 +146,9 @@ def _evening_in_play():
         name="Christmas Preisskat", played_on=datetime.date.today(), series_deals={"3": 3}
     )
     services.players_add(evening=evening, names=NAMES[:7])
-    for player, team in zip(evening.players.order_by("pk"), ["North", "North", "South", "South"]):
+    for player, team in zip(
+        evening.players.order_by("pk"), ["North", "North", "South", "South"], strict=False
+    ):
         services.player_update(
             evening=evening, player=player, team=team, tags="women" if player.pk % 2 else ""
         )
