@@ -386,8 +386,9 @@ def series_draw(
             apart = [
                 [s.player_id for s in t.seats.all()] for t in last.tables.prefetch_related("seats")
             ]
-        if isinstance(seed, str) and seed.strip().isdigit():
-            seed = int(seed.strip())
+        if isinstance(seed, str) and seed.strip().isascii() and seed.strip().isdigit():
+            # A seed is at most SEED_LIMIT; a longer text is left for the rules to refuse.
+            seed = int(seed.strip()) if len(seed.strip()) <= 12 else seed
         draw = seating.draw_series(
             [p.pk for p in roll],
             series=number,

@@ -31,6 +31,16 @@ from games.qr import qr_svg
 from games.rules.errors import RuleError
 
 
+def _whole(text: str, *, digits: int = 9) -> int | None:
+    """A number a form sent (a player's or circle's id, a seat), or None: ASCII digits
+    only (``"²".isdigit()`` is true, and ``int("²")`` fails) and short enough for an id
+    (a 5,000-digit one is not turned into a number at all)."""
+    text = text.strip()
+    if text.isascii() and text.isdigit() and len(text) <= digits:
+        return int(text)
+    return None
+
+
 def _secret(response: HttpResponse) -> HttpResponse:
     # The organiser's pages and a table's page carry links that write.
     response.carries_secret = True  # type: ignore[attr-defined]
@@ -75,7 +85,8 @@ def evening_new(request: HttpRequest) -> HttpResponse:
     if circle_id:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        circle = Circle.objects.filter(pk=circle_id).first() if circle_id.isdigit() else None
+        circle_pk = _whole(circle_id)
+        circle = Circle.objects.filter(pk=circle_pk).first() if circle_pk is not None else None
         if circle is None or not permissions.can_start_in_circle(request.user, circle):
             raise Http404(_("No circle of yours at this address"))
     form = EveningForm(request.POST or None)
@@ -208,9 +219,9 @@ def players_add(request: HttpRequest, token: str) -> HttpResponse:
     chip = request.POST.get("player", "")
     try:
         if chip:
-            if not chip.isdigit():
+            if _whole(chip) is None:
                 raise RuleError(_("No player of the circle has that number."), "players")
-            added = services.players_add(evening=evening, circle_players=[int(chip)])
+            added = services.players_add(evening=evening, circle_players=[_whole(chip)])
         else:
             added = services.players_add(
                 evening=evening,
@@ -303,10 +314,11 @@ def swap(request: HttpRequest, token: str, number: int) -> HttpResponse:
     if series is None:
         raise Http404(_("No such series"))
     first, second = request.POST.get("first", ""), request.POST.get("second", "")
-    if not (first.isdigit() and second.isdigit()):
+    first_pk, second_pk = _whole(first), _whole(second)
+    if first_pk is None or second_pk is None:
         return _refused(request, evening, RuleError(_("Choose the two players to swap.")))
     try:
-        services.series_swap(series=series, first=int(first), second=int(second))
+        services.series_swap(series=series, first=first_pk, second=second_pk)
     except RuleError as error:
         return _refused(request, evening, error)
     messages.success(request, _("The two players have swapped places."))
@@ -335,8 +347,9 @@ def _read_rows(text: str, seats: list[Any]) -> list[dict[str, Any]]:
             continue
         who, value = " ".join(words[:-1]).casefold(), words[-1]
         player = by_name.get(who)
-        if player is None and who.isdigit() and 1 <= int(who) <= len(seats):
-            player = seats[int(who) - 1].player_id
+        seat_number = _whole(who, digits=2)
+        if player is None and seat_number is not None and 1 <= seat_number <= len(seats):
+            player = seats[seat_number - 1].player_id
         if player is None:
             raise RuleError(
                 _(
@@ -453,8 +466,8 @@ def table_sign(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         player = request.POST.get("player", "")
         seat = (
-            table.seats.select_related("player").filter(player_id=player).first()
-            if player.isdigit()
+            table.seats.select_related("player").filter(player_id=_whole(player)).first()
+            if _whole(player) is not None
             else None
         )
         try:

@@ -78,7 +78,11 @@ def skat_blank_list(request: HttpRequest) -> HttpResponse:
     deals = request.GET.get("deals")
     if deals is None:
         size = players.strip()
-        deals = str(SERIES_DEALS.get(int(size), "")) if size.isdigit() and len(size) < 3 else ""
+        deals = (
+            str(SERIES_DEALS.get(int(size), ""))
+            if size.isascii() and size.isdigit() and len(size) < 3
+            else ""
+        )
     try:
         size, length = check_blank_list(players, deals)
     except RuleError as error:

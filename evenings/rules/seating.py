@@ -195,7 +195,9 @@ class SeriesDeals:
 def _table_size_key(key: object) -> int | None:
     if _is_int(key):
         size = key
-    elif isinstance(key, str) and key.strip().isdigit():
+    elif isinstance(key, str) and key.strip().isascii() and key.strip().isdigit():
+        if len(key.strip()) > 2:
+            return None
         size = int(key.strip())
     else:
         return None

@@ -281,7 +281,9 @@ def _whole(value: object) -> int | None:
         return None
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 4:
+    # ASCII digits only: "²".isdigit() is true, and int("²") fails.
+    text = value.strip() if isinstance(value, str) else ""
+    if text.isascii() and text.isdigit() and len(text) <= 4:
         return int(value.strip())
     return None
 
