@@ -941,8 +941,15 @@ class _SkatFuture:
                 yield series, skat_evenings - attended
 
     def best(self, skat_evenings: int) -> Key | None:
-        # A perfect series is at least as good as any other and as a missed evening.
-        return self.key(self.per_evening * skat_evenings, self.highest, won=self.deals)
+        # Every series played is a perfect one, but not every evening need be played:
+        # ranked by average, a player above the best a series can bring keeps more by
+        # staying home (an average of 9000 falls with a series of 2162).
+        keys = [
+            key
+            for series, zeros in self._shapes(skat_evenings)
+            if (key := self.key(series, self.highest, zeros, won=self.deals)) is not None
+        ]
+        return min(keys) if keys else None
 
     def worst(self, skat_evenings: int) -> Key:
         keys = (

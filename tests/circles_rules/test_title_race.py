@@ -102,6 +102,19 @@ def test_a_leader_can_still_lose_points_so_a_big_lead_is_not_decided():
     assert title_race(season(12872, 0), evenings_left=2, series_deals=1).decided is False
 
 
+def test_by_average_a_rival_above_any_series_gains_by_staying_home():
+    # Found by the brute-force check (test_title_race_truth.py). Ranked by average, the
+    # rival's 9000 falls with any series played (one deal brings 2162 at most), so the
+    # rival's best is to stay home; the leader's 16000 can fall to (16000 − 4274) / 2
+    # = 5863 with one hopeless series, below the rival. Not decided.
+    rules = ClubRules(rank_by="average")
+    race = title_race(season(9000, 16000, rules=rules), evenings_left=1, series_deals=1)
+    assert race.leaders == (2,)
+    assert race.decided is False
+    # With no evening left nothing can change.
+    assert title_race(season(9000, 16000, rules=rules), evenings_left=0).decided is True
+
+
 def test_no_evening_left_is_decided():
     race = title_race(season(5000, 4999), evenings_left=0)
     assert race.rivals == (Chase(2, 1.0, None, 0, False),)
