@@ -96,6 +96,13 @@ def test_openapi_schema_is_served_and_describes_every_referee_endpoint(client):
             "/api/v1/manipulation/arrange",
             "/api/v1/manipulation/round",
             "/api/v1/seasons/{id}/standings",
+            # Club evenings (api.md, "Club evenings"; issue 17).
+            "/api/v1/evenings",
+            "/api/v1/evenings/{id}",
+            "/api/v1/evenings/{id}/players",
+            "/api/v1/evenings/{id}/players/{player}",
+            "/api/v1/evenings/{id}/series",
+            "/api/v1/evenings/{id}/series/{n}/tables/{t}/result",
         ]
     )
     for endpoint in openapi.ENDPOINTS:
