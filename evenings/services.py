@@ -49,7 +49,9 @@ class StaleEvening(RuleError):
 def _locked(evening: Evening, expected_version: int | None) -> Evening:
     """The evening, locked for this transaction; ``StaleEvening`` when the writer saw
     another version."""
-    evening = Evening.objects.select_for_update().select_related("circle").get(pk=evening.pk)
+    evening = (
+        Evening.objects.select_for_update(of=("self",)).select_related("circle").get(pk=evening.pk)
+    )
     if expected_version is not None and expected_version != evening.version:
         raise StaleEvening(evening.version)
     return evening
@@ -555,7 +557,11 @@ def table_paper_result(
     rows (declarer and the value as written), or both (checked against each other)."""
     with transaction.atomic():
         evening = _locked(table.series.evening, expected_version)
-        table = EveningTable.objects.select_for_update().select_related("series").get(pk=table.pk)
+        table = (
+            EveningTable.objects.select_for_update(of=("self",))
+            .select_related("series")
+            .get(pk=table.pk)
+        )
         table.series.evening = evening
         if evening.game != "skat":
             raise RuleError(_("A paper list is typed in for Skat tables."))
