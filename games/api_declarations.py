@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any, ClassVar, Self
 
@@ -41,16 +42,19 @@ CARD_REF = {"$ref": "#/components/schemas/Card"}
 Description = Any  # a (lazy) translatable text, or a plain string the page shows as it is
 
 
-class Spec:
-    """How one field is read from a body and described in the schema."""
+class Spec(ABC):
+    """How one field is read from a body and described in the schema (each kind of
+    field says both)."""
 
     description: Description = ""
 
+    @abstractmethod
     def read(self, body: Body, name: str | int, required: bool) -> Any:
-        raise NotImplementedError
+        """The field's value from ``body``, or a problem added to it under ``name``."""
 
+    @abstractmethod
     def schema(self) -> dict[str, Any]:
-        raise NotImplementedError
+        """The field's JSON Schema."""
 
     def _described(self, schema: dict[str, Any]) -> dict[str, Any]:
         if self.description:
