@@ -15,6 +15,7 @@ messages-check).
 
 from __future__ import annotations
 
+import datetime
 import gettext
 import html
 import re
@@ -164,7 +165,20 @@ def world(django_db_setup, django_db_blocker):
         allowed.update(WORD.findall(circle.name))
         allowed.update(get_user_model().objects.values_list("username", flat=True))
         DATA[:] = sorted(Season.objects.values_list("name", flat=True), key=len, reverse=True)
+        # A club evening of seven players: its first series drawn (a table of four and
+        # one of three), so the board, the ranking, the big screen and a table show.
+        from evenings import services as evening_services
+
+        evening = evening_services.evening_create(
+            name="Preisskat", played_on=datetime.date.today(), series_count=2
+        )
+        evening_services.players_add(
+            evening=evening, names=["Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"]
+        )
+        evening_services.series_draw(evening=evening, seed=4711)
+        allowed.update({"Preisskat", "Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"})
         yield {
+            "evening": evening,
             "circle": circle,
             "season": season,
             "player": player,
@@ -201,6 +215,15 @@ def pages(world) -> list[str]:
         "/referee/skat/bids/",
         "/referee/pitch/", "/referee/manipulation/",
     ]  # fmt: skip
+    # A club evening's pages, and the printed Spielliste (filled and blank).
+    evening = world["evening"]
+    table = evening.series.get().tables.order_by("number").first()
+    found += [
+        "/evenings/new/", "/evenings/rules/", f"/e/{evening.organiser_token}/",
+        f"/e/{evening.organiser_token}/series/1/print", f"/r/{evening.view_token}/",
+        f"/r/{evening.view_token}/screen", f"/t/{table.sheet.edit_token}/sign",
+        "/rules/skat/list?players=4", "/rules/skat/list?players=7",
+    ]  # fmt: skip
     # Every player's page: one of them shows a biggest game, kept by its English name.
     found += [f"/circles/{c}/players/{pk}/" for pk in players_of(world["circle"])]
     for game in ("skat", "pitch", "manipulation"):
@@ -212,6 +235,8 @@ def pages(world) -> list[str]:
                 f"/s/{edit}/deals/1/", f"/s/{edit}/deals/1/explain", f"/s/{edit}/?deals=all",
                 f"/v/{view}/chart",
             ]  # fmt: skip
+            if game == "skat":
+                found += [f"/s/{edit}/list", f"/v/{view}/list"]
     return found
 
 
