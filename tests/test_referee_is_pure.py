@@ -10,6 +10,20 @@ from tests.processes import clean_environment
 RULES = Path(__file__).resolve().parent.parent / "games" / "rules"
 
 
+def _without_django(code: str) -> str:
+    """What ``code`` prints in a fresh interpreter in which importing django fails."""
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys; sys.modules['django'] = None\n" + code],
+        cwd=RULES.parent.parent,
+        env=clean_environment(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 def _imports(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(), filename=str(path))
     names: set[str] = set()
@@ -31,22 +45,12 @@ def test_no_module_in_the_referee_imports_django():
 def test_the_referee_imports_and_runs_without_django_installed():
     # A fresh interpreter in which importing django fails: the referee still works.
     code = (
-        "import sys; sys.modules['django'] = None\n"
         "from games.rules import cards, skat, skat_list, pitch, manipulation\n"
         "r = skat.score_game(game='grand', bid=24, matadors=skat.Matadors('with', 1), outcome='won')\n"
         "print(r.score)\n"
     )
-    root = RULES.parent.parent
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=root,
-        env=clean_environment(),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "48"
+    out = _without_django(code)
+    assert out.strip() == "48"
 
 
 # The season standings engine (circles/rules) is a library in the same way; it builds
@@ -82,21 +86,11 @@ def test_no_module_in_the_standings_engine_imports_django():
 
 def test_the_standings_engine_imports_and_runs_without_django_installed():
     code = (
-        "import sys; sys.modules['django'] = None\n"
         "from circles.rules import contributions, profile, standings\n"
         "print(standings.ClubRules.from_mapping({'rank_by': 'average'}).rank_by)\n"
     )
-    root = RULES.parent.parent
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=root,
-        env=clean_environment(),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "average"
+    out = _without_django(code)
+    assert out.strip() == "average"
 
 
 # The rules of a club evening (evenings/rules: seating and ranking) are a library in the
@@ -123,19 +117,9 @@ def test_no_module_in_the_evening_rules_imports_django():
 
 def test_the_evening_rules_import_and_run_without_django_installed():
     code = (
-        "import sys; sys.modules['django'] = None\n"
         "from evenings.rules import ranking, seating\n"
         "print(seating.table_sizes(11))\n"
         "print(ranking.seeger_fabian_score(ranking.SeriesResult(1, 1, 1, 5, 10, 1, 0, 1)))\n"
     )
-    root = RULES.parent.parent
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=root,
-        env=clean_environment(),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["(4,", "4,", "3)", "84"]
+    out = _without_django(code)
+    assert out.split() == ["(4,", "4,", "3)", "84"]
