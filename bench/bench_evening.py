@@ -21,15 +21,12 @@ from __future__ import annotations
 import datetime
 import os
 import random
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 # The queries are counted in this process with Django's test client ("testserver").
 os.environ["ALLOWED_HOSTS"] = "127.0.0.1,localhost,testserver"
 
-from bench_sheet import DATA_DIR, ROOT, Phone, free_port, timed  # sets up Django
+from bench_sheet import Phone, free_port, serve, timed  # sets up Django
 from django.conf import settings
 from django.core.management import call_command
 from django.db import connection
@@ -119,22 +116,7 @@ def main() -> None:
                 client.get(path)
                 counts[players, name] = queries(client, path)
     port = free_port()
-    server = subprocess.Popen(
-        [
-            str(Path(sys.executable).parent / "gunicorn"),
-            "scorekeeper.wsgi",
-            "-c",
-            str(ROOT / "scorekeeper" / "gunicorn.conf.py"),
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--access-logfile",
-            "/dev/null",
-        ],
-        cwd=ROOT,
-        env={**os.environ, "WORKERS": "1", "DATA_DIR": DATA_DIR},
-        stdout=subprocess.DEVNULL,
-        stderr=open(Path(DATA_DIR) / "server.log", "w"),  # noqa: SIM115 - open while it runs
-    )
+    server = serve(port)
     rows = []
     try:
         phone = Phone(port)

@@ -93,6 +93,26 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def serve(port: int) -> subprocess.Popen:
+    """Gunicorn as ``make run`` starts it (one worker), on the benchmark's database."""
+    return subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "gunicorn"),
+            "scorekeeper.wsgi",
+            "-c",
+            str(ROOT / "scorekeeper" / "gunicorn.conf.py"),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--access-logfile",
+            "/dev/null",
+        ],
+        cwd=ROOT,
+        env={**os.environ, "WORKERS": "1", "DATA_DIR": DATA_DIR},
+        stdout=subprocess.DEVNULL,
+        stderr=open(Path(DATA_DIR) / "server.log", "w"),
+    )
+
+
 class Phone:
     """One kept-alive HTTP connection with the site's cookies (CSRF)."""
 
@@ -158,22 +178,7 @@ def main() -> None:
     sheets = {size: build(size) for size in SIZES}
     sheets[199] = build(199)
     port = free_port()
-    server = subprocess.Popen(
-        [
-            str(Path(sys.executable).parent / "gunicorn"),
-            "scorekeeper.wsgi",
-            "-c",
-            str(ROOT / "scorekeeper" / "gunicorn.conf.py"),
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--access-logfile",
-            "/dev/null",
-        ],
-        cwd=ROOT,
-        env={**os.environ, "WORKERS": "1", "DATA_DIR": DATA_DIR},
-        stdout=subprocess.DEVNULL,
-        stderr=open(Path(DATA_DIR) / "server.log", "w"),  # noqa: SIM115 - open while it runs
-    )
+    server = serve(port)
     try:
         phone = Phone(port)
         for _ in range(100):
