@@ -93,8 +93,9 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def serve(port: int) -> subprocess.Popen:
-    """Gunicorn as ``make run`` starts it (one worker), on the benchmark's database."""
+def serve(port: int, workers: int = 1) -> subprocess.Popen:
+    """Gunicorn as ``make run`` starts it (one worker unless told), on the benchmark's
+    database."""
     return subprocess.Popen(
         [
             str(Path(sys.executable).parent / "gunicorn"),
@@ -107,7 +108,7 @@ def serve(port: int) -> subprocess.Popen:
             "/dev/null",
         ],
         cwd=ROOT,
-        env={**os.environ, "WORKERS": "1", "DATA_DIR": DATA_DIR},
+        env={**os.environ, "WORKERS": str(workers), "DATA_DIR": DATA_DIR},
         stdout=subprocess.DEVNULL,
         stderr=open(Path(DATA_DIR) / "server.log", "w"),
     )

@@ -291,7 +291,7 @@ def evening_json(request: HttpRequest, evening: Evening, *, organiser: bool) -> 
     }
 
 
-def _player_json(player: EveningPlayer) -> dict[str, Any]:
+def _player_json(player: EveningPlayer | selectors.RollPlayer) -> dict[str, Any]:
     return {"player": player.pk, "name": player.name, "left": player.left}
 
 

@@ -74,14 +74,6 @@ class EveningForm(forms.Form):
         return {"3": data["deals_3"], "4": data["deals_4"], "5": data["deals_5"]}
 
 
-class NamesForm(forms.Form):
-    name = forms.CharField(
-        label=_("Name"),
-        max_length=40,
-        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
-    )
-
-
 class PlayerForm(forms.Form):
     team = forms.CharField(
         label=_("Team"),

@@ -1,8 +1,9 @@
 """Reading an evening with a fixed number of queries, whatever the number of tables.
 
-The board, the ranking page and the big screen each read the roll (one query), the
-series (one) and every seat of every table with its table (one); the ranking is
-then worked out by ``evenings.rules.ranking`` from what the seats keep.
+The ranking page and the big screen read the roll (one query), the series (one) and
+every seat of every table with its table (one); the ranking is then worked out by
+``evenings.rules.ranking`` from what the seats keep. The organiser's board, read on
+every poll, reads the same three as plain values and the last series' seats alone.
 """
 
 from __future__ import annotations
@@ -45,10 +46,25 @@ def open_series(evening: Evening) -> Series | None:
     return last if last is not None and not last.closed else None
 
 
+@dataclass(slots=True)
+class SeatRow:
+    """A seat's result, read as values (a hundred players at three series are three
+    hundred seats: no model instance each), with its table."""
+
+    table: EveningTable
+    position: int
+    player_id: int
+    points: int
+    won: int
+    lost: int
+    others_lost: int
+    signed: bool
+
+
 @dataclass
 class TableView:
     table: EveningTable
-    seats: list[TableSeat] = field(default_factory=list)
+    seats: list[SeatRow] = field(default_factory=list)
     quiet: bool = False
 
     @property
@@ -59,24 +75,31 @@ class TableView:
 @dataclass
 class EveningView:
     evening: Evening
-    players: list[EveningPlayer]
+    players: list[RollPlayer]
     series: list[Series]
     tables: dict[int, list[TableView]]  # by series number
-    seats: list[TableSeat]
+    seats: list[SeatRow]
     names: dict[int, str]
-    # Only the last series' seats were read (the board): no ranking can be made.
-    partial: bool = False
 
     @cached_property
     def ranking(self) -> ranking_rules.Ranking:
-        """The evening's ranking, worked out when a page shows it (the board does not)."""
-        if self.partial:
-            raise ValueError("A view of the last series alone has no ranking.")
+        """The evening's ranking, worked out when a page shows it."""
+        return self._ranking(explain=True)
+
+    @cached_property
+    def brief_ranking(self) -> ranking_rules.Ranking:
+        """The same places and totals without their explanations (the big screen)."""
+        if "ranking" in self.__dict__:
+            return self.ranking
+        return self._ranking(explain=False)
+
+    def _ranking(self, *, explain: bool) -> ranking_rules.Ranking:
         return ranking_rules.evening_ranking(
             results_of(self.seats),
             game=self.evening.game,
             players=[p.pk for p in self.players if not p.left],
             names=self.names,
+            explain=explain,
         )
 
     @property
@@ -98,19 +121,16 @@ class EveningView:
         return drawn < self.evening.series_count and (drawn == 0 or self.all_done)
 
     @property
-    def roll(self) -> list[EveningPlayer]:
+    def roll(self) -> list[RollPlayer]:
         return [p for p in self.players if not p.left]
 
-    @property
-    def seated(self) -> set[int]:
-        return {seat.player_id for t in self.current_tables for seat in t.seats}
-
-    def rows(self) -> list[dict[str, Any]]:
+    def rows(self, *, explained: bool = True) -> list[dict[str, Any]]:
         """The ranking's rows with names, for the pages."""
-        return [{"row": row, "name": self.names.get(row.player, "")} for row in self.ranking.rows]
+        ranking = self.ranking if explained else self.brief_ranking
+        return [{"row": row, "name": self.names.get(row.player, "")} for row in ranking.rows]
 
 
-def results_of(seats: list[TableSeat]) -> list[ranking_rules.SeriesResult]:
+def results_of(seats: list[SeatRow]) -> list[ranking_rules.SeriesResult]:
     """Every player's series result so far, from the seats of tables that have one."""
     return [
         ranking_rules.SeriesResult(
@@ -128,28 +148,60 @@ def results_of(seats: list[TableSeat]) -> list[ranking_rules.SeriesResult]:
     ]
 
 
-def _seats(evening: Evening, series: int | None = None) -> list[TableSeat]:
-    seats = TableSeat.objects.filter(table__series__evening=evening)
-    if series is not None:
-        seats = seats.filter(table__series__number=series)
-    return list(
-        seats.select_related("table__series", "table__sheet")
-        # The sheet's link and first dealer are shown, never its options.
-        .defer("table__sheet__options")
-        .order_by("table__series__number", "table__number", "position")
-    )
+TABLE_FIELDS = (
+    "series_id",
+    "number",
+    "size",
+    "deals",
+    "of",
+    "paper",
+    "done",
+    "signed_at",
+    "last_entry_at",
+    # The sheet's link and first dealer are shown, never its options or deals.
+    "sheet__edit_token",
+    "sheet__first_dealer",
+)
+SEAT_FIELDS = (
+    "table_id",
+    "position",
+    "player_id",
+    "points",
+    "won",
+    "lost",
+    "others_lost",
+    "signed",
+)
 
 
-def evening_view(
-    evening: Evening, *, now: datetime.datetime | None = None, current_only: bool = False
-) -> EveningView:
-    """Everything the board, the ranking and the big screen show: three queries.
-    ``current_only`` reads the seats of the last series alone (the board: it shows no
-    ranking)."""
+def _seats(evening: Evening, series: list[Series]) -> list[SeatRow]:
+    """Every seat of the evening with its table (two queries: the tables with their
+    sheets' links, then the seats as values), in series, table and seat order."""
+    by_pk = {s.pk: s for s in series}
+    tables = {}
+    for table in (
+        EveningTable.objects.filter(series__evening=evening)
+        .select_related("sheet")
+        .only(*TABLE_FIELDS)
+    ):
+        table.series = by_pk[table.series_id]
+        tables[table.pk] = table
+    rows = [
+        SeatRow(tables[row[0]], *row[1:])
+        for row in TableSeat.objects.filter(table__series__evening=evening).values_list(
+            *SEAT_FIELDS
+        )
+    ]
+    rows.sort(key=lambda seat: (seat.table.series.number, seat.table.number, seat.position))
+    return rows
+
+
+def evening_view(evening: Evening, *, now: datetime.datetime | None = None) -> EveningView:
+    """Everything the ranking and the big screen show: four queries."""
     now = now or timezone.now()
-    players = list(EveningPlayer.objects.filter(evening=evening))
+    players = _players(evening)
     series = list(Series.objects.filter(evening=evening).order_by("number"))
-    seats = _seats(evening, series[-1].number if current_only and series else None)
+    seats = _seats(evening, series)
     names = {p.pk: p.name for p in players}
     tables: dict[int, list[TableView]] = {}
     by_table: dict[int, TableView] = {}
@@ -165,18 +217,169 @@ def evening_view(
             by_table[table.pk] = view
             tables.setdefault(table.series.number, []).append(view)
         view.seats.append(seat)
-    return EveningView(evening, players, series, tables, seats, names, partial=current_only)
+    return EveningView(evening, players, series, tables, seats, names)
+
+
+@dataclass(frozen=True)
+class BoardSeat:
+    player: int
+    name: str
+    signed: bool
+
+
+@dataclass(frozen=True)
+class BoardTable:
+    """A table of the series on the organiser's board, as plain values."""
+
+    pk: int
+    number: int
+    size: int
+    deals: int
+    of: int
+    paper: bool
+    done: bool
+    signed: bool
+    quiet: bool
+    sheet_token: str | None
+    seats: tuple[BoardSeat, ...]
+
+    @property
+    def state(self) -> str:
+        """What its card shows, as a text that changes when the card does."""
+        signed = "".join("1" if seat.signed else "0" for seat in self.seats)
+        return (
+            f"{self.pk}.{self.deals}.{self.of}.{self.paper:d}{self.done:d}{self.signed:d}"
+            f"{self.quiet:d}.{signed}"
+        )
+
+
+@dataclass(frozen=True)
+class RollPlayer:
+    pk: int
+    name: str
+    team: str
+    tags: tuple[str, ...]
+    left: bool
+
+
+@dataclass
+class Board:
+    """What the organiser's board shows: the roll, the series and the last series'
+    tables, read as plain values (no model per row) with four queries."""
+
+    evening: Evening
+    players: list[RollPlayer]
+    series: list[Series]
+    tables: list[BoardTable]
+
+    @cached_property
+    def names(self) -> dict[int, str]:
+        return {p.pk: p.name for p in self.players}
+
+    @property
+    def current(self) -> Series | None:
+        return self.series[-1] if self.series else None
+
+    @property
+    def roll(self) -> list[RollPlayer]:
+        return [p for p in self.players if not p.left]
+
+    @property
+    def started(self) -> bool:
+        """Whether a table of the series has a deal or a paper result."""
+        return any(t.deals or t.paper for t in self.tables)
+
+    @property
+    def all_done(self) -> bool:
+        return bool(self.tables) and all(t.done for t in self.tables)
+
+    @property
+    def can_draw(self) -> bool:
+        drawn = len(self.series)
+        return drawn < self.evening.series_count and (drawn == 0 or self.all_done)
+
+    @property
+    def playing(self) -> frozenset[int]:
+        """The players of a table still playing its series (they may not leave now)."""
+        return frozenset(s.player for t in self.tables if not t.done for s in t.seats)
+
+
+def _players(evening: Evening) -> list[RollPlayer]:
+    """The roll in the order players joined, as values (one query)."""
+    return [
+        RollPlayer(pk, name, team, tuple(tags or ()), left)
+        for pk, name, team, tags, left in EveningPlayer.objects.filter(evening=evening)
+        .order_by("pk")
+        .values_list("pk", "name", "team", "tags", "left")
+    ]
+
+
+def board_view(evening: Evening, *, now: datetime.datetime | None = None) -> Board:
+    """The organiser's board: the roll (one query), the series (one) and the last
+    series' seats with their tables (one); a hundred players are a hundred tuples."""
+    now = now or timezone.now()
+    players = _players(evening)
+    names = {p.pk: p.name for p in players}
+    series = list(Series.objects.filter(evening=evening).order_by("number"))
+    tables: list[BoardTable] = []
+    if series:
+        current = series[-1]
+        rows = (
+            TableSeat.objects.filter(table__series=current)
+            .order_by("table__number", "position")
+            .values_list(
+                "table_id",
+                "table__number",
+                "table__size",
+                "table__deals",
+                "table__of",
+                "table__paper",
+                "table__done",
+                "table__signed_at",
+                "table__last_entry_at",
+                "table__sheet__edit_token",
+                "player_id",
+                "signed",
+            )
+        )
+        seats: dict[int, list[BoardSeat]] = {}
+        heads: dict[int, tuple[Any, ...]] = {}
+        for row in rows:
+            pk, player, signed = row[0], row[10], row[11]
+            heads.setdefault(pk, row)
+            seats.setdefault(pk, []).append(BoardSeat(player, names.get(player, ""), signed))
+        for pk, head in heads.items():
+            _pk, number, size, deals, of, paper, done, signed_at, last, token = head[:10]
+            since = last or current.created_at
+            tables.append(
+                BoardTable(
+                    pk=pk,
+                    number=number,
+                    size=size,
+                    deals=deals,
+                    of=of,
+                    paper=paper,
+                    done=done,
+                    signed=signed_at is not None,
+                    quiet=not done and not paper and now - since > QUIET_AFTER,
+                    sheet_token=token,
+                    seats=tuple(seats[pk]),
+                )
+            )
+    return Board(evening, players, series, tables)
 
 
 def evening_ranking(evening: Evening) -> ranking_rules.Ranking:
-    """The evening's ranking so far (players 1, 2, … best first)."""
-    return evening_view(evening).ranking
+    """The evening's ranking so far (players 1, 2, … best first), places and totals
+    without their explanations (a seeded draw, a change after signing)."""
+    return evening_view(evening).brief_ranking
 
 
 def series_ranking(view: EveningView, number: int) -> ranking_rules.Ranking:
+    """One series' ranking as its brief list shows it (no explanations)."""
     seats = [s for t in view.tables.get(number, []) for s in t.seats]
     return ranking_rules.evening_ranking(
-        results_of(seats), game=view.evening.game, series=number, names=view.names
+        results_of(seats), game=view.evening.game, series=number, names=view.names, explain=False
     )
 
 
@@ -199,7 +402,7 @@ def team_table(view: EveningView) -> Teams:
         return Teams()
     teams = [ranking_rules.Team(name, tuple(ids)) for name, ids in sorted(members.items())]
     try:
-        return Teams(rows=ranking_rules.team_ranking(teams, view.ranking, view.names))
+        return Teams(rows=ranking_rules.team_ranking(teams, view.brief_ranking, view.names))
     except RuleError as error:
         return Teams(problems=tuple(str(p.message) for p in error.problems))
 
@@ -209,15 +412,38 @@ def categories(view: EveningView) -> list[tuple[str, ranking_rules.Ranking]]:
     tags = {player.pk: player.tags for player in view.players if player.tags}
     every = sorted({tag for own in tags.values() for tag in own}, key=str.casefold)
     return [
-        (tag, ranking_rules.category_ranking(view.ranking, ranking_rules.tagged(tags, tag)))
+        (tag, ranking_rules.category_ranking(view.brief_ranking, ranking_rules.tagged(tags, tag)))
         for tag in every
     ]
+
+
+@dataclass(frozen=True)
+class Stamps:
+    """What changes with every write to the evening (``whole``) and to one series'
+    tables (``series``, by number): a shared rendering is kept until its stamp moves."""
+
+    whole: str
+    series: dict[int, str]
+
+
+def evening_stamps(evening: Evening) -> Stamps:
+    """The evening's stamps from its version and, per series, its tables' number and
+    their sheets' versions (one query; a sheet's version grows with every write)."""
+    rows = (
+        EveningTable.objects.filter(series__evening=evening)
+        .values("series__number")
+        .annotate(tables=Count("id"), versions=Sum("sheet__version"))
+        .order_by("series__number")
+    )
+    series = {
+        row["series__number"]: f"{evening.version}-{row['tables']}-{row['versions'] or 0}"
+        for row in rows
+    }
+    whole = ".".join([str(evening.version), *(f"{n}:{stamp}" for n, stamp in series.items())])
+    return Stamps(whole, series)
 
 
 def evening_stamp(evening: Evening) -> str:
     """What changes with every write to the evening or to any of its tables' sheets
     (one query): the read-only pages are rendered once per stamp and shared."""
-    sheets = EveningTable.objects.filter(series__evening=evening).aggregate(
-        tables=Count("id"), versions=Sum("sheet__version")
-    )
-    return f"{evening.version}-{sheets['tables']}-{sheets['versions'] or 0}"
+    return evening_stamps(evening).whole

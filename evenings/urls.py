@@ -15,10 +15,13 @@ urlpatterns = [
     path("e/<str:token>/draw", views.draw, name="draw"),
     path("e/<str:token>/series/<int:number>/swap", views.swap, name="swap"),
     path("e/<str:token>/series/<int:number>/print", views.series_print, name="series-print"),
+    path("e/<str:token>/tables/<int:table_id>/", views.table_link, name="table-link"),
     path("e/<str:token>/tables/<int:table_id>/paper", views.table_paper, name="table-paper"),
     path("e/<str:token>/tables/<int:table_id>/signed", views.table_signed, name="table-signed"),
     path("t/<str:token>/sign", views.table_sign, name="table-sign"),
     path("r/<str:token>/", views.ranking, name="ranking"),
+    path("r/<str:token>/list", views.evening_list, name="evening-list"),
+    path("r/<str:token>/players/<int:player_id>", views.player_ranking, name="player-ranking"),
     path("r/<str:token>/screen", views.screen, name="screen"),
     path("r/<str:token>/screen/live", views.screen_live, name="screen-live"),
 ]

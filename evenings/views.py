@@ -24,11 +24,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from circles.models import Circle
 from evenings import permissions, selectors, services
-from evenings.forms import DrawForm, EveningForm, NamesForm, PlayerForm, SwapForm
+from evenings.forms import DrawForm, EveningForm, PlayerForm, SwapForm
 from evenings.models import Evening, EveningPlayer, EveningTable
 from evenings.rules.seating import new_seed
 from games.qr import qr_svg
 from games.rules.errors import RuleError
+from scorekeeper import i18n
 
 
 def _whole(text: str, *, digits: int = 9) -> int | None:
@@ -130,57 +131,94 @@ def evening_new(request: HttpRequest) -> HttpResponse:
     return render(request, "evenings/new.html", {"form": form, "circle": circle}, status=status)
 
 
-def _board_context(request: HttpRequest, evening: Evening, **extra: Any) -> dict[str, Any]:
-    view = selectors.evening_view(evening, current_only=True)
-    current = view.current
-    started = bool(current and any(t.table.deals or t.table.paper for t in view.current_tables))
-    chips = []
-    if evening.circle_id is not None:
-        on_roll = {p.name.casefold() for p in view.roll}
-        chips = [
-            p
-            for p in evening.circle.players.filter(erased=False).order_by("name")
-            if p.name.casefold() not in on_roll
-        ]
-    cards = []
-    for item in view.current_tables:
-        sheet = item.table.sheet
-        url = request.build_absolute_uri(sheet.get_absolute_url()) if sheet else ""
-        cards.append({"item": item, "url": url, "qr": qr_svg(url) if url else ""})
-    # Who may not leave now: the players of a table still playing its series.
-    seated = {s.player_id for t in view.current_tables if not t.table.done for s in t.seats}
-    context = {
-        "evening": evening,
-        "view": view,
-        # The roll's links start with it (evenings:player-edit and player-leave; one
-        # reverse for a roll of a hundred).
-        "board_url": reverse("evenings:board", args=[evening.organiser_token]),
-        "cards": cards,
-        "chips": chips,
-        "seated": seated,
-        "started": started,
-        "name_form": NamesForm(),
-        "draw_form": DrawForm(initial={"seed": new_seed(), "method": "lot"}),
-        "swap_form": _swap_form(view) if current and not started else None,
-        "view_url": request.build_absolute_uri(
-            reverse("evenings:ranking", args=[evening.view_token])
-        ),
-        "screen_url": request.build_absolute_uri(
-            reverse("evenings:screen", args=[evening.view_token])
-        ),
-        "changes": list(evening.changes.select_related("table__series")[:10]),
+def _parts(evening: Evening, parts: dict[str, tuple[str, Any]]) -> dict[str, str]:
+    """Parts of the organiser's board, each rendered once per state of what it shows
+    (its name says the state) and language, and kept: a poll after one table's deal
+    renders that table's card alone. A part holds no form token: its buttons post the
+    page's one form (``form="board-post"``), so the same rendering serves any request.
+    The evening's version is in every name (the roll, a name, a sign-off change it)."""
+    renders = caches["renders"]
+    prefix = f"board:{evening.pk}:{evening.version}:{get_language()}:"
+    keys = {name: prefix + name for name in parts}
+    found = renders.get_many(list(keys.values()))
+    out, new = {}, {}
+    for name, (template, context) in parts.items():
+        html = found.get(keys[name])
+        if html is None:
+            html = new[keys[name]] = render_to_string(template, context)
+        out[name] = mark_safe(html)
+    if new:
+        renders.set_many(new)
+    return out
+
+
+def _board_cards(evening: Evening, board: selectors.Board) -> dict[str, Any]:
+    """The tables' cards, for the board and its poll."""
+    board_url = reverse("evenings:board", args=[evening.organiser_token])
+    shared = {"evening": evening, "board_url": board_url}
+    parts = {
+        f"card:{table.state}": ("evenings/_board_card.html", {**shared, "t": table})
+        for table in board.tables
     }
-    context.update(extra)
+    rendered = _parts(evening, parts)
+    return {
+        "evening": evening,
+        "board": board,
+        "board_url": board_url,
+        "cards": [rendered[f"card:{table.state}"] for table in board.tables],
+    }
+
+
+def _board_context(request: HttpRequest, evening: Evening) -> dict[str, Any]:
+    board = selectors.board_view(evening)
+    context = _board_cards(evening, board)
+    current = board.current
+    chips: list[tuple[int, str]] = []
+    if evening.circle_id is not None:
+        on_roll = {p.name.casefold() for p in board.roll}
+        chips = [
+            (pk, name)
+            for pk, name in evening.circle.players.filter(erased=False)
+            .order_by("name")
+            .values_list("pk", "name")
+            if name.casefold() not in on_roll
+        ]
+    # Who may leave changes when a table finishes its series.
+    done = "".join("1" if t.done else "0" for t in board.tables)
+    roll = {
+        "evening": evening,
+        "board_url": context["board_url"],
+        "roll": board.roll,
+        "playing": board.playing,
+    }
+    context.update(
+        {
+            "current": current,
+            "roll": _parts(evening, {f"roll:{done}": ("evenings/_board_roll.html", roll)})[
+                f"roll:{done}"
+            ],
+            "chips": chips,
+            "draw_form": DrawForm(initial={"seed": new_seed(), "method": "lot"}),
+            "swap_form": _swap_form(board) if current and not board.started else None,
+            "view_url": request.build_absolute_uri(
+                reverse("evenings:ranking", args=[evening.view_token])
+            ),
+            "screen_url": request.build_absolute_uri(
+                reverse("evenings:screen", args=[evening.view_token])
+            ),
+            "changes": list(evening.changes.select_related("table__series")[:10]),
+        }
+    )
     return context
 
 
-def _swap_form(view: selectors.EveningView) -> SwapForm:
+def _swap_form(board: selectors.Board) -> SwapForm:
     """Two players to swap, offered as the first of table 1 and the first of table 2
     (two different players, so that the form as shown can be sent)."""
-    tables = view.current_tables
-    players = [(s.player_id, view.names[s.player_id]) for t in tables for s in t.seats]
+    tables = board.tables
+    players = [(s.player, s.name) for t in tables for s in t.seats]
     second = tables[1].seats[0] if len(tables) > 1 else tables[0].seats[1]
-    initial = {"first": players[0][0], "second": second.player_id}
+    initial = {"first": players[0][0], "second": second.player}
     return SwapForm(players=players, initial=initial)
 
 
@@ -195,8 +233,36 @@ def board(request: HttpRequest, token: str) -> HttpResponse:
 def board_tables(request: HttpRequest, token: str) -> HttpResponse:
     """What the board polls: the series' table cards (deals played, done, signed, quiet)."""
     evening = _organised(token)
-    context = _board_context(request, evening)
+    context = _board_cards(evening, selectors.board_view(evening))
     return _secret(render(request, "evenings/_board_tables.html", context))
+
+
+@require_GET
+def table_link(request: HttpRequest, token: str, table_id: int) -> HttpResponse:
+    """A table's link as a QR code filling the organiser's phone, to be scanned at the
+    table (a code among twenty-five on the board is too small to scan), with its
+    players and the previous and next table."""
+    evening = _organised(token)
+    table = _table(evening, table_id)
+    if table.sheet is None:
+        raise Http404(_("This table plays on paper: it has no link."))
+    url = request.build_absolute_uri(table.sheet.get_absolute_url())
+    neighbours = list(
+        EveningTable.objects.filter(series=table.series, sheet__isnull=False)
+        .order_by("number")
+        .values_list("pk", "number")
+    )
+    at = next(i for i, (pk, _number) in enumerate(neighbours) if pk == table.pk)
+    context = {
+        "evening": evening,
+        "table": table,
+        "seats": list(table.seats.select_related("player")),
+        "url": url,
+        "qr": qr_svg(url),
+        "previous": neighbours[at - 1] if at > 0 else None,
+        "next": neighbours[at + 1] if at + 1 < len(neighbours) else None,
+    }
+    return _secret(render(request, "evenings/table_link.html", context))
 
 
 def _back(evening: Evening, anchor: str = "") -> HttpResponse:
@@ -204,12 +270,10 @@ def _back(evening: Evening, anchor: str = "") -> HttpResponse:
     return redirect(url + (f"#{anchor}" if anchor else ""))
 
 
-def _refused(
-    request: HttpRequest, evening: Evening, error: RuleError, **extra: Any
-) -> HttpResponse:
+def _refused(request: HttpRequest, evening: Evening, error: RuleError) -> HttpResponse:
     for problem in error.problems:
         messages.error(request, problem.message)
-    context = _board_context(request, evening, **extra)
+    context = _board_context(request, evening)
     return _secret(render(request, "evenings/board.html", context, status=400))
 
 
@@ -484,18 +548,118 @@ def table_sign(request: HttpRequest, token: str) -> HttpResponse:
     return _secret(render(request, "evenings/sign.html", context))
 
 
-def _ranking_context(evening: Evening) -> dict[str, Any]:
-    view = selectors.evening_view(evening)
-    per_series = [
+def _listed(view: selectors.EveningView, rows: Any) -> list[dict[str, Any]]:
+    """A list's rows as the page shows them: place, name, total in the reader's
+    digits, games won and lost (worded once per list: a hundred rows)."""
+    games = _("%(won)s won, %(lost)s lost")
+    return [
         {
-            "number": series.number,
-            "rows": [
-                {"row": row, "name": view.names.get(row.player, "")}
-                for row in selectors.series_ranking(view, series.number).rows
-            ],
+            "player": row.player,
+            "place": row.place,
+            "name": view.names.get(row.player, ""),
+            "total": i18n.number(row.total),
+            "games": games % {"won": row.won, "lost": row.lost},
         }
-        for series in view.series
+        for row in rows
     ]
+
+
+def _series_parts(evening: Evening, view: selectors.EveningView, stamps: Any) -> list[str]:
+    """Each series' brief list, newest first, rendered once per state of that series:
+    while series 3 is played, the lists of series 1 and 2 are not drawn again."""
+    renders = caches["renders"]
+    prefix = f"evening:{evening.view_token}:{get_language()}:series:"
+    keys = {s.number: f"{prefix}{s.number}:{stamps.series.get(s.number, '')}" for s in view.series}
+    found = renders.get_many(list(keys.values()))
+    empty = _("No table has a result in this series yet.")
+    parts, new = [], {}
+    for series in reversed(view.series):
+        key = keys[series.number]
+        html = found.get(key)
+        if html is None:
+            rows = _listed(view, selectors.series_ranking(view, series.number).rows)
+            title = _("Series %(number)s") % {"number": series.number}
+            context = {"rows": rows, "id": series.number, "title": title}
+            html = new[key] = render_to_string(
+                "evenings/_ranking_table.html", {**context, "empty": empty, "brief": True}
+            )
+        parts.append(mark_safe(html))
+    if new:
+        renders.set_many(new)
+    return parts
+
+
+def _ranking_context(evening: Evening, stamps: Any) -> dict[str, Any]:
+    view = selectors.evening_view(evening)
+    return {
+        "evening": evening,
+        "view": view,
+        # Each row's explanation is its own page, opened in place when the row is
+        # tapped: a hundred explained rows would weigh 200 KB on every phone.
+        "players_url": reverse("evenings:ranking", args=[evening.view_token]) + "players/",
+        "rows": _listed(view, view.brief_ranking.rows),
+        "per_series": _series_parts(evening, view, stamps),
+        "teams": selectors.team_table(view),
+        "rule_url": reverse("evenings:rules") + "#evening-ranking",
+        "categories": [
+            {
+                "tag": tag,
+                "rows": _listed(view, r.rows),
+            }
+            for tag, r in selectors.categories(view)
+        ],
+    }
+
+
+def _shared(
+    request: HttpRequest, evening: Evening, part: str, build: Any, *, which: str = ""
+) -> str:
+    """A read-only part of a page (no form, no token), rendered once per state of the
+    evening and language (and ``which`` player) and shared by every phone and screen
+    that follows it."""
+    renders = caches["renders"]
+    stamps = selectors.evening_stamps(evening)
+    key = f"evening:{evening.view_token}:{stamps.whole}:{get_language()}:{part}:{which}"
+    html = renders.get(key)
+    if html is None:
+        html = render_to_string(part, build(evening, stamps), request)
+        renders.set(key, html)
+    return mark_safe(html)
+
+
+def _player_context(player: EveningPlayer) -> Any:
+    def build(evening: Evening, stamps: Any) -> dict[str, Any]:
+        view = selectors.evening_view(evening)
+        row = view.ranking.row_of(player.pk)
+        return {
+            "evening": evening,
+            "player": player,
+            "row": row,
+            "steps": (*view.ranking.explanation, *(row.explanation if row else ())),
+        }
+
+    return build
+
+
+@require_GET
+def player_ranking(request: HttpRequest, token: str, player_id: int) -> HttpResponse:
+    """How one player's total comes about: opened in place on the ranking page (htmx),
+    or as a page of its own."""
+    evening = _viewed(token)
+    player = EveningPlayer.objects.filter(evening=evening, pk=player_id).first()
+    if player is None:
+        raise Http404(_("No such player on this evening's roll"))
+    steps = _shared(
+        request, evening, "evenings/_player_steps.html", _player_context(player), which=player.pk
+    )
+    if request.htmx:
+        return HttpResponse(steps)
+    context = {"evening": evening, "player": player, "steps": steps}
+    return render(request, "evenings/player_ranking.html", context)
+
+
+def _list_context(evening: Evening, stamps: Any) -> dict[str, Any]:
+    view = selectors.evening_view(evening)
     numbers = [series.number for series in view.series]
     overall = [
         {
@@ -506,35 +670,17 @@ def _ranking_context(evening: Evening) -> dict[str, Any]:
             ],
             "total": row.total,
         }
-        for row in view.ranking.rows
+        for row in view.brief_ranking.rows
     ]
-    return {
-        "evening": evening,
-        "view": view,
-        "rows": view.rows(),
-        "per_series": per_series,
-        "overall": overall,
-        "teams": selectors.team_table(view),
-        "categories": [
-            {
-                "tag": tag,
-                "rows": [{"row": row, "name": view.names.get(row.player, "")} for row in r.rows],
-            }
-            for tag, r in selectors.categories(view)
-        ],
-    }
+    return {"evening": evening, "view": view, "overall": overall}
 
 
-def _shared(request: HttpRequest, evening: Evening, part: str, build: Any) -> str:
-    """A read-only part of a page (no form, no token), rendered once per state of the
-    evening and language and shared by every phone and screen that follows it."""
-    renders = caches["renders"]
-    key = f"evening:{evening.view_token}:{selectors.evening_stamp(evening)}:{get_language()}:{part}"
-    html = renders.get(key)
-    if html is None:
-        html = render_to_string(part, build(evening), request)
-        renders.set(key, html)
-    return mark_safe(html)
+@require_GET
+def evening_list(request: HttpRequest, token: str) -> HttpResponse:
+    """The evening's list to print: name, each series, total and place."""
+    evening = _viewed(token)
+    body = _shared(request, evening, "evenings/_evening_list.html", _list_context)
+    return render(request, "evenings/evening_list.html", {"evening": evening, "body": body})
 
 
 @require_GET
@@ -545,7 +691,7 @@ def ranking(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "evenings/ranking.html", {"evening": evening, "body": body})
 
 
-def _screen_context(evening: Evening) -> dict[str, Any]:
+def _screen_context(evening: Evening, stamps: Any = None) -> dict[str, Any]:
     view = selectors.evening_view(evening)
     tables = view.current_tables
     seating = bool(tables) and not any(t.table.deals or t.table.paper for t in tables)
@@ -553,7 +699,7 @@ def _screen_context(evening: Evening) -> dict[str, Any]:
         "evening": evening,
         "view": view,
         "seating": seating,
-        "rows": view.rows()[:24],
+        "rows": view.rows(explained=False)[:24],
         "tables": tables,
     }
 

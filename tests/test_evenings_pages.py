@@ -125,7 +125,11 @@ def test_the_roll_and_the_draw_from_the_board(client):
     table = EveningTable.objects.get()
     assert table.sheet.get_absolute_url().encode() in board.content
     assert b"seed 12" in board.content
-    assert b"<svg" in board.content
+    # The table's QR code fills a page of its own, one tap from its card.
+    qr = client.get(f"{url}tables/{table.pk}/")
+    assert qr.status_code == 200
+    assert b"<svg" in qr.content
+    assert f'href="http://testserver{table.sheet.get_absolute_url()}"'.encode() in qr.content
     second = client.post(url + "draw", {"method": "lot", "seed": "13"})
     assert second.status_code == 400
     assert b"still being played" in second.content
@@ -205,9 +209,23 @@ def test_the_ranking_explains_itself_in_the_readers_language(client):
     assert "Seeger-Fabian" in text
     assert first.name in text
     assert re.search(r"1\.</span> <span class=\"who\">" + re.escape(first.name), text)
+    # A tap on the name opens how the total comes about (rule evening-ranking): in
+    # place with htmx, or as a page of its own.
+    how = f"/en/r/{e.view_token}/players/{first.pk}"
+    assert f'hx-get="{how}"' in text
+    steps = client.get(how, headers={"HX-Request": "true"}).content.decode()
+    assert steps.startswith('<p class="steps-total">Place 1 with 98.</p>')
+    assert 'href="/en/evenings/rules/#evening-ranking"' in steps
+    page = client.get(how).content.decode()
+    assert "<h1>" + first.name + "</h1>" in page
+    assert "Place 1 with 98." in page
     german = client.get(f"/de/r/{e.view_token}/")
     assert german.status_code == 200
     assert "Serie 1" in german.content.decode()
+    german_steps = client.get(f"/de/r/{e.view_token}/players/{first.pk}").content.decode()
+    assert "Platz 1 mit 98." in german_steps
+    other = make(3)
+    assert client.get(f"/en/r/{other.view_token}/players/{first.pk}").status_code == 404
     # The organiser's link is not a view link (it would show on the big screen).
     assert client.get(f"/en/r/{e.organiser_token}/").status_code == 404
     assert client.get("/en/r/nothing-here/").status_code == 404
@@ -260,16 +278,50 @@ def test_query_counts_do_not_grow_with_the_number_of_tables(client, page):
             counts.append(len(captured))
     assert cold[0] == cold[1], cold
     assert warm[0] == warm[1], warm
-    if page.startswith("e/"):
-        # The evening, its roll, its series, every seat with its table and sheet, and
-        # the changes after signing: one query each, every time (the board has forms).
+    if page == "e/{organiser}/":
+        # The evening, its roll, its series, the last series' seats with their tables,
+        # and the changes after signing: one query each, every time (the board has a
+        # form; its table cards and roll are kept renderings, chosen by what they show).
         assert cold == warm == [5, 5]
+    elif page.startswith("e/"):
+        # The poll: the evening, its roll, its series and the last series' seats.
+        assert cold == warm == [4, 4]
     else:
-        # The evening and its stamp (one query for every table's sheet version); the
-        # first reader also reads the roll, the series and every seat, and the rendering
-        # is shared until the evening or a table changes.
-        assert cold == [5, 5]
+        # The evening and its stamps (one query for every series' sheet versions); the
+        # first reader also reads the roll, the series, the tables and every seat, and
+        # the rendering is shared until the evening or a table changes.
+        assert cold == [6, 6]
         assert warm == [2, 2]
+
+
+def test_a_poll_after_one_deal_draws_that_tables_card_alone(client):
+    """The board's cards are kept renderings, each chosen by what it shows: after a
+    deal at table 2 the poll draws table 2's card again and takes the others as
+    they were; the roll is drawn again only when it changes."""
+    from django.core.cache import caches
+
+    def drawn(response, name):
+        return [t.name for t in response.templates].count(f"evenings/{name}")
+
+    e = _evening_with_tables(4)
+    caches["renders"].clear()
+    board = f"/en/e/{e.organiser_token}/"
+    first = client.get(board)
+    assert drawn(first, "_board_card.html") == 4
+    assert drawn(first, "_board_roll.html") == 1
+    again = client.get(board)
+    assert drawn(again, "_board_card.html") == drawn(again, "_board_roll.html") == 0
+    two = EveningTable.objects.get(series__evening=e, number=2)
+    sheet_services.hand_record(sheet=two.sheet, data=PASS)
+    poll = client.get(board + "tables")
+    assert drawn(poll, "_board_card.html") == 1
+    assert "2 of 48 deals" in poll.content.decode()
+    assert poll.content.decode().count("1 of 48 deals") == 3
+    # A player joins: the evening's version moves, and the roll and every card with it.
+    client.post(board + "players", {"name": "Latecomer"})
+    after = client.get(board)
+    assert drawn(after, "_board_roll.html") == 1
+    assert "Latecomer" in after.content.decode()
 
 
 def test_a_shared_rendering_follows_every_new_deal(client):
@@ -407,14 +459,17 @@ def test_the_circle_page_lists_its_evenings_the_board_for_its_owner_the_ranking_
     assert f'href="/en/r/{e.view_token}/"' in page
 
 
-def test_the_ranking_page_carries_the_evenings_list_to_print(client):
+def test_the_ranking_page_links_the_evenings_list_to_print(client):
     e = make(3, series_deals={"3": 3})
     services.series_draw(evening=e, method="lot", seed=5)
     table = EveningTable.objects.get()
     a = table.seats.first().player
     services.table_paper_result(table=table, rows=[{"declarer": a.pk, "value": 48}])
     services.series_draw(evening=e, method="lot", seed=6)
-    text = client.get(f"/en/r/{e.view_token}/").content.decode()
+    ranking = client.get(f"/en/r/{e.view_token}/").content.decode()
+    assert f'href="/en/r/{e.view_token}/list"' in ranking
+    assert "overall-table" not in ranking
+    text = client.get(f"/en/r/{e.view_token}/list").content.decode()
     start = text.index('class="tally-table overall-table"')
     table_html = text[start : text.index("</table>", start)]
     assert 'Series 1</th><th scope="col">Series 2</th>' in table_html

@@ -93,6 +93,12 @@ MATRIX = {
         {},
         ONLY["organiser"],
     ),
+    "table-link": (
+        "get",
+        lambda w, r: f"/en/e/{org(w, r)}/tables/{w['one'].pk}/",
+        {},
+        ONLY["organiser"],
+    ),
     "table-paper": (
         "get",
         lambda w, r: f"/en/e/{org(w, r)}/tables/{w['two'].pk}/paper",
@@ -107,6 +113,13 @@ MATRIX = {
     ),
     "table-sign": ("get", lambda w, r: f"/en/t/{table(w, r)}/sign", {}, ONLY["table"]),
     "ranking": ("get", lambda w, r: f"/en/r/{view(w, r)}/", {}, ONLY["view"]),
+    "evening-list": ("get", lambda w, r: f"/en/r/{view(w, r)}/list", {}, ONLY["view"]),
+    "player-ranking": (
+        "get",
+        lambda w, r: f"/en/r/{view(w, r)}/players/{w['evening'].players.first().pk}",
+        {},
+        ONLY["view"],
+    ),
     "screen": ("get", lambda w, r: f"/en/r/{view(w, r)}/screen", {}, ONLY["view"]),
     "screen-live": ("get", lambda w, r: f"/en/r/{view(w, r)}/screen/live", {}, ONLY["view"]),
     "new-in-circle": (

@@ -154,8 +154,11 @@ NO_FORM = {
     "evenings:board": "the organiser's board (its forms post elsewhere)",
     "evenings:rules": "a page",
     "evenings:board-tables": "the board's poll (its forms post elsewhere)",
+    "evenings:table-link": "a table's QR code and link (its buttons copy and share)",
     "evenings:series-print": "the seating list and table cards to print",
     "evenings:ranking": "a page",
+    "evenings:player-ranking": "a page: how one player's total comes about",
+    "evenings:evening-list": "the evening's list to print",
     "evenings:screen": "the big screen: a page with no controls",
     "evenings:screen-live": "the big screen's poll",
 }

@@ -221,6 +221,9 @@ def pages(world) -> list[str]:
     found += [
         "/evenings/new/", "/evenings/rules/", f"/e/{evening.organiser_token}/",
         f"/e/{evening.organiser_token}/series/1/print", f"/r/{evening.view_token}/",
+        f"/e/{evening.organiser_token}/tables/{table.pk}/",
+        f"/r/{evening.view_token}/players/{table.seats.first().player_id}",
+        f"/r/{evening.view_token}/list",
         f"/r/{evening.view_token}/screen", f"/t/{table.sheet.edit_token}/sign",
         "/rules/skat/list?players=4", "/rules/skat/list?players=7",
     ]  # fmt: skip

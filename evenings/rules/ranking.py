@@ -449,10 +449,12 @@ def evening_ranking(
     players: Iterable[int] = (),
     series: int | None = None,
     names: Mapping[int, str] | None = None,
+    explain: bool = True,
 ) -> Ranking:
     """Rank the evening from every player's series results (or, with ``series``, that
     one series alone). ``players`` adds roll members without a result yet (total 0).
-    Every row explains its series, its total and any tie."""
+    Every row explains its series, its total and any tie; ``explain=False`` leaves
+    the explanations out (the same places and totals, for a list that shows none)."""
     results = list(results)
     problems = ProblemCollector()
     if game not in GAMES:
@@ -474,10 +476,12 @@ def evening_ranking(
             )
             for r in own
         )
-        steps = [_series_step(r, line, game) for r, line in zip(own, lines, strict=True)]
         total = sum(line.score for line in lines)
-        if len(lines) > 1:
-            steps.append(_total_step(lines, total))
+        steps = []
+        if explain:
+            steps = [_series_step(r, line, game) for r, line in zip(own, lines, strict=True)]
+            if len(lines) > 1:
+                steps.append(_total_step(lines, total))
         built.append(
             RankingRow(
                 player,
@@ -489,11 +493,13 @@ def evening_ranking(
                 tuple(steps),
             )
         )
-    rows = _placed(built, names)
-    return Ranking(game, rows, (_rule_step(game),))
+    rows = _placed(built, names, explain=explain)
+    return Ranking(game, rows, (_rule_step(game),) if explain else ())
 
 
-def _placed(rows: Sequence[RankingRow], names: Mapping[int, str] | None) -> tuple[RankingRow, ...]:
+def _placed(
+    rows: Sequence[RankingRow], names: Mapping[int, str] | None, *, explain: bool = True
+) -> tuple[RankingRow, ...]:
     """Places 1, 1, 3 by :attr:`RankingRow.key`, each tie explained in both rows."""
     ordered = sorted(rows, key=lambda row: (row.key, row.player))
     places: list[int] = []
@@ -504,11 +510,15 @@ def _placed(rows: Sequence[RankingRow], names: Mapping[int, str] | None) -> tupl
             places.append(position)
     placed = []
     for row, place in zip(ordered, places, strict=True):
-        ties = [
-            _tie_step(row, other, place, other_place, names)
-            for other, other_place in zip(ordered, places, strict=True)
-            if other is not row and other.total == row.total
-        ]
+        ties = (
+            [
+                _tie_step(row, other, place, other_place, names)
+                for other, other_place in zip(ordered, places, strict=True)
+                if other is not row and other.total == row.total
+            ]
+            if explain
+            else []
+        )
         placed.append(
             RankingRow(
                 row.player,

@@ -63,9 +63,19 @@ def test_a_whole_club_evening_at_phone_size(live_server, browser):
 
     # Two phones enter deals at the same time at tables 1 and 2.
     phones = [_page(browser, PHONE, scheme) for scheme in ("light", "dark")]
+    # Each table's phone opens the link the organiser's phone shows as a QR code (a
+    # page of its own per table, with the next table one tap away).
+    board.get_by_role("link", name="Show its QR code").first.click()
+    expect(board.get_by_role("heading", name="Table 1 · series 1")).to_be_visible()
+    assert board.locator(".qr-large svg").bounding_box()["width"] >= 300
+    screenshot(board, "evening-table-qr-390-light")
+    links = [board.locator("#table-link").get_attribute("href")]
+    board.get_by_role("link", name="Table 2 →").click()
+    links.append(board.locator("#table-link").get_attribute("href"))
+    assert links == [base + t.sheet.get_absolute_url() for t in tables[:2]]
     # Playwright's sync pages belong to this thread: enter deal by deal in turns instead.
-    for (_context, page), table in zip(phones, tables[:2], strict=True):
-        page.goto(base + table.sheet.get_absolute_url())
+    for (_context, page), link in zip(phones, links, strict=True):
+        page.goto(link)
         page.wait_for_selector("form.entry-form.is-enhanced")
     for number in range(1, 5):
         for _context, page in phones:
@@ -270,9 +280,10 @@ def test_the_evenings_list_prints_alone_on_a4(live_server, browser):
     evening, _paper = _evening_in_play()
     context, page = _page(browser, {"width": 1280, "height": 800}, "dark")
     page.goto(f"{live_server.url}/en/r/{evening.view_token}/")
+    page.get_by_role("link", name="The evening's list, to print").click()
     expect(page.get_by_role("button", name="Print")).to_be_visible()
     page.emulate_media(media="print")
-    assert not page.locator(".ranking-row").first.is_visible()
+    assert not page.get_by_role("button", name="Print").is_visible()
     assert page.locator(".overall-table").is_visible()
     pdf = page.pdf(prefer_css_page_size=True)
     boxes = re.findall(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", pdf)

@@ -131,3 +131,16 @@ def test_the_series_score_is_the_referees_seeger_fabian(size, data):
         )
         assert seeger_fabian_score(ours) == row.total
     assert SF_DEFENCE_BONUS[size] == DEFENCE_BONUS[size]
+
+
+@FAST
+@given(evenings(), st.one_of(st.none(), st.integers(1, 3)))
+def test_a_ranking_without_explanations_places_everyone_the_same(results, series):
+    """evening-ranking: leaving the explanations out (a list that shows none, such as a
+    series' brief list or the big screen) changes no place, total or game count."""
+    explained = evening_ranking(results, series=series)
+    brief = evening_ranking(results, series=series, explain=False)
+    assert brief.rows == explained.rows  # the explanation does not take part in ==
+    assert [r.place for r in brief.rows] == [r.place for r in explained.rows]
+    assert all(row.explanation == () for row in brief.rows)
+    assert brief.explanation == ()
