@@ -62,7 +62,7 @@ class NewEvening(Request):
     circle: int | None = field(
         default=None,
         metadata=spec(
-            Integer(gettext_lazy("The circle it is kept in (its owner logged in), or null.")),
+            Integer(gettext_lazy("The circle it is kept in (a member logged in), or null.")),
             nullable=True,
         ),
     )
@@ -124,6 +124,50 @@ class RollAdd(Request):
     players: list[int] | None = field(
         default=None,
         metadata=spec(ListOf(Integer(), gettext_lazy("The circle's player ids."), max_items=200)),
+    )
+    team: str | None = field(
+        default=None,
+        metadata=spec(
+            Text(
+                gettext_lazy("A team of four or a tandem of two, by name, for every player added."),
+                max_length=services.NAME_LENGTH,
+            )
+        ),
+    )
+    tags: list[str] | None = field(
+        default=None,
+        metadata=spec(
+            ListOf(
+                Text(max_length=services.TAG_LENGTH),
+                gettext_lazy("Categories (women, juniors, seniors …): each gets its own list."),
+                max_items=services.MOST_TAGS,
+            )
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class PlayerEntry(Request):
+    """A player's team and categories, as a whole: what is left out is cleared."""
+
+    team: str | None = field(
+        default=None,
+        metadata=spec(
+            Text(
+                gettext_lazy("A team of four or a tandem of two, by name (left out: none)."),
+                max_length=services.NAME_LENGTH,
+            )
+        ),
+    )
+    tags: list[str] | None = field(
+        default=None,
+        metadata=spec(
+            ListOf(
+                Text(max_length=services.TAG_LENGTH),
+                gettext_lazy("Categories (women, juniors, seniors …); left out: none."),
+                max_items=services.MOST_TAGS,
+            )
+        ),
     )
 
 
@@ -292,7 +336,13 @@ def evening_json(request: HttpRequest, evening: Evening, *, organiser: bool) -> 
 
 
 def _player_json(player: EveningPlayer | selectors.RollPlayer) -> dict[str, Any]:
-    return {"player": player.pk, "name": player.name, "left": player.left}
+    return {
+        "player": player.pk,
+        "name": player.name,
+        "left": player.left,
+        "team": player.team,
+        "tags": list(player.tags),
+    }
 
 
 # -- Access ----------------------------------------------------------------------------------
@@ -395,7 +445,7 @@ def evenings(request: HttpRequest) -> JsonResponse:
         circle = Circle.objects.filter(pk=data.circle).first()
         if circle is None or not permissions.can_start_in_circle(request.user, circle):
             return _refused(
-                _("An evening in a circle is started by the circle's owner, logged in."), 403
+                _("An evening in a circle is started by a member of the circle, logged in."), 403
             )
 
     def create() -> Answer:
@@ -461,6 +511,8 @@ def evening_players(request: HttpRequest, evening_id: int) -> JsonResponse:
             evening=evening,
             names=data.names or (),
             circle_players=data.players or (),
+            team=data.team or "",
+            tags=data.tags or (),
             expected_version=version,
         )
         roll = EveningPlayer.objects.filter(evening=evening)
@@ -471,15 +523,34 @@ def evening_players(request: HttpRequest, evening_id: int) -> JsonResponse:
 
 @csrf_exempt
 def evening_player(request: HttpRequest, evening_id: int, player_id: int) -> JsonResponse:
-    refused = _method(request, "DELETE", _("Take a player off the roll with DELETE."))
-    if refused:
-        return refused
+    if request.method not in ("DELETE", "PUT"):
+        response = _refused(
+            _("Set a player's team and categories with PUT, or take them off with DELETE."), 405
+        )
+        response["Allow"] = "DELETE, PUT"
+        return response
     evening = _evening_for(request, evening_id, write=True)
     if isinstance(evening, JsonResponse):
         return evening
     player = EveningPlayer.objects.filter(evening=evening, pk=player_id, left=False).first()
     if player is None:
         return _refused(_("No such player on this evening's roll."), 404)
+    if request.method == "PUT":
+        data = _read(request, PlayerEntry)
+        if isinstance(data, JsonResponse):
+            return data
+
+        def update(version: int | None) -> Answer:
+            updated = services.player_update(
+                evening=evening,
+                player=player,
+                team=data.team or "",
+                tags=data.tags or (),
+                expected_version=version,
+            )
+            return 200, _player_json(updated)
+
+        return _write(request, evening, update)
 
     def leave(version: int | None) -> Answer:
         services.player_leave(evening=evening, player=player, expected_version=version)
@@ -654,12 +725,18 @@ def openapi_parts() -> tuple[dict[str, Any], dict[str, Any]]:
             )
         },
         "/api/v1/evenings/{id}/players/{player}": {
+            "put": write(
+                "evening_player_set",
+                gettext_lazy("A player's team and categories"),
+                PlayerEntry,
+                [evening_id, int_param("player")],
+            ),
             "delete": write(
                 "evening_player_leave",
                 gettext_lazy("A player leaves between series"),
                 None,
                 [evening_id, int_param("player")],
-            )
+            ),
         },
         "/api/v1/evenings/{id}/series": {
             "post": write(

@@ -1,7 +1,8 @@
 """Who may do what on an evening: the one place the views ask.
 
 The organiser holds the evening's organiser link (no account needed; in a circle,
-only the circle's owner starts one). The view link reads the ranking and the big
+any member starts one, as any member starts a sheet there). On the circle's page the
+organiser's link shows to the member who started the evening and to the owners. The view link reads the ranking and the big
 screen. A table link (the table sheet's edit link) signs its own table only.
 """
 
@@ -10,12 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from circles.models import Circle
-from circles.permissions import can_manage_circle
+from circles.permissions import can_play_in_circle
 from evenings.models import Evening, EveningTable
 
 
 def can_start_in_circle(user: Any, circle: Circle) -> bool:
-    return can_manage_circle(user, circle)
+    return can_play_in_circle(user, circle)
+
 
 
 def can_organise(evening: Evening | None, token: str) -> bool:

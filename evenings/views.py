@@ -79,7 +79,7 @@ def _problems_message(request: HttpRequest, error: RuleError) -> None:
 
 @require_http_methods(["GET", "POST"])
 def evening_new(request: HttpRequest) -> HttpResponse:
-    """Start an evening: anyone for a one-off tournament, a circle's owner for the
+    """Start an evening: anyone for a one-off tournament, a circle's member for the
     circle (``?circle=<id>``)."""
     circle = None
     circle_id = request.GET.get("circle", "")

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from evenings.api import Draw, NewEvening, PaperResult, RollAdd
+from evenings.api import Draw, NewEvening, PaperResult, PlayerEntry, RollAdd
 from evenings.models import Evening, EveningTable, Series
 from evenings.rules import seating
 from games import services as sheet_services
@@ -176,6 +176,9 @@ def test_the_openapi_description_comes_from_the_declarations(client):
         assert body == json.loads(json.dumps(declared.schema(), default=str))
     assert "get" in paths["/api/v1/evenings/{id}"]
     assert "delete" in paths["/api/v1/evenings/{id}/players/{player}"]
+    put = paths["/api/v1/evenings/{id}/players/{player}"]["put"]["requestBody"]
+    schema = put["content"]["application/json"]["schema"]
+    assert schema == json.loads(json.dumps(PlayerEntry.schema(), default=str))
 
 
 def test_a_sheet_entered_through_the_api_moves_the_evenings_ranking(client):
@@ -202,3 +205,75 @@ def test_a_pitch_evening_that_lets_players_sit_out_names_them(client):
     drawn = post(client, base + "/series", {"seed": 3}, token).json()
     assert drawn["sitting_out"] == [roll[0]["player"]]
     assert [t["size"] for t in drawn["tables"]] == [4]
+
+
+def test_the_roll_takes_teams_and_categories_and_put_sets_them_again(client):
+    """Issue 17, teams: players are grouped in teams or tandems and tagged with
+    categories at the roll (rule evening-teams); PUT sets a player's as a whole."""
+    made = start(client)
+    token, base = made["organiser_token"], f"/api/v1/evenings/{made['id']}"
+    body = {"names": ["Ann", "Bo"], "team": "North", "tags": ["women", "seniors"]}
+    roll = post(client, base + "/players", body, token).json()["roll"]
+    assert [(p["name"], p["team"], p["tags"]) for p in roll] == [
+        ("Ann", "North", ["women", "seniors"]),
+        ("Bo", "North", ["women", "seniors"]),
+    ]
+    put = lambda player, body, **headers: client.put(  # noqa: E731
+        f"{base}/players/{player}",
+        json.dumps(body),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+        **{f"HTTP_{k.upper().replace('-', '_')}": v for k, v in headers.items()},
+    )
+    bo = roll[1]["player"]
+    changed = put(bo, {"team": "South", "tags": ["juniors"]}, **{"Idempotency-Key": "k1"})
+    assert changed.status_code == 200
+    assert (changed.json()["team"], changed.json()["tags"]) == ("South", ["juniors"])
+    # Sent again with the same key: answered once, changed once.
+    version = Evening.objects.get().version
+    assert put(bo, {"team": "South", "tags": ["juniors"]}, **{"Idempotency-Key": "k1"}).json() == (
+        changed.json()
+    )
+    assert Evening.objects.get().version == version
+    cleared = put(bo, {}).json()
+    assert (cleared["team"], cleared["tags"]) == ("", [])
+    # Bad input: a clear message, a 4xx, and nothing changed.
+    too_many = put(bo, {"tags": ["a", "b", "c", "d", "e", "f"]})
+    assert too_many.status_code == 400
+    assert put(bo, {"team": 7}).status_code == 400
+    assert client.put(
+        f"{base}/players/{bo}", "{}", content_type="application/json"
+    ).status_code in (
+        403,
+        404,
+    )
+    read = client.get(base, HTTP_AUTHORIZATION=f"Bearer {token}").json()
+    assert [(p["team"], p["tags"]) for p in read["roll"]] == [
+        ("North", ["women", "seniors"]),
+        ("", []),
+    ]
+    assert client.patch(f"{base}/players/{bo}").status_code == 405
+
+
+def test_a_circle_member_starts_an_evening_in_the_circle_a_stranger_cannot(client):
+    """api.md, Club evenings: an evening in a circle needs a member's login."""
+    from django.contrib.auth.models import User
+
+    from circles import services as circle_services
+
+    owner = User.objects.create_user("olga", "o@example.org", "pw-long-enough-1")
+    member = User.objects.create_user("max", "m@example.org", "pw-long-enough-1")
+    User.objects.create_user("sam", "s@example.org", "pw-long-enough-1")
+    circle = circle_services.circle_create(owner=owner, name="Club", player_name="Olga")
+    circle_services.circle_join(user=member, token=circle.invite_token)
+    body = {"game": "skat", "name": "Tuesday", "date": TODAY, "series": 2, "circle": circle.pk}
+    assert post(client, "/api/v1/evenings", body).status_code == 403
+    client.login(username="sam", password="pw-long-enough-1")
+    refused = post(client, "/api/v1/evenings", body)
+    assert refused.status_code == 403
+    assert "member of the circle" in refused.json()["errors"][0]["message"]
+    assert not Evening.objects.exists()
+    client.login(username="max", password="pw-long-enough-1")
+    made = post(client, "/api/v1/evenings", body)
+    assert made.status_code == 201
+    assert Evening.objects.get().circle == circle

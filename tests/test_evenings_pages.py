@@ -74,14 +74,19 @@ def test_a_shortened_series_that_is_no_multiple_is_refused(client):
     assert not Evening.objects.exists()
 
 
-def test_a_circle_evening_is_started_by_the_circles_owner_only(client):
+def test_a_circle_evening_is_started_by_its_members_only(client):
+    """api.md (Club evenings): an evening in a circle needs a member's login; anyone
+    else finds no such circle."""
     owner = User.objects.create_user("olga", "o@example.org", "pw-long-enough-1")
     member = User.objects.create_user("max", "m@example.org", "pw-long-enough-1")
+    stranger = User.objects.create_user("sam", "s@example.org", "pw-long-enough-1")
     circle = circle_services.circle_create(owner=owner, name="Club", player_name="Olga")
     circle_services.circle_join(user=member, token=circle.invite_token)
-    client.force_login(member)
+    client.force_login(stranger)
     assert client.get(f"/en/evenings/new/?circle={circle.pk}").status_code == 404
     client.force_login(owner)
+    assert client.get(f"/en/evenings/new/?circle={circle.pk}").status_code == 200
+    client.force_login(member)
     assert client.get(f"/en/evenings/new/?circle={circle.pk}").status_code == 200
     client.post(
         f"/en/evenings/new/?circle={circle.pk}",
@@ -98,6 +103,7 @@ def test_a_circle_evening_is_started_by_the_circles_owner_only(client):
     )
     evening = Evening.objects.get()
     assert evening.circle == circle
+    assert evening.created_by == member
     board = client.get(f"/en/e/{evening.organiser_token}/")
     # Circle members are one tap each.
     olga = circle.players.get(name="Olga")
@@ -399,16 +405,15 @@ def test_the_board_names_a_quiet_table_and_a_change_after_signing(client):
     assert f"{name}: 98 → 146 (place 1 → 1)" in page
 
 
-def test_a_circles_owner_finds_the_evening_on_the_circle_page(client):
+def test_every_member_finds_how_to_start_an_evening_on_the_circle_page(client):
     owner = User.objects.create_user("olga", "o@example.org", "pw-long-enough-1")
     member = User.objects.create_user("max", "m@example.org", "pw-long-enough-1")
     circle = circle_services.circle_create(owner=owner, name="Club", player_name="Olga")
     circle_services.circle_join(user=member, token=circle.invite_token)
     link = f'href="/en/evenings/new/?circle={circle.pk}"'
-    client.force_login(owner)
-    assert link in client.get(f"/en/circles/{circle.pk}/").content.decode()
-    client.force_login(member)
-    assert link not in client.get(f"/en/circles/{circle.pk}/").content.decode()
+    for user in (owner, member):
+        client.force_login(user)
+        assert link in client.get(f"/en/circles/{circle.pk}/").content.decode()
 
 
 def test_a_series_prints_its_seating_list_by_name_and_a_card_per_table(client):
@@ -442,21 +447,28 @@ def test_the_board_polls_its_tables_and_offers_the_next_draw_when_all_are_done(c
     assert f'href="/en/e/{e.organiser_token}/#draw"' in done
 
 
-def test_the_circle_page_lists_its_evenings_the_board_for_its_owner_the_ranking_for_members(
+def test_the_circle_page_gives_the_board_to_its_organiser_and_owners_the_ranking_to_members(
     client,
 ):
     owner = User.objects.create_user("olga", "o@example.org", "pw-long-enough-1")
     member = User.objects.create_user("max", "m@example.org", "pw-long-enough-1")
+    other = User.objects.create_user("ina", "i@example.org", "pw-long-enough-1")
     circle = circle_services.circle_create(owner=owner, name="Club", player_name="Olga")
     circle_services.circle_join(user=member, token=circle.invite_token)
-    e = services.evening_create(name="Tuesday", played_on=datetime.date.today(), circle=circle)
-    client.force_login(owner)
-    page = client.get(f"/en/circles/{circle.pk}/").content.decode()
-    assert f'href="/en/e/{e.organiser_token}/"' in page
-    client.force_login(member)
+    circle_services.circle_join(user=other, token=circle.invite_token)
+    e = services.evening_create(
+        name="Tuesday", played_on=datetime.date.today(), circle=circle, by=member
+    )
+    for organiser in (owner, member):
+        client.force_login(organiser)
+        page = client.get(f"/en/circles/{circle.pk}/").content.decode()
+        assert f'href="/en/e/{e.organiser_token}/"' in page
+        assert "Start a club evening" in page
+    client.force_login(other)
     page = client.get(f"/en/circles/{circle.pk}/").content.decode()
     assert e.organiser_token not in page
     assert f'href="/en/r/{e.view_token}/"' in page
+    assert "Start a club evening" in page
 
 
 def test_the_ranking_page_links_the_evenings_list_to_print(client):

@@ -130,7 +130,7 @@ MATRIX = {
             "organiser": LOGIN,
             "table": LOGIN,
             "view": LOGIN,
-            "member": NO,
+            "member": OK,
             "stranger": NO,
             "anon": LOGIN,
         },
