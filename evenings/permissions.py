@@ -19,7 +19,6 @@ def can_start_in_circle(user: Any, circle: Circle) -> bool:
     return can_play_in_circle(user, circle)
 
 
-
 def can_organise(evening: Evening | None, token: str) -> bool:
     return evening is not None and evening.organiser_token == token
 

@@ -138,6 +138,11 @@ def test_a_whole_club_evening_at_phone_size(live_server, browser):
     _context, reader = phones[1]
     reader.goto(f"{base}/de/r/{evening.view_token}/")
     expect(reader.get_by_role("heading", name="Serie 1")).to_be_visible()
+    # A tap on the leader's name opens how the total comes about, in place.
+    leader = reader.locator("#ranking-total ~ ol details").first
+    leader.locator("summary").click()
+    expect(leader.locator(".steps-total")).to_contain_text("Platz 1 mit")
+    expect(leader.locator(".steps li").first).to_be_visible()
     assert overflow(reader) <= 0
     screenshot(reader, "evening-ranking-390-dark-de")
     for context in (*(c for c, _p in phones), screen_context, organiser_context):
