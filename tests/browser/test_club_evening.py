@@ -288,8 +288,10 @@ def test_the_evenings_list_prints_alone_on_a4(live_server, browser):
     page.get_by_role("link", name="The evening's list, to print").click()
     expect(page.get_by_role("button", name="Print")).to_be_visible()
     page.emulate_media(media="print")
-    assert not page.get_by_role("button", name="Print").is_visible()
-    assert page.locator(".overall-table").is_visible()
+    # The print style sheet (media="print") may still be on its way: wait for it.
+    expect(page.get_by_role("button", name="Print")).to_be_hidden()
+    expect(page.locator(".list-actions")).to_be_hidden()
+    expect(page.locator(".overall-table")).to_be_visible()
     pdf = page.pdf(prefer_css_page_size=True)
     boxes = re.findall(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", pdf)
     assert [(round(float(w)), round(float(h))) for w, h in boxes] == [(595, 842)]
