@@ -46,6 +46,9 @@ class Circle(models.Model):
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="circles"
     )
+    # The money rules its club evenings usually start with (as api.md writes an
+    # evening's "money"; {} for none). The evenings app reads and checks them.
+    evening_money = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ("name", "pk")

@@ -22,8 +22,10 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
 
 from circles.models import Circle
-from evenings import permissions, selectors, services
+from evenings import accounts, permissions, selectors, services
+from evenings.locking import StaleEvening
 from evenings.models import Evening, EveningPlayer, EveningTable
+from evenings.rules import money as money_rules
 from evenings.rules import seating
 from games import services as sheet_services
 from games.api_declarations import (
@@ -44,6 +46,41 @@ from games.rules.errors import Problem, RuleError
 from scorekeeper.i18n import JsonResponse
 
 Answer = tuple[int, dict[str, Any]]
+
+MONEY_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "currency": {"type": "string", "example": "EUR"},
+        "entry_fee": {"type": "string", "example": "6.00"},
+        "lost_game_fees": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "from": {"type": "integer", "minimum": 1},
+                    "amount": {"type": "string", "example": "0.50"},
+                },
+            },
+        },
+        "table_fee": {"type": "string", "example": "0.00"},
+        "draw_after_paying": {"type": "boolean"},
+        "payout": {
+            "type": "object",
+            "properties": {
+                "lost_fee_share": {"type": "string", "example": "0"},
+                "count": {"type": "string", "enum": list(money_rules.COUNTS)},
+                "per_table": {"type": "string", "example": "1"},
+                "prizes": {"type": "integer", "minimum": 0},
+                "curve": {"type": "string", "enum": list(money_rules.CURVES)},
+                "amounts": {"type": "array", "items": {"type": "string"}},
+                "round_to": {"type": "string", "example": "1.00"},
+                "series_prize": {"type": "string", "example": "0.00"},
+                "category_prize": {"type": "string", "example": "0.00"},
+                "ties": {"type": "string", "enum": list(money_rules.TIES)},
+            },
+        },
+    },
+}
 
 # -- The requests, declared once ------------------------------------------------------------
 
@@ -110,6 +147,46 @@ class NewEvening(Request):
                 default="fours_first",
             )
         ),
+    )
+    money: Any = field(
+        default=None,
+        metadata=spec(
+            Raw(
+                MONEY_SCHEMA,
+                gettext_lazy(
+                    "The evening's money: amounts as decimal strings (left out: in a circle "
+                    "its usual rules, else none)."
+                ),
+            ),
+            nullable=True,
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class MoneySet(Request):
+    money: Any = field(
+        default=None,
+        metadata=spec(
+            Raw(MONEY_SCHEMA, gettext_lazy("The evening's money rules (null: none).")),
+            nullable=True,
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class PaymentAdd(Request):
+    player: int = field(
+        metadata=spec(Integer(gettext_lazy("The player on the roll who paid.")), required=True)
+    )
+    amount: Any = field(
+        metadata=spec(
+            Raw(
+                {"type": "string", "example": "6.00"},
+                gettext_lazy("The amount paid, as a decimal string."),
+            ),
+            required=True,
+        )
     )
 
 
@@ -399,7 +476,7 @@ def _write(request: HttpRequest, evening: Evening, action: Any) -> JsonResponse:
     def run() -> Answer:
         try:
             return action(version)
-        except services.StaleEvening as error:
+        except StaleEvening as error:
             evening.refresh_from_db()
             body = errors_json(error.problems)
             body["evening"] = evening_json(request, evening, organiser=True)
@@ -422,11 +499,23 @@ def _write(request: HttpRequest, evening: Evening, action: Any) -> JsonResponse:
 
 
 def _method(request: HttpRequest, allowed: str, message: str) -> JsonResponse | None:
-    if request.method == allowed:
+    """A 405 naming the methods allowed ("POST", or "DELETE, PUT"), or None."""
+    if request.method in [method.strip() for method in allowed.split(",")]:
         return None
     response = _refused(message, 405)
     response["Allow"] = allowed
     return response
+
+
+def _organiser(
+    request: HttpRequest, evening_id: int, allowed: str, message: str
+) -> Evening | JsonResponse:
+    """The evening an organiser's request is for (its token checked), or the refusal:
+    a method not allowed, no such evening for the token, or the view token writing."""
+    refused = _method(request, allowed, message)
+    if refused:
+        return refused
+    return _evening_for(request, evening_id, write=True)
 
 
 # -- Endpoints -------------------------------------------------------------------------------
@@ -460,6 +549,7 @@ def evenings(request: HttpRequest) -> JsonResponse:
                 sit_out=data.sit_out,
                 circle=circle,
                 by=request.user,
+                money=data.money,
             )
         except RuleError as error:
             return _errors(error.problems, 422)
@@ -494,10 +584,7 @@ def evening_detail(request: HttpRequest, evening_id: int) -> JsonResponse:
 
 @csrf_exempt
 def evening_players(request: HttpRequest, evening_id: int) -> JsonResponse:
-    refused = _method(request, "POST", _("Add players to the roll with POST."))
-    if refused:
-        return refused
-    evening = _evening_for(request, evening_id, write=True)
+    evening = _organiser(request, evening_id, "POST", _("Add players to the roll with POST."))
     if isinstance(evening, JsonResponse):
         return evening
     data = _read(request, RollAdd)
@@ -523,13 +610,12 @@ def evening_players(request: HttpRequest, evening_id: int) -> JsonResponse:
 
 @csrf_exempt
 def evening_player(request: HttpRequest, evening_id: int, player_id: int) -> JsonResponse:
-    if request.method not in ("DELETE", "PUT"):
-        response = _refused(
-            _("Set a player's team and categories with PUT, or take them off with DELETE."), 405
-        )
-        response["Allow"] = "DELETE, PUT"
-        return response
-    evening = _evening_for(request, evening_id, write=True)
+    evening = _organiser(
+        request,
+        evening_id,
+        "DELETE, PUT",
+        _("Set a player's team and categories with PUT, or take them off with DELETE."),
+    )
     if isinstance(evening, JsonResponse):
         return evening
     player = EveningPlayer.objects.filter(evening=evening, pk=player_id, left=False).first()
@@ -562,10 +648,7 @@ def evening_player(request: HttpRequest, evening_id: int, player_id: int) -> Jso
 
 @csrf_exempt
 def evening_series(request: HttpRequest, evening_id: int) -> JsonResponse:
-    refused = _method(request, "POST", _("Draw the next series with POST."))
-    if refused:
-        return refused
-    evening = _evening_for(request, evening_id, write=True)
+    evening = _organiser(request, evening_id, "POST", _("Draw the next series with POST."))
     if isinstance(evening, JsonResponse):
         return evening
     data = _read(request, Draw)
@@ -600,10 +683,7 @@ def evening_series(request: HttpRequest, evening_id: int) -> JsonResponse:
 
 @csrf_exempt
 def table_result(request: HttpRequest, evening_id: int, number: int, table: int) -> JsonResponse:
-    refused = _method(request, "POST", _("Send a paper table's result with POST."))
-    if refused:
-        return refused
-    evening = _evening_for(request, evening_id, write=True)
+    evening = _organiser(request, evening_id, "POST", _("Send a paper table's result with POST."))
     if isinstance(evening, JsonResponse):
         return evening
     found = (
@@ -638,6 +718,152 @@ def table_result(request: HttpRequest, evening_id: int, number: int, table: int)
         }
 
     return _write(request, evening, record)
+
+
+def money_json(view: accounts.MoneyView) -> dict[str, Any]:
+    """What the organiser's money page shows, as api.md writes it: amounts as decimal
+    strings with the currency's places ("6.00"), never floats."""
+    coin = money_rules.smallest(view.rules.currency)
+
+    def _amount(value: Any) -> str:
+        return str(value.quantize(coin))
+
+    box = view.box
+    prizes = view.prizes
+    return {
+        "currency": view.rules.currency,
+        "rules": view.rules.as_dict() if view.evening.money else None,
+        "players": [
+            {
+                "player": line.player.pk,
+                "name": line.player.name,
+                "owes": _amount(line.account.owes),
+                "paid": _amount(line.account.paid),
+                "balance": _amount(line.account.balance),
+                "won": _amount(line.won),
+                "bill": {
+                    "entry_fee": _amount(line.account.bill.entry_fee),
+                    "series": [
+                        {
+                            "number": s.number,
+                            "lost": s.lost,
+                            "lost_fee": _amount(s.lost_fee),
+                            "table_fee": _amount(s.table_fee),
+                        }
+                        for s in line.account.bill.series
+                    ],
+                    "explanation": [str(step) for step in line.account.bill.steps],
+                },
+            }
+            for line in view.lines
+        ],
+        "payments": [
+            {
+                "payment": p.pk,
+                "player": p.player_id,
+                "amount": _amount(p.amount),
+                "at": p.at.isoformat(),
+                "by": p.by,
+                "undone_at": p.undone_at.isoformat() if p.undone_at else None,
+                "undone_by": p.undone_by,
+            }
+            for p in view.payments
+        ],
+        "pot": _amount(view.pot.total),
+        "prizes": [
+            {
+                "kind": prize.kind,
+                "label": prize.label,
+                "amount": _amount(prize.amount),
+                "players": [
+                    {"player": who, "amount": _amount(share)} for who, share in prizes.shares(prize)
+                ],
+            }
+            for prize in (prizes.prizes if prizes else ())
+        ],
+        "remainder": _amount(prizes.remainder) if prizes else None,
+        "prize_problem": view.prize_problem or None,
+        "cash_box": {
+            "entry_fees": _amount(box.entry_fees),
+            "table_fees": _amount(box.table_fees),
+            "lost_fees": _amount(box.lost_fees),
+            "came_in": _amount(box.came_in),
+            "prizes": _amount(box.prizes),
+            "stays": _amount(box.stays),
+            "received": _amount(box.received),
+            "outstanding": _amount(box.outstanding),
+        },
+    }
+
+
+@csrf_exempt
+def evening_money(request: HttpRequest, evening_id: int) -> JsonResponse:
+    """The evening's money for its organiser (GET), or its rules set again (PUT)."""
+    # Only the organiser sees everyone's bill: the view token (the big screen) never.
+    evening = _organiser(
+        request, evening_id, "GET, PUT", _("Read the money with GET, or set its rules with PUT.")
+    )
+    if isinstance(evening, JsonResponse):
+        return evening
+    if request.method == "GET":
+        response = JsonResponse(money_json(accounts.money_view(evening)))
+        response["ETag"] = etag(evening)
+        return response
+    data = _read(request, MoneySet)
+    if isinstance(data, JsonResponse):
+        return data
+
+    def set_rules(version: int | None) -> Answer:
+        accounts.rules_set(evening=evening, data=data.money, expected_version=version)
+        evening.refresh_from_db()
+        return 200, money_json(accounts.money_view(evening))
+
+    return _write(request, evening, set_rules)
+
+
+@csrf_exempt
+def evening_payments(request: HttpRequest, evening_id: int) -> JsonResponse:
+    evening = _organiser(request, evening_id, "POST", _("Record a payment with POST."))
+    if isinstance(evening, JsonResponse):
+        return evening
+    data = _read(request, PaymentAdd)
+    if isinstance(data, JsonResponse):
+        return data
+    player = EveningPlayer.objects.filter(evening=evening, pk=data.player).first()
+    if player is None:
+        return _refused(_("No such player on this evening's roll."), 404)
+
+    def pay(version: int | None) -> Answer:
+        payment = accounts.payment_add(
+            evening=evening,
+            player=player,
+            amount=data.amount,
+            by=_("API"),
+            expected_version=version,
+        )
+        body = money_json(accounts.money_view(evening))
+        body["payment"] = payment.pk
+        return 201, body
+
+    return _write(request, evening, pay)
+
+
+@csrf_exempt
+def evening_payment(request: HttpRequest, evening_id: int, payment_id: int) -> JsonResponse:
+    evening = _organiser(request, evening_id, "DELETE", _("Undo a payment with DELETE."))
+    if isinstance(evening, JsonResponse):
+        return evening
+    payment = evening.payments.filter(pk=payment_id).first()
+    if payment is None:
+        return _refused(_("No such payment on this evening."), 404)
+
+    def undo(version: int | None) -> Answer:
+        accounts.payment_undo(
+            evening=evening, payment=payment, by=_("API"), expected_version=version
+        )
+        return 200, money_json(accounts.money_view(evening))
+
+    return _write(request, evening, undo)
 
 
 # -- The OpenAPI description, from the same declarations ---------------------------------------
@@ -744,6 +970,45 @@ def openapi_parts() -> tuple[dict[str, Any], dict[str, Any]]:
                 gettext_lazy("Draw the next series: a sheet per table"),
                 Draw,
                 [evening_id],
+            )
+        },
+        "/api/v1/evenings/{id}/money": {
+            "get": {
+                "operationId": "evening_money",
+                "tags": ["Evenings"],
+                "summary": gettext_lazy(
+                    "The evening's money: every bill, the payments, the pot, the prizes and "
+                    "the cash box (organiser token)"
+                ),
+                "security": [{"token": []}],
+                "parameters": [evening_id],
+                "responses": {
+                    "200": {"description": gettext_lazy("The money."), "content": answer},
+                    "403": refusals["403"],
+                    "404": refusals["404"],
+                },
+            },
+            "put": write(
+                "evening_money_set",
+                gettext_lazy("Set the evening's money rules"),
+                MoneySet,
+                [evening_id],
+            ),
+        },
+        "/api/v1/evenings/{id}/payments": {
+            "post": write(
+                "evening_payment_add",
+                gettext_lazy("Record a payment"),
+                PaymentAdd,
+                [evening_id],
+            )
+        },
+        "/api/v1/evenings/{id}/payments/{payment}": {
+            "delete": write(
+                "evening_payment_undo",
+                gettext_lazy("Undo a payment (it stays in the history)"),
+                None,
+                [evening_id, int_param("payment")],
             )
         },
         "/api/v1/evenings/{id}/series/{n}/tables/{t}/result": {

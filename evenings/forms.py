@@ -122,3 +122,200 @@ class SwapForm(forms.Form):
 
 def today() -> datetime.date:
     return timezone.localdate()
+
+
+def _amount_field(label: object, initial: str = "", help_text: object = "") -> forms.CharField:
+    # Text with a decimal keyboard, not type="number": "6,00" typed in German stays "6,00"
+    # (a number input would drop it); the money rules read both "6.00" and "6,00".
+    return forms.CharField(
+        label=label,
+        required=False,
+        max_length=12,
+        initial=initial,
+        help_text=help_text,
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
+    )
+
+
+TIERS = 3
+
+
+class MoneyForm(forms.Form):
+    """The evening's money rules as the organiser types them (api.md's ``money``).
+
+    The form only reads the fields; ``evenings.rules.money.read_rules`` checks them and
+    its problems are put back on the fields (``field_of``)."""
+
+    keeps_money = forms.BooleanField(label=_("This evening keeps money"), required=False)
+    currency = forms.ChoiceField(
+        label=_("Currency"),
+        choices=[
+            (code, code) for code in ("EUR", "CHF", "GBP", "USD", "DKK", "SEK", "NOK", "PLN", "CZK")
+        ],
+        initial="EUR",
+    )
+    entry_fee = _amount_field(
+        _("Entry fee"), "6.00", _("Paid once per player; usually paid back in full as prizes.")
+    )
+    table_fee = _amount_field(_("Table fee per series"), "0.00")
+    tier_1_from = forms.IntegerField(
+        label=_("From lost game"), min_value=1, max_value=99, initial=1, required=False
+    )
+    tier_1_amount = _amount_field(_("Fee per lost game"), "0.50")
+    tier_2_from = forms.IntegerField(
+        label=_("From lost game"), min_value=1, max_value=99, initial=4, required=False
+    )
+    tier_2_amount = _amount_field(_("Fee per lost game"), "1.00")
+    tier_3_from = forms.IntegerField(
+        label=_("From lost game"), min_value=1, max_value=99, required=False
+    )
+    tier_3_amount = _amount_field(_("Fee per lost game"))
+    lost_fee_share = _amount_field(
+        _("Share of the lost-game fees in the pot (percent)"),
+        "0",
+        _("The rest of the lost-game fees, and the table fees, stay in the cash box."),
+    )
+    count = forms.ChoiceField(
+        label=_("Number of prizes"),
+        choices=(("per_table", _("So many per table")), ("fixed", _("A fixed number"))),
+        widget=forms.RadioSelect,
+        initial="per_table",
+    )
+    per_table = _amount_field(_("Prizes per table"), "1")
+    prizes = forms.IntegerField(
+        label=_("Prizes"), min_value=0, max_value=200, initial=3, required=False
+    )
+    curve = forms.ChoiceField(
+        label=_("Amounts"),
+        choices=(
+            ("linear", _("Falling evenly (3 : 2 : 1)")),
+            ("geometric", _("Each three quarters of the one before")),
+            ("equal", _("All the same")),
+            ("manual", _("Typed by hand")),
+        ),
+        widget=forms.RadioSelect,
+        initial="linear",
+    )
+    amounts = forms.CharField(
+        label=_("Prizes typed by hand"),
+        required=False,
+        max_length=600,
+        help_text=_("The first prize first, separated by spaces, for example “30 20 10”."),
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
+    )
+    round_to = forms.ChoiceField(
+        label=_("Round prizes down to"),
+        choices=(("1", _("Whole units")), ("0.5", _("Halves")), ("0.01", _("Cents"))),
+        initial="1",
+    )
+    series_prize = _amount_field(_("Prize for the best of each series"), "0.00")
+    category_prize = _amount_field(_("Prize for the best of each category"), "0.00")
+    ties = forms.ChoiceField(
+        label=_("Players level on points"),
+        choices=(
+            ("split", _("Share the prizes of their places")),
+            ("tie_break", _("Follow the ranking's tie-break (games won, then lost)")),
+        ),
+        widget=forms.RadioSelect,
+        initial="split",
+    )
+    draw_after_paying = forms.BooleanField(
+        label=_("The draw waits until everyone has paid"), required=False
+    )
+    keep_for_circle = forms.BooleanField(
+        label=_("Keep these as the circle's usual rules"), required=False
+    )
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        # Nothing is needed while the box "keeps money" is unticked; with it ticked an
+        # empty choice takes its default and read_rules checks the rest.
+        for field in self.fields.values():
+            field.required = False
+
+    def _choice(self, name: str) -> object:
+        return self.cleaned_data.get(name) or self.fields[name].initial
+
+    def rules_data(self) -> dict[str, object] | None:
+        """api.md's ``money`` from the cleaned fields, or None when it keeps none."""
+        data = self.cleaned_data
+        if not data.get("keeps_money"):
+            return None
+        tiers = [
+            {"from": data[f"tier_{i}_from"], "amount": data[f"tier_{i}_amount"]}
+            for i in range(1, TIERS + 1)
+            if data.get(f"tier_{i}_amount") and data.get(f"tier_{i}_from")
+        ]
+        curve = self._choice("curve")
+        return {
+            "currency": self._choice("currency"),
+            "entry_fee": data["entry_fee"] or "0",
+            "table_fee": data["table_fee"] or "0",
+            "lost_game_fees": tiers,
+            "draw_after_paying": bool(data.get("draw_after_paying")),
+            "payout": {
+                "lost_fee_share": data["lost_fee_share"] or "0",
+                "count": self._choice("count"),
+                "per_table": data["per_table"] or "0",
+                "prizes": data["prizes"] if data["prizes"] is not None else 0,
+                "curve": curve,
+                "amounts": (data["amounts"] or "").replace(";", " ").split()
+                if curve == "manual"
+                else [],
+                "round_to": self._choice("round_to"),
+                "series_prize": data["series_prize"] or "0",
+                "category_prize": data["category_prize"] or "0",
+                "ties": self._choice("ties"),
+            },
+        }
+
+    @staticmethod
+    def initial_from(rules: dict[str, object]) -> dict[str, object]:
+        """The form's fields from kept rules (api.md's ``money``), to start from."""
+        if not rules:
+            return {}
+        payout = rules.get("payout") or {}
+        initial: dict[str, object] = {
+            "keeps_money": True,
+            "currency": rules.get("currency", "EUR"),
+            "entry_fee": rules.get("entry_fee", ""),
+            "table_fee": rules.get("table_fee", ""),
+            "draw_after_paying": rules.get("draw_after_paying", False),
+        }
+        tiers = list(rules.get("lost_game_fees") or [])[:TIERS]  # type: ignore[call-overload]
+        for i in range(1, TIERS + 1):
+            tier = tiers[i - 1] if i <= len(tiers) else {}
+            initial[f"tier_{i}_from"] = tier.get("from")
+            initial[f"tier_{i}_amount"] = tier.get("amount", "")
+        if isinstance(payout, dict):
+            for name in ("lost_fee_share", "count", "per_table", "prizes", "curve", "round_to"):
+                if name in payout:
+                    initial[name] = payout[name]
+            for name in ("series_prize", "category_prize", "ties"):
+                if name in payout:
+                    initial[name] = payout[name]
+            initial["amounts"] = " ".join(payout.get("amounts") or [])
+            if str(initial.get("round_to")) in ("1", "1.00"):
+                initial["round_to"] = "1"
+            elif str(initial.get("round_to")) in ("0.5", "0.50"):
+                initial["round_to"] = "0.5"
+            else:
+                initial["round_to"] = "0.01"
+        return initial
+
+
+def money_field_of(problem_field: str | None) -> str | None:
+    """The MoneyForm field a problem of ``read_rules`` belongs to ("money.entry_fee" →
+    "entry_fee", "money.lost_game_fees.1.amount" → "tier_2_amount")."""
+    if not problem_field or not problem_field.startswith("money"):
+        return None
+    parts = problem_field.split(".")[1:]
+    if not parts:
+        return None
+    if parts[0] == "lost_game_fees":
+        if len(parts) >= 3 and parts[1].isdigit():
+            return f"tier_{int(parts[1]) + 1}_{'from' if parts[2] == 'from' else 'amount'}"
+        return "tier_1_amount"
+    if parts[0] == "payout":
+        return parts[1] if len(parts) > 1 else "curve"
+    return parts[0]

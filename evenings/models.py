@@ -42,6 +42,9 @@ class Evening(models.Model):
     # Pitch: the players over a multiple of four sit out in turn (otherwise such a roll
     # is refused).
     sit_out = models.BooleanField(default=False)
+    # The money rules as api.md writes them (evenings.rules.money.MoneyRules.as_dict());
+    # {} for an evening without money. Read back through read_rules, which checks them.
+    money = models.JSONField(default=dict, blank=True)
     organiser_token = models.CharField(max_length=64, unique=True, default=new_token)
     view_token = models.CharField(max_length=64, unique=True, default=new_token)
     created_by = models.ForeignKey(
@@ -77,6 +80,9 @@ class EveningPlayer(models.Model):
     team = models.CharField(_("team"), max_length=40, blank=True, default="")
     tags = models.JSONField(default=list, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
+    # The player's own link (p/<token>/): their table, their place and their bill, on
+    # their phone; nobody else's bill.
+    token = models.CharField(max_length=64, unique=True, default=new_token)
 
     class Meta:
         ordering = ("pk",)
@@ -180,3 +186,23 @@ class EveningChange(models.Model):
 
     def __str__(self) -> str:
         return f"change to table {self.table_id}"
+
+
+class Payment(models.Model):
+    """Money a player handed over (cash), marked by the organiser. Undone, it stays in
+    the history with who undid it and when."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="payments")
+    player = models.ForeignKey(EveningPlayer, on_delete=models.PROTECT, related_name="payments")
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    at = models.DateTimeField(auto_now_add=True)
+    # Who marked it: a signed-in organiser's name, or "organiser link" / "API".
+    by = models.CharField(max_length=150, blank=True, default="")
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.CharField(max_length=150, blank=True, default="")
+
+    class Meta:
+        ordering = ("at", "pk")
+
+    def __str__(self) -> str:
+        return f"{self.amount} from player {self.player_id}"

@@ -11,12 +11,17 @@ from __future__ import annotations
 from typing import Any
 
 from circles.models import Circle
-from circles.permissions import can_play_in_circle
+from circles.permissions import can_manage_circle, can_play_in_circle
 from evenings.models import Evening, EveningTable
 
 
 def can_start_in_circle(user: Any, circle: Circle) -> bool:
     return can_play_in_circle(user, circle)
+
+
+def can_keep_circle_rules(user: Any, circle: Circle) -> bool:
+    """Only a circle's owners change the money rules its evenings start with."""
+    return can_manage_circle(user, circle)
 
 
 def can_organise(evening: Evening | None, token: str) -> bool:

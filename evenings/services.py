@@ -13,7 +13,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -22,8 +21,11 @@ from django.utils.translation import ngettext
 from circles import services as circle_services
 from circles.models import Circle, CircleSheet, SeatPlayer
 from circles.results import replay_results
-from evenings import selectors
+from evenings import accounts, selectors
+from evenings.locking import bump as _bump
+from evenings.locking import locked as _locked
 from evenings.models import Evening, EveningChange, EveningPlayer, EveningTable, Series, TableSeat
+from evenings.rules import money as money_rules
 from evenings.rules import ranking as ranking_rules
 from evenings.rules import seating
 from games import services as sheet_services
@@ -31,35 +33,6 @@ from games.rules.errors import Problem, RuleError
 
 NAME_LENGTH = 40
 MOST_SERIES = 20
-
-
-class StaleEvening(RuleError):
-    """The write was based on an older version of the evening than the current one."""
-
-    def __init__(self, current: int) -> None:
-        super().__init__(
-            _(
-                "This evening changed meanwhile (on another device): here it is now. Check "
-                "it, then send your change again."
-            )
-        )
-        self.current = current
-
-
-def _locked(evening: Evening, expected_version: int | None) -> Evening:
-    """The evening, locked for this transaction; ``StaleEvening`` when the writer saw
-    another version."""
-    evening = (
-        Evening.objects.select_for_update(of=("self",)).select_related("circle").get(pk=evening.pk)
-    )
-    if expected_version is not None and expected_version != evening.version:
-        raise StaleEvening(evening.version)
-    return evening
-
-
-def _bump(evening: Evening) -> None:
-    Evening.objects.filter(pk=evening.pk).update(version=F("version") + 1)
-    evening.refresh_from_db(fields=["version"])
 
 
 def _tidy(value: object) -> str:
@@ -77,9 +50,19 @@ def evening_create(
     sit_out: bool = False,
     circle: Circle | None = None,
     by: Any = None,
+    money: Mapping[str, Any] | None = None,
 ) -> Evening:
-    """A new evening (no roll yet). ``RuleError`` with every problem."""
+    """A new evening (no roll yet), with its money rules if given (in a circle, the
+    circle's usual ones when none are given). ``RuleError`` with every problem."""
     problems: list[Problem] = []
+    kept: dict[str, Any] = {}
+    if money is None and circle is not None:
+        kept = accounts.circle_rules(circle)
+    elif money:
+        try:
+            kept = money_rules.read_rules(money).as_dict()
+        except RuleError as error:
+            problems.extend(error.problems)
     title = _tidy(name)
     if not title:
         problems.append(Problem("name", _("Give the evening a name.")))
@@ -123,6 +106,7 @@ def evening_create(
         sit_out=bool(sit_out) and game == "pitch",
         circle=circle,
         created_by=by if getattr(by, "is_authenticated", False) else None,
+        money=kept,
     )
 
 
@@ -367,6 +351,14 @@ def series_draw(
                 % {"day": date_format(evening.played_on, "DATE_FORMAT")},
                 "draw",
             )
+        if accounts.rules_of(evening).draw_after_paying:
+            unpaid = accounts.unpaid_names(evening)
+            if unpaid:
+                raise RuleError(
+                    _("The draw waits until everyone has paid: %(names)s not yet.")
+                    % {"names": ", ".join(unpaid)},
+                    "draw",
+                )
         number = 1 if last is None else last.number + 1
         if number > evening.series_count:
             raise RuleError(

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from evenings import views
+from evenings import views, views_money
 
 app_name = "evenings"
 
@@ -18,7 +18,17 @@ urlpatterns = [
     path("e/<str:token>/tables/<int:table_id>/", views.table_link, name="table-link"),
     path("e/<str:token>/tables/<int:table_id>/paper", views.table_paper, name="table-paper"),
     path("e/<str:token>/tables/<int:table_id>/signed", views.table_signed, name="table-signed"),
+    path("e/<str:token>/money/", views_money.money, name="money"),
+    path("e/<str:token>/money/pay", views_money.money_pay, name="money-pay"),
+    path(
+        "e/<str:token>/money/payments/<int:payment_id>/undo",
+        views_money.money_undo,
+        name="money-undo",
+    ),
+    path("e/<str:token>/money/rules", views_money.money_rules, name="money-rules"),
+    path("e/<str:token>/money/print", views_money.money_print, name="money-print"),
     path("t/<str:token>/sign", views.table_sign, name="table-sign"),
+    path("p/<str:token>/", views.own, name="own"),
     path("r/<str:token>/", views.ranking, name="ranking"),
     path("r/<str:token>/list", views.evening_list, name="evening-list"),
     path("r/<str:token>/players/<int:player_id>", views.player_ranking, name="player-ranking"),

@@ -23,8 +23,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from circles.models import Circle
-from evenings import permissions, selectors, services
-from evenings.forms import DrawForm, EveningForm, PlayerForm, SwapForm
+from evenings import accounts, permissions, selectors, services
+from evenings.forms import DrawForm, EveningForm, MoneyForm, PlayerForm, SwapForm, money_field_of
 from evenings.models import Evening, EveningPlayer, EveningTable
 from evenings.rules.seating import new_seed
 from games.qr import qr_svg
@@ -91,8 +91,18 @@ def evening_new(request: HttpRequest) -> HttpResponse:
         if circle is None or not permissions.can_start_in_circle(request.user, circle):
             raise Http404(_("No circle of yours at this address"))
     form = EveningForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    usual = accounts.circle_rules(circle) if circle is not None else {}
+    money_form = MoneyForm(
+        request.POST or None, prefix="money", initial=MoneyForm.initial_from(usual)
+    )
+    owner = circle is not None and permissions.can_keep_circle_rules(request.user, circle)
+    if not owner:
+        del money_form.fields["keep_for_circle"]
+    valid = request.method == "POST" and form.is_valid()
+    valid = valid and money_form.is_valid()
+    if valid:
         data = form.cleaned_data
+        rules = money_form.rules_data()
         try:
             evening = services.evening_create(
                 name=data["name"],
@@ -104,8 +114,17 @@ def evening_new(request: HttpRequest) -> HttpResponse:
                 sit_out=data["sit_out"],
                 circle=circle,
                 by=request.user,
+                # Said on the form: with the box unticked the evening keeps no money.
+                money=rules or {},
             )
         except RuleError as error:
+            for problem in error.problems:
+                name = money_field_of(problem.field)
+                if name is not None:
+                    money_form.add_error(
+                        name if name in money_form.fields else None, problem.message
+                    )
+            error = RuleError([p for p in error.problems if money_field_of(p.field) is None] or [])
             _problems_into(
                 form,
                 error,
@@ -119,6 +138,8 @@ def evening_new(request: HttpRequest) -> HttpResponse:
                 },
             )
         else:
+            if owner and rules and money_form.cleaned_data.get("keep_for_circle"):
+                accounts.keep_for_circle(circle=circle, rules=accounts.rules_of(evening))
             messages.success(
                 request,
                 _(
@@ -127,8 +148,9 @@ def evening_new(request: HttpRequest) -> HttpResponse:
                 ),
             )
             return redirect("evenings:board", evening.organiser_token)
-    status = 400 if form.errors else 200
-    return render(request, "evenings/new.html", {"form": form, "circle": circle}, status=status)
+    status = 400 if form.errors or money_form.errors else 200
+    context = {"form": form, "money_form": money_form, "circle": circle}
+    return render(request, "evenings/new.html", context, status=status)
 
 
 def _parts(evening: Evening, parts: dict[str, tuple[str, Any]]) -> dict[str, str]:
@@ -322,9 +344,45 @@ def player_edit(request: HttpRequest, token: str, player_id: int) -> HttpRespons
         else:
             messages.success(request, _("Saved."))
             return _back(evening, "roll")
-    context = {"evening": evening, "player": player, "form": form}
+    url = request.build_absolute_uri(reverse("evenings:own", args=[player.token]))
+    context = {"evening": evening, "player": player, "form": form, "url": url, "qr": qr_svg(url)}
     status = 400 if form.errors else 200
     return _secret(render(request, "evenings/player.html", context, status=status))
+
+
+@require_GET
+def own(request: HttpRequest, token: str) -> HttpResponse:
+    """A player's own page (their link): this series' table and seat, their place and
+    total, and their own bill. It shows no other player's bill and changes nothing."""
+    player = (
+        EveningPlayer.objects.select_related("evening").filter(token=token).first()
+        if token
+        else None
+    )
+    if player is None:
+        raise Http404(_("No player at this address"))
+    evening = player.evening
+    view = selectors.evening_view(evening)
+    seat = next(
+        ((t.table, s) for t in view.current_tables for s in t.seats if s.player_id == player.pk),
+        None,
+    )
+    row = view.brief_ranking.row_of(player.pk)
+    line = (
+        accounts.money_view(evening, view).line_of(player.pk)
+        if accounts.has_money(evening)
+        else None
+    )
+    context = {
+        "evening": evening,
+        "player": player,
+        "view": view,
+        "seat": seat,
+        "row": row,
+        "line": line,
+        "currency": accounts.rules_of(evening).currency,
+    }
+    return _secret(render(request, "evenings/own.html", context))
 
 
 @require_POST

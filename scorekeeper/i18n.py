@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+from functools import cache
 from typing import Any
 
+from babel import Locale
+from babel.numbers import format_currency
 from django import http
 from django.utils import formats, translation
 
@@ -27,6 +31,21 @@ def signed(n: int) -> str:
     return f"+{number(n)}" if n > 0 else number(n)
 
 
+@cache
+def _locale(language: str) -> Locale:
+    try:
+        return Locale.parse(language.replace("-", "_"))
+    except (ValueError, LookupError):
+        return Locale.parse("en")
+
+
+def money(amount: Decimal, currency: str) -> str:
+    """An amount in the active language's way with its currency (``€6.00``, ``6,00 €``
+    in German), exact (a Decimal, never a float) and with a real minus sign."""
+    language = translation.get_language() or text.SOURCE_LANGUAGE
+    return format_currency(amount, currency, locale=_locale(language)).replace("-", "−")
+
+
 def install() -> None:
     """Have the referee's Texts speak the active language (Django's catalogues)."""
     text.install(
@@ -35,6 +54,7 @@ def install() -> None:
         ngettext=translation.ngettext,
         pgettext=translation.pgettext,
         number=number,
+        money=money,
     )
 
 

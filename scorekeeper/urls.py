@@ -54,6 +54,21 @@ urlpatterns = [
         name="api-evening-player",
     ),
     path(
+        "api/v1/evenings/<int:evening_id>/money",
+        evenings_api.evening_money,
+        name="api-evening-money",
+    ),
+    path(
+        "api/v1/evenings/<int:evening_id>/payments",
+        evenings_api.evening_payments,
+        name="api-evening-payments",
+    ),
+    path(
+        "api/v1/evenings/<int:evening_id>/payments/<int:payment_id>",
+        evenings_api.evening_payment,
+        name="api-evening-payment",
+    ),
+    path(
         "api/v1/evenings/<int:evening_id>/series",
         evenings_api.evening_series,
         name="api-evening-series",

@@ -347,10 +347,10 @@ def test_a_shared_rendering_follows_every_new_deal(client):
 
 
 def test_every_rule_an_evening_cites_is_a_section_of_the_evenings_rule_page(client):
-    from evenings.rules import ranking, seating
+    from evenings.rules import money, ranking, seating
 
     markup = client.get("/en/evenings/rules/").content.decode()
-    for anchor in {**seating.RULE_SECTIONS, **ranking.RULE_SECTIONS}:
+    for anchor in {**seating.RULE_SECTIONS, **ranking.RULE_SECTIONS, **money.RULE_SECTIONS}:
         assert markup.count(f'id="{anchor}"') == 1
         assert f'href="#{anchor}"' in markup
     e = make(3)

@@ -112,6 +112,24 @@ MATRIX = {
         ONLY["organiser"],
     ),
     "table-sign": ("get", lambda w, r: f"/en/t/{table(w, r)}/sign", {}, ONLY["table"]),
+    # A player's own link: none of these roles holds it (tests/test_evenings_money.py
+    # opens it with the link itself).
+    "own": ("get", lambda w, r: f"/en/p/{FAKE}/", {}, dict.fromkeys(ROLES, NO)),
+    "money": ("get", lambda w, r: f"/en/e/{org(w, r)}/money/", {}, ONLY["organiser"]),
+    "money-pay": (
+        "post",
+        lambda w, r: f"/en/e/{org(w, r)}/money/pay",
+        {"player": "1", "amount": "6"},
+        ONLY["organiser"],
+    ),
+    "money-undo": (
+        "post",
+        lambda w, r: f"/en/e/{org(w, r)}/money/payments/1/undo",
+        {},
+        dict.fromkeys(ROLES, NO),
+    ),
+    "money-rules": ("get", lambda w, r: f"/en/e/{org(w, r)}/money/rules", {}, ONLY["organiser"]),
+    "money-print": ("get", lambda w, r: f"/en/e/{org(w, r)}/money/print", {}, ONLY["organiser"]),
     "ranking": ("get", lambda w, r: f"/en/r/{view(w, r)}/", {}, ONLY["view"]),
     "evening-list": ("get", lambda w, r: f"/en/r/{view(w, r)}/list", {}, ONLY["view"]),
     "player-ranking": (
@@ -175,6 +193,24 @@ API = {
     "api-evening-series": (
         *api("post", lambda w: f"/api/v1/evenings/{w['evening'].pk}/series", {"seed": 1}),
         ONLY["organiser"],
+    ),
+    "api-evening-money": (
+        *api("get", lambda w: f"/api/v1/evenings/{w['evening'].pk}/money"),
+        ONLY["organiser"],
+    ),
+    "api-evening-payments": (
+        *api(
+            "post",
+            lambda w: f"/api/v1/evenings/{w['evening'].pk}/payments",
+            {"player": 1, "amount": "6"},
+        ),
+        ONLY["organiser"],
+    ),
+    # No payment 1 on this evening: the organiser is told so (404) like everyone else;
+    # tests/test_evenings_money.py undoes a real one.
+    "api-evening-payment": (
+        *api("delete", lambda w: f"/api/v1/evenings/{w['evening'].pk}/payments/1"),
+        dict.fromkeys(ROLES, NO),
     ),
     "api-evening-table-result": (
         *api(

@@ -121,6 +121,9 @@ NO_FORM = {
     "api-evening-player": "JSON API",
     "api-evening-series": "JSON API",
     "api-evening-table-result": "JSON API",
+    "api-evening-money": "JSON API",
+    "api-evening-payments": "JSON API",
+    "api-evening-payment": "JSON API",
     "games:home": "a page (its forms post elsewhere)",
     "games:card-picker": "a part of the entry form loaded by htmx",
     "games:offline": "a page",
@@ -159,6 +162,9 @@ NO_FORM = {
     "evenings:ranking": "a page",
     "evenings:player-ranking": "a page: how one player's total comes about",
     "evenings:evening-list": "the evening's list to print",
+    "evenings:own": "a player's own page: it changes nothing",
+    "evenings:money-print": "the prize list and payout sheet to print",
+    "evenings:money": "the organiser's money page (its forms post elsewhere)",
     "evenings:screen": "the big screen: a page with no controls",
     "evenings:screen-live": "the big screen's poll",
 }
@@ -340,6 +346,7 @@ def evening_pages(w: World) -> dict[str, Page]:
     """A club evening (issue 17) in the two states whose boards carry every form: a
     series drawn and not started (the swap), and a series done and not signed (the
     next draw, signing, a player leaving); a paper table and a table's sign-off."""
+    from evenings import accounts
     from evenings import services as evening_services
     from evenings.models import EveningTable
 
@@ -349,8 +356,18 @@ def evening_pages(w: World) -> dict[str, Page]:
     )
     evening_services.players_add(evening=drawn, names=["Ann", "Bo", "Cy", "Di", "Ed", "Flo"])
     evening_services.series_draw(evening=drawn, method="lot", seed=1)
-    done = evening_services.evening_create(name="Done", played_on=day, series_deals={"3": 3})
+    done = evening_services.evening_create(
+        name="Done",
+        played_on=day,
+        series_deals={"3": 3},
+        money={
+            "entry_fee": "6.00",
+            "lost_game_fees": [{"from": 1, "amount": "0.50"}, {"from": 4, "amount": "1.00"}],
+        },
+    )
     evening_services.players_add(evening=done, names=["Ann", "Bo", "Cy", "Di"])
+    # One payment marked (its Undo button), the others still owing (a Paid button each).
+    accounts.payment_add(evening=done, player=done.players.first(), amount="6.00")
     evening_services.series_draw(evening=done, method="lot", seed=1)
     paper = EveningTable.objects.get(series__evening=done)
     evening_services.table_paper_result(
@@ -381,6 +398,8 @@ def evening_pages(w: World) -> dict[str, Page]:
         "evening player": Page(
             f"/e/{done.organiser_token}/players/{done.players.first().pk}/", who="visitor"
         ),
+        "evening money": Page(f"/e/{done.organiser_token}/money/", who="visitor"),
+        "evening money rules": Page(f"/e/{done.organiser_token}/money/rules", who="visitor"),
     }
 
 

@@ -169,8 +169,17 @@ def world(django_db_setup, django_db_blocker):
         # one of three), so the board, the ranking, the big screen and a table show.
         from evenings import services as evening_services
 
+        # With money (issue 18), so that its pages show every word they have.
         evening = evening_services.evening_create(
-            name="Preisskat", played_on=datetime.date.today(), series_count=2
+            name="Preisskat",
+            played_on=datetime.date.today(),
+            series_count=2,
+            money={
+                "entry_fee": "6.00",
+                "table_fee": "1.00",
+                "lost_game_fees": [{"from": 1, "amount": "0.50"}, {"from": 4, "amount": "1.00"}],
+                "payout": {"series_prize": "2.00"},
+            },
         )
         evening_services.players_add(
             evening=evening, names=["Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"]
@@ -224,6 +233,9 @@ def pages(world) -> list[str]:
         f"/e/{evening.organiser_token}/tables/{table.pk}/",
         f"/r/{evening.view_token}/players/{table.seats.first().player_id}",
         f"/r/{evening.view_token}/list",
+        f"/p/{table.seats.first().player.token}/",
+        f"/e/{evening.organiser_token}/money/", f"/e/{evening.organiser_token}/money/rules",
+        f"/e/{evening.organiser_token}/money/print",
         f"/r/{evening.view_token}/screen", f"/t/{table.sheet.edit_token}/sign",
         "/rules/skat/list?players=4", "/rules/skat/list?players=7",
     ]  # fmt: skip

@@ -101,6 +101,9 @@ def test_openapi_schema_is_served_and_describes_every_referee_endpoint(client):
             "/api/v1/evenings/{id}",
             "/api/v1/evenings/{id}/players",
             "/api/v1/evenings/{id}/players/{player}",
+            "/api/v1/evenings/{id}/money",
+            "/api/v1/evenings/{id}/payments",
+            "/api/v1/evenings/{id}/payments/{payment}",
             "/api/v1/evenings/{id}/series",
             "/api/v1/evenings/{id}/series/{n}/tables/{t}/result",
         ]

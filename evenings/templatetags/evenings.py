@@ -10,11 +10,11 @@ from django import template
 from django.urls import reverse
 from django.utils.translation import get_language
 
-from evenings.rules import ranking, seating
+from evenings.rules import money, ranking, seating
 
 register = template.Library()
 
-SECTIONS = {**seating.RULE_SECTIONS, **ranking.RULE_SECTIONS}
+SECTIONS = {**seating.RULE_SECTIONS, **ranking.RULE_SECTIONS, **money.RULE_SECTIONS}
 
 
 @register.filter
@@ -54,3 +54,21 @@ def plural_count(value: Any) -> int:
     """A whole number that picks the singular for exactly 1 and the plural otherwise (for
     counts such as 1½ match points that ngettext cannot take)."""
     return 1 if value == 1 else 2
+
+
+@register.filter
+def money(amount: Any, currency: str = "EUR") -> str:
+    """An exact amount in the reader's way with its currency: €6.00, 6,00 € in German."""
+    from decimal import Decimal
+
+    from scorekeeper.i18n import money as shown
+
+    if not isinstance(amount, Decimal):
+        return ""
+    return shown(amount, currency)
+
+
+@register.filter
+def prize_shares(prizes: Any, prize: Any) -> list[tuple[int, Any]]:
+    """A prize's shares among the players level on it, to the currency's smallest coin."""
+    return prizes.shares(prize)

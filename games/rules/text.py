@@ -26,6 +26,7 @@ shows to every reader. Pass it as a parameter of another ``_()`` instead, or use
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from decimal import Decimal
 from typing import Any
 
 SOURCE_LANGUAGE = "en"
@@ -47,6 +48,18 @@ def _english_number(n: int) -> str:
     return f"−{-n}" if n < 0 else str(n)
 
 
+_SYMBOLS = {"EUR": "€", "GBP": "£", "USD": "$", "JPY": "¥"}
+
+
+def _english_money(amount: Decimal, currency: str) -> str:
+    """``€6.00``, ``CHF 6.00``: the referee's English before the web app installs the
+    reader's own way (the CLDR's, through Babel)."""
+    sign = "−" if amount < 0 else ""
+    digits = f"{abs(amount):,}"
+    symbol = _SYMBOLS.get(currency)
+    return f"{sign}{symbol}{digits}" if symbol else f"{sign}{currency} {digits}"
+
+
 class _Translation:
     """What :func:`install` sets: the active language and how to translate into it."""
 
@@ -55,6 +68,7 @@ class _Translation:
     ngettext: Callable[[str, str, int], str] = staticmethod(_english_plural)
     pgettext: Callable[[str, str], str] = staticmethod(_english_context)
     number: Callable[[int], str] = staticmethod(_english_number)
+    money: Callable[[Decimal, str], str] = staticmethod(_english_money)
 
 
 _translation = _Translation()
@@ -67,6 +81,7 @@ def install(
     ngettext: Callable[[str, str, int], str],
     pgettext: Callable[[str, str], str],
     number: Callable[[int], str],
+    money: Callable[[Decimal, str], str] | None = None,
 ) -> None:
     """Translate every :class:`Text` from now on (called once by the web app)."""
     _translation.language = language
@@ -74,6 +89,8 @@ def install(
     _translation.ngettext = ngettext
     _translation.pgettext = pgettext
     _translation.number = number
+    if money is not None:
+        _translation.money = money
 
 
 def in_source_language() -> bool:
@@ -182,6 +199,25 @@ class Number(Text):
 
     def __reduce__(self) -> tuple:
         return (Number, (self.value, self.sign))
+
+
+class Money(Text):
+    """An amount of money (``€6.00``; ``6,00 €`` in German): exact, with its currency."""
+
+    amount: Decimal
+    currency: str
+
+    def __new__(cls, amount: Decimal, currency: str) -> Money:
+        self = str.__new__(cls, _english_money(amount, currency))
+        self.amount = amount
+        self.currency = currency
+        return self
+
+    def localized(self) -> str:
+        return _translation.money(self.amount, self.currency)
+
+    def __reduce__(self) -> tuple:
+        return (Money, (self.amount, self.currency))
 
 
 class Joined(Text):

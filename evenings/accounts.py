@@ -1,0 +1,243 @@
+"""The evening's money as the pages and the API see it: its rules, each player's bill
+from the lists as entered, payments (marked and undone, all kept), the pot, the prize
+list and the cash box.
+
+The arithmetic is ``evenings.rules.money`` (pure, exact); here it is read from the
+database with a fixed number of queries and written in one transaction. The rules
+kept with an evening (or a circle) are read back through ``read_rules``, which checks
+them as it checks a person's input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from evenings import selectors
+from evenings.locking import bump, locked
+from evenings.models import Evening, EveningPlayer, Payment
+from evenings.rules import money, seating
+from games.rules.errors import ProblemCollector, RuleError
+
+
+def rules_of(evening: Evening) -> money.MoneyRules:
+    """The evening's money rules, checked as they are read (none when it has none, or
+    when what is kept no longer reads: the pages then say so)."""
+    try:
+        return money.read_rules(evening.money or None)
+    except RuleError:
+        return money.NO_MONEY
+
+
+def has_money(evening: Evening) -> bool:
+    return bool(evening.money)
+
+
+def circle_rules(circle: Any) -> dict[str, Any]:
+    """A circle's usual money rules, checked ({} when it has none or they do not read)."""
+    data = getattr(circle, "evening_money", None) or {}
+    try:
+        return money.read_rules(data).as_dict() if data else {}
+    except RuleError:
+        return {}
+
+
+def who(request_user: Any) -> str:
+    """Who marked a payment, for the history: a signed-in user's name, else the link."""
+    if getattr(request_user, "is_authenticated", False):
+        return request_user.get_username()
+    return _("the organiser's link")
+
+
+@transaction.atomic
+def payment_add(
+    *,
+    evening: Evening,
+    player: EveningPlayer,
+    amount: object,
+    by: str = "",
+    expected_version: int | None = None,
+) -> Payment:
+    """Money a player handed over. The amount is exact (a decimal string), more than 0,
+    with no more places than the evening's currency has."""
+    rules = rules_of(evening)
+    if not has_money(evening):
+        raise RuleError(_("This evening keeps no money: set its fees first."), "amount")
+    problems = ProblemCollector()
+    value = money.read_amount(amount, rules.currency, "amount", problems, label=_("The payment"))
+    if value is not None and value <= 0:
+        problems.add("amount", _("A payment is more than 0."))
+    problems.raise_if_any()
+    evening = locked(evening, expected_version)
+    if player.evening_id != evening.pk:
+        raise RuleError(_("That player is not on this evening's roll."), "player")
+    payment = Payment.objects.create(evening=evening, player=player, amount=value, by=by[:150])
+    bump(evening)
+    return payment
+
+
+@transaction.atomic
+def payment_undo(
+    *, evening: Evening, payment: Payment, by: str = "", expected_version: int | None = None
+) -> Payment:
+    """Take a payment back (marked by mistake): it stays in the history, undone."""
+    evening = locked(evening, expected_version)
+    payment = Payment.objects.select_for_update().get(pk=payment.pk, evening=evening)
+    if payment.undone_at is not None:
+        raise RuleError(_("This payment was undone already."), "payment")
+    payment.undone_at = timezone.now()
+    payment.undone_by = by[:150]
+    payment.save(update_fields=["undone_at", "undone_by"])
+    bump(evening)
+    return payment
+
+
+@transaction.atomic
+def rules_set(
+    *, evening: Evening, data: Mapping[str, Any] | None, expected_version: int | None = None
+) -> money.MoneyRules:
+    """Set (or, with nothing, clear) the evening's money rules."""
+    rules = money.read_rules(data)
+    evening = locked(evening, expected_version)
+    evening.money = rules.as_dict() if data else {}
+    evening.save(update_fields=["money"])
+    bump(evening)
+    return rules
+
+
+def keep_for_circle(*, circle: Any, rules: money.MoneyRules) -> None:
+    """The rules a circle's evenings start with from now on."""
+    circle.evening_money = rules.as_dict()
+    circle.save(update_fields=["evening_money"])
+
+
+# -- Reading ----------------------------------------------------------------------------
+
+
+@dataclass
+class Line:
+    """A player's row of the money table."""
+
+    player: selectors.RollPlayer
+    account: money.Account
+    won: Decimal = Decimal(0)  # prizes
+
+    @property
+    def settled(self) -> bool:
+        return self.account.balance >= 0
+
+    @property
+    def due(self) -> Decimal:
+        """What the player still has to pay (0 when settled)."""
+        return max(Decimal(0), -self.account.balance)
+
+
+@dataclass
+class MoneyView:
+    evening: Evening
+    rules: money.MoneyRules
+    lines: list[Line]
+    payments: list[Payment]
+    pot: money.Pot
+    prizes: money.PrizeList | None
+    prize_problem: str = ""
+    names: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def box(self) -> money.CashBox:
+        received = sum((line.account.paid for line in self.lines), Decimal(0))
+        prizes = self.prizes or money.PrizeList(
+            self.rules.currency, self.pot.total, (), self.pot.total
+        )
+        return money.cash_box(self.pot, prizes, received)
+
+    def line_of(self, player: int) -> Line | None:
+        return next((line for line in self.lines if line.player.pk == player), None)
+
+    @property
+    def unpaid(self) -> list[Line]:
+        return [line for line in self.lines if not line.player.left and not line.settled]
+
+
+def _tables(view: selectors.EveningView) -> int:
+    """How many tables the prizes follow: the most of any series, or those the roll
+    would make before the first draw."""
+    counted = [len(tables) for tables in view.tables.values()]
+    if counted:
+        return max(counted)
+    try:
+        return len(
+            seating.table_sizes(
+                len(view.roll), game=view.evening.game, sit_out=view.evening.sit_out
+            )
+        )
+    except RuleError:
+        return 0
+
+
+def money_view(evening: Evening, view: selectors.EveningView | None = None) -> MoneyView:
+    """Every player's bill and payments, the pot, the prize list and the cash box: the
+    evening's reading (four queries) and its payments (one)."""
+    rules = rules_of(evening)
+    view = view or selectors.evening_view(evening)
+    lost: dict[int, dict[int, int]] = {}
+    for seat in view.seats:
+        lost.setdefault(seat.player_id, {})[seat.table.series.number] = seat.lost
+    payments = list(evening.payments.order_by("at", "pk"))
+    paid: dict[int, Decimal] = {}
+    for payment in payments:
+        if payment.undone_at is None:
+            paid[payment.player_id] = paid.get(payment.player_id, Decimal(0)) + payment.amount
+    lines = [
+        Line(
+            player,
+            money.Account(
+                money.bill(rules, player.pk, lost.get(player.pk, {})),
+                paid.get(player.pk, Decimal(0)),
+            ),
+        )
+        for player in view.players
+    ]
+    the_pot = money.pot(rules, [line.account.bill for line in lines])
+    ranking = view.brief_ranking
+    standings = [money.Standing(row.player, row.place, row.total) for row in ranking.rows]
+    series_best = {
+        series.number: [
+            row.player
+            for row in selectors.series_ranking(view, series.number).rows
+            if row.place == 1
+        ]
+        for series in view.series
+    }
+    category_best = {
+        tag: [row.player for row in r.rows if row.place == 1]
+        for tag, r in selectors.categories(view)
+    }
+    prizes, problem = None, ""
+    try:
+        prizes = money.prize_list(
+            rules,
+            the_pot,
+            tables=_tables(view),
+            ranking=standings,
+            series_best=series_best,
+            category_best=category_best,
+        )
+    except RuleError as error:
+        problem = "; ".join(str(p.message) for p in error.problems)
+    if prizes is not None:
+        for line in lines:
+            line.won = prizes.to(line.player.pk)
+    return MoneyView(evening, rules, lines, payments, the_pot, prizes, problem, view.names)
+
+
+def unpaid_names(evening: Evening) -> list[str]:
+    """Who on the roll has not paid in full yet (for "the draw waits until everyone has
+    paid")."""
+    return [line.player.name for line in money_view(evening).unpaid]

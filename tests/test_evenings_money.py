@@ -1,0 +1,372 @@
+"""The evening's money in the database (issue 18): rules kept with an evening or a
+circle, bills that follow the lists as they are entered (a correction changes them),
+payments marked and undone, the draw that waits for everyone to pay, the pot, the
+prize list and the cash box; bad input is refused and changes nothing."""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal as D
+
+import pytest
+from django.contrib.auth.models import User
+
+from circles import services as circle_services
+from evenings import accounts, services
+from evenings.models import Evening, EveningTable, Payment
+from games import services as sheet_services
+from games.rules.errors import RuleError
+
+pytestmark = pytest.mark.django_db
+
+CLUB = {
+    "currency": "EUR",
+    "entry_fee": "6.00",
+    "lost_game_fees": [{"from": 1, "amount": "0.50"}, {"from": 4, "amount": "1.00"}],
+}
+NAMES = ["Anna", "Bernd", "Carla", "Dieter", "Eva", "Frank", "Gabi"]
+
+
+def evening(n=4, **kw):
+    e = services.evening_create(
+        name="Club night", played_on=datetime.date.today(), series_deals={"3": 6, "4": 8}, **kw
+    )
+    services.players_add(evening=e, names=NAMES[:n])
+    return e
+
+
+def lose(sheet, declarer, times=1):
+    for _ in range(times):
+        sheet_services.hand_record(
+            sheet=sheet,
+            data={
+                "declarer": declarer,
+                "game": "clubs",
+                "bid": 18,
+                "matadors": {"with": 1},
+                "outcome": "lost",
+            },
+        )
+
+
+def test_an_evening_keeps_its_money_rules_and_a_circle_its_usual_ones():
+    """evening-money: the rules are set when the evening starts."""
+    e = evening(money=CLUB)
+    assert accounts.rules_of(e).entry_fee == D("6.00")
+    assert e.money["lost_game_fees"] == CLUB["lost_game_fees"]
+    owner = User.objects.create_user("olga", "o@example.org", "pw-long-enough-1")
+    circle = circle_services.circle_create(owner=owner, name="Club", player_name="Olga")
+    accounts.keep_for_circle(circle=circle, rules=accounts.rules_of(e))
+    started = services.evening_create(name="Next", played_on=datetime.date.today(), circle=circle)
+    assert started.money == e.money
+    # Kept rules that no longer read (edited in the database) start an evening with none.
+    circle.evening_money = {"entry_fee": "-3"}
+    circle.save()
+    plain = services.evening_create(name="Odd", played_on=datetime.date.today(), circle=circle)
+    assert plain.money == {}
+
+
+def test_bad_money_rules_refuse_the_evening_and_make_nothing():
+    with pytest.raises(RuleError) as refused:
+        evening(money={**CLUB, "entry_fee": "6.005"})
+    assert refused.value.problems[0].field == "money.entry_fee"
+    assert not Evening.objects.exists()
+
+
+def test_a_bill_follows_the_list_and_a_correction_changes_it():
+    """evening-money: 6 € entry; Bernd loses four games as declarer in series 1
+    (3 × 0.50 + 1.00 = 2.50); removing one deal takes 1.00 off his bill."""
+    e = evening(money=CLUB)
+    services.series_draw(evening=e, method="lot", seed=3)
+    table = EveningTable.objects.get(series__evening=e)
+    seat = table.seats.get(position=1)
+    for deal in range(4):
+        # Deal n: the dealer (seat n mod 4) sits out; seat 1 declares when he plays.
+        declarer = 1 if deal != 1 else 2
+        lose(table.sheet, declarer)
+    view = accounts.money_view(e)
+    line = view.line_of(seat.player_id)
+    assert line.account.bill.lost_fees == D("1.50")  # three lost games as declarer
+    lose(table.sheet, 1)  # deal 5: dealer seat 0, seat 1 declares and loses
+    line = accounts.money_view(e).line_of(seat.player_id)
+    assert line.account.bill.lost_fees == D("2.50")
+    assert line.account.owes == D("8.50")
+    table.sheet.refresh_from_db()
+    sheet_services.hand_remove(sheet=table.sheet, number=5)
+    assert accounts.money_view(e).line_of(seat.player_id).account.owes == D("7.50")
+
+
+def test_payments_are_marked_undone_and_kept_in_the_history():
+    e = evening(money=CLUB)
+    anna = e.players.get(name="Anna")
+    first = accounts.payment_add(evening=e, player=anna, amount="6.00", by="olga")
+    line = accounts.money_view(e).line_of(anna.pk)
+    assert (line.account.paid, line.account.balance) == (D("6.00"), D("0.00"))
+    accounts.payment_undo(evening=e, payment=first, by="olga")
+    view = accounts.money_view(e)
+    assert view.line_of(anna.pk).account.paid == 0
+    kept = Payment.objects.get()
+    assert (kept.by, kept.undone_by) == ("olga", "olga")
+    assert kept.undone_at is not None
+    with pytest.raises(RuleError, match="undone already"):
+        accounts.payment_undo(evening=e, payment=first)
+
+
+@pytest.mark.parametrize(
+    ("amount", "says"),
+    [
+        ("-6", "negative"),
+        ("six", "amount such as"),
+        ("6.001", "more decimals"),
+        ("0", "more than 0"),
+    ],
+)
+def test_a_bad_payment_is_refused_and_changes_nothing(amount, says):
+    e = evening(money=CLUB)
+    version = Evening.objects.get().version
+    with pytest.raises(RuleError, match=says):
+        accounts.payment_add(evening=e, player=e.players.first(), amount=amount)
+    assert not Payment.objects.exists()
+    assert Evening.objects.get().version == version
+
+
+def test_a_payment_for_a_player_of_another_evening_is_refused():
+    e, other = evening(money=CLUB), evening(money=CLUB)
+    with pytest.raises(RuleError, match="not on this evening's roll"):
+        accounts.payment_add(evening=e, player=other.players.first(), amount="6")
+    assert not Payment.objects.exists()
+
+
+def test_the_draw_waits_until_everyone_has_paid_when_the_evening_says_so():
+    e = evening(3, money={**CLUB, "draw_after_paying": True})
+    with pytest.raises(RuleError, match="waits until everyone has paid: Anna, Bernd, Carla"):
+        services.series_draw(evening=e, method="lot", seed=1)
+    for player in e.players.all():
+        accounts.payment_add(evening=e, player=player, amount="6")
+    assert services.series_draw(evening=e, method="lot", seed=1).number == 1
+
+
+def test_the_pot_pays_a_prize_per_table_and_the_cash_box_adds_up():
+    """evening-prizes: 7 players at 6 € make a pot of 42 €; two tables, two prizes 2:1."""
+    e = evening(7, money=CLUB)
+    services.series_draw(evening=e, method="lot", seed=3)
+    _four, three = EveningTable.objects.filter(series__evening=e).order_by("number")
+    a = three.seats.get(position=0).player_id
+    services.table_paper_result(table=three, rows=[{"declarer": a, "value": 48}])
+    view = accounts.money_view(e)
+    assert view.pot.total == D("42.00")
+    assert [(p.kind, p.amount) for p in view.prizes.prizes] == [("place", D(28)), ("place", D(14))]
+    assert view.prizes.prizes[0].players == (a,)
+    assert view.line_of(a).won == D(28)
+    box = view.box
+    assert box.came_in == D("42.00")
+    assert box.came_in == box.prizes + box.stays
+
+
+# -- The JSON API (api.md, Club evenings: money) -------------------------------------------
+
+
+def _api(client, method, path, body=None, token=None, **headers):
+    import json
+
+    extra = {f"HTTP_{k.upper().replace('-', '_')}": v for k, v in headers.items()}
+    if token:
+        extra["HTTP_AUTHORIZATION"] = f"Bearer {token}"
+    if body is None:
+        return getattr(client, method)(path, **extra)
+    return getattr(client, method)(path, json.dumps(body), content_type="application/json", **extra)
+
+
+def test_the_api_starts_an_evening_with_money_and_keeps_payments_exact(client):
+    body = {"game": "skat", "name": "Preisskat", "date": datetime.date.today().isoformat()}
+    made = _api(client, "post", "/api/v1/evenings", {**body, "money": CLUB}).json()
+    token, base = made["organiser_token"], f"/api/v1/evenings/{made['id']}"
+    roll = _api(client, "post", base + "/players", {"names": NAMES[:4]}, token).json()["roll"]
+    anna = roll[0]["player"]
+    money = _api(client, "get", base + "/money", token=token).json()
+    assert money["currency"] == "EUR"
+    assert money["rules"]["entry_fee"] == "6.00"
+    assert money["pot"] == "24.00"
+    assert money["players"][0] == {
+        "player": anna,
+        "name": "Anna",
+        "owes": "6.00",
+        "paid": "0.00",
+        "balance": "-6.00",
+        "won": money["players"][0]["won"],
+        "bill": {
+            "entry_fee": "6.00",
+            "series": [],
+            "explanation": ["Entry fee: €6.00.", "Owed in all: €6.00."],
+        },
+    }
+    paid = _api(
+        client,
+        "post",
+        base + "/payments",
+        {"player": anna, "amount": "6.00"},
+        token,
+        **{"Idempotency-Key": "p1"},
+    )
+    assert paid.status_code == 201
+    again = _api(
+        client,
+        "post",
+        base + "/payments",
+        {"player": anna, "amount": "6.00"},
+        token,
+        **{"Idempotency-Key": "p1"},
+    )
+    assert again.json() == paid.json()
+    assert Payment.objects.count() == 1
+    line = paid.json()["players"][0]
+    assert (line["paid"], line["balance"]) == ("6.00", "0.00")
+    # The view token (the big screen) never sees who owes what, nor marks a payment.
+    view = made["view_token"]
+    assert _api(client, "get", base + "/money", token=view).status_code == 403
+    assert "owes" not in json_text(_api(client, "get", base, token=view))
+    refused = _api(client, "post", base + "/payments", {"player": anna, "amount": 6.5}, token)
+    assert refused.status_code == 422
+    assert "written as text" in refused.json()["errors"][0]["message"]
+    assert (
+        _api(
+            client, "post", base + "/payments", {"player": 999999, "amount": "6"}, token
+        ).status_code
+        == 404
+    )
+    assert Payment.objects.count() == 1
+    undone = _api(client, "delete", f"{base}/payments/{paid.json()['payment']}", token=token)
+    assert undone.status_code == 200
+    assert undone.json()["players"][0]["paid"] == "0.00"
+    assert undone.json()["payments"][0]["undone_by"] == "API"
+
+
+def test_the_api_refuses_money_rules_that_do_not_read_and_makes_no_evening(client):
+    body = {"game": "skat", "name": "Preisskat", "date": datetime.date.today().isoformat()}
+    refused = _api(client, "post", "/api/v1/evenings", {**body, "money": {"entry_fee": "-6"}})
+    assert refused.status_code == 422
+    assert refused.json()["errors"][0]["field"] == "money.entry_fee"
+    assert not Evening.objects.exists()
+
+
+def json_text(response):
+    return response.content.decode()
+
+
+# -- The organiser's money pages ------------------------------------------------------------
+
+
+def test_the_money_page_marks_a_payment_in_one_tap_and_a_second_tap_counts_nothing(client):
+    e = evening(money=CLUB)
+    anna = e.players.get(name="Anna")
+    url = f"/en/e/{e.organiser_token}/money/"
+    page = client.get(url)
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Entry fee €6.00" in text
+    assert "Paid €6.00" in text
+    version = Evening.objects.get().version
+    tap = {"player": anna.pk, "version": version}
+    paid = client.post(url + "pay", tap)
+    assert paid.status_code == 302
+    assert Payment.objects.get().amount == D("6.00")
+    again = client.post(url + "pay", tap)
+    assert again.status_code in (400, 409)
+    assert Payment.objects.count() == 1
+    after = client.get(url).content.decode()
+    assert "Anna paid €6.00" in after
+    # Undo, with the version the page showed.
+    payment = Payment.objects.get()
+    undo = {"version": Evening.objects.get().version}
+    assert client.post(f"{url}payments/{payment.pk}/undo", undo).status_code == 302
+    assert accounts.money_view(e).line_of(anna.pk).account.paid == 0
+    assert "undone at" in client.get(url).content.decode()
+
+
+def test_the_money_page_speaks_the_readers_language_and_money_format(client):
+    e = evening(money=CLUB)
+    german = client.get(f"/de/e/{e.organiser_token}/money/").content.decode()
+    assert "6,00\xa0€" in german
+
+
+def test_the_money_rules_are_set_from_the_page_and_bad_ones_are_refused(client):
+    e = evening()
+    url = f"/en/e/{e.organiser_token}/money/rules"
+    assert client.get(url).status_code == 200
+    form = {
+        "version": Evening.objects.get().version,
+        "money-keeps_money": "on",
+        "money-currency": "EUR",
+        "money-entry_fee": "6,00",
+        "money-table_fee": "0",
+        "money-tier_1_from": "1",
+        "money-tier_1_amount": "0.50",
+        "money-tier_2_from": "4",
+        "money-tier_2_amount": "1.00",
+        "money-count": "per_table",
+        "money-per_table": "1",
+        "money-curve": "linear",
+        "money-round_to": "1",
+        "money-ties": "split",
+    }
+    bad = client.post(url, {**form, "money-entry_fee": "-6"})
+    assert bad.status_code == 400
+    assert "cannot be negative" in bad.content.decode()
+    assert Evening.objects.get().money == {}
+    saved = client.post(url, form)
+    assert saved.status_code == 302
+    assert accounts.rules_of(Evening.objects.get()).entry_fee == D("6.00")
+
+
+def test_the_new_evening_page_starts_with_money_and_an_owner_keeps_it_for_the_circle(client):
+    owner = User.objects.create_user("olga", "o@example.org", "pw-long-enough-1")
+    circle = circle_services.circle_create(owner=owner, name="Club", player_name="Olga")
+    client.force_login(owner)
+    url = f"/en/evenings/new/?circle={circle.pk}"
+    form = {
+        "name": "Tuesday",
+        "played_on": datetime.date.today().isoformat(),
+        "game": "skat",
+        "series_count": 2,
+        "deals_3": 36,
+        "deals_4": 48,
+        "deals_5": 60,
+        "table_order": "fours_first",
+        "money-keeps_money": "on",
+        "money-currency": "EUR",
+        "money-entry_fee": "5.00",
+        "money-tier_1_from": "1",
+        "money-tier_1_amount": "0.50",
+        "money-keep_for_circle": "on",
+    }
+    assert client.post(url, form).status_code == 302
+    circle.refresh_from_db()
+    assert circle.evening_money["entry_fee"] == "5.00"
+    # The next evening starts from them.
+    page = client.get(url).content.decode()
+    assert 'value="5.00"' in page
+
+
+def test_a_player_follows_their_table_place_and_own_bill_on_their_link_and_no_one_elses(client):
+    """evening-money: a player sees their own bill; the organiser's page gives the
+    link as a QR code; the link shows no other player's bill and changes nothing."""
+    e = evening(4, money=CLUB)
+    anna, bernd = e.players.get(name="Anna"), e.players.get(name="Bernd")
+    before = client.get(f"/en/p/{anna.token}/").content.decode()
+    assert "The first series is not drawn yet" in before
+    services.series_draw(evening=e, method="lot", seed=3)
+    table = EveningTable.objects.get(series__evening=e)
+    seat = table.seats.get(player=anna)
+    accounts.payment_add(evening=e, player=bernd, amount="6.00")
+    page = client.get(f"/en/p/{anna.token}/").content.decode()
+    assert f"Series 1: table 1, seat {seat.position + 1}." in page
+    assert "Entry fee: €6.00." in page
+    assert "Still to pay" in page
+    assert "Bernd" not in page  # nobody else's bill
+    german = client.get(f"/de/p/{anna.token}/").content.decode()
+    assert "Deine Rechnung" in german
+    assert "6,00\xa0€" in german
+    assert client.get("/en/p/not-a-player-link/").status_code == 404
+    organiser = client.get(f"/en/e/{e.organiser_token}/players/{anna.pk}/").content.decode()
+    assert f'href="http://testserver/en/p/{anna.token}/"' in organiser
+    assert "<svg" in organiser
