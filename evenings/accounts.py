@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from evenings import selectors
 from evenings.locking import bump, locked
-from evenings.models import Evening, EveningPlayer, Payment
+from evenings.models import BillChange, Evening, EveningPlayer, EveningTable, Payment
 from evenings.rules import money, seating
 from games.rules.errors import ProblemCollector, RuleError
 
@@ -117,6 +117,40 @@ def keep_for_circle(*, circle: Any, rules: money.MoneyRules) -> None:
     circle.save(update_fields=["evening_money"])
 
 
+def note_bill_changes(
+    *,
+    evening: Evening,
+    table: EveningTable,
+    seats: list[Any],
+    lost_before: Mapping[int, int],
+    change: str,
+) -> None:
+    """In the sheet's write: a correction that changed a player's lost-game fee goes
+    into the evening's history (issue 18: the bill changes, and the history says so)."""
+    tiers = rules_of(evening).tiers
+    notes = []
+    for seat in seats:
+        before, after = lost_before.get(seat.pk, seat.lost), seat.lost
+        fee_before, fee_after = (
+            money.lost_game_fee(before, tiers),
+            money.lost_game_fee(after, tiers),
+        )
+        if fee_before != fee_after:
+            notes.append(
+                BillChange(
+                    evening=evening,
+                    player_id=seat.player_id,
+                    table=table,
+                    change=change,
+                    lost_before=before,
+                    lost_after=after,
+                    fee_before=fee_before,
+                    fee_after=fee_after,
+                )
+            )
+    BillChange.objects.bulk_create(notes)
+
+
 # -- Reading ----------------------------------------------------------------------------
 
 
@@ -148,6 +182,7 @@ class MoneyView:
     prizes: money.PrizeList | None
     prize_problem: str = ""
     names: dict[int, str] = field(default_factory=dict)
+    changes: list[BillChange] = field(default_factory=list)
 
     @property
     def box(self) -> money.CashBox:
@@ -183,7 +218,8 @@ def _tables(view: selectors.EveningView) -> int:
 
 def money_view(evening: Evening, view: selectors.EveningView | None = None) -> MoneyView:
     """Every player's bill and payments, the pot, the prize list and the cash box: the
-    evening's reading (four queries) and its payments (one)."""
+    evening's reading (four queries), its payments (one) and the corrections that
+    changed a bill (one)."""
     rules = rules_of(evening)
     view = view or selectors.evening_view(evening)
     lost: dict[int, dict[int, int]] = {}
@@ -234,7 +270,8 @@ def money_view(evening: Evening, view: selectors.EveningView | None = None) -> M
     if prizes is not None:
         for line in lines:
             line.won = prizes.to(line.player.pk)
-    return MoneyView(evening, rules, lines, payments, the_pot, prizes, problem, view.names)
+    changes = list(evening.bill_changes.select_related("table__series").order_by("at", "pk"))
+    return MoneyView(evening, rules, lines, payments, the_pot, prizes, problem, view.names, changes)
 
 
 def unpaid_names(evening: Evening) -> list[str]:

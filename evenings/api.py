@@ -769,6 +769,20 @@ def money_json(view: accounts.MoneyView) -> dict[str, Any]:
             }
             for p in view.payments
         ],
+        "bill_changes": [
+            {
+                "player": c.player_id,
+                "series": c.table.series.number,
+                "table": c.table.number,
+                "change": c.change,
+                "lost_before": c.lost_before,
+                "lost_after": c.lost_after,
+                "fee_before": _amount(c.fee_before),
+                "fee_after": _amount(c.fee_after),
+                "at": c.at.isoformat(),
+            }
+            for c in view.changes
+        ],
         "pot": _amount(view.pot.total),
         "prizes": [
             {

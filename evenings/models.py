@@ -206,3 +206,25 @@ class Payment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.amount} from player {self.player_id}"
+
+
+class BillChange(models.Model):
+    """A correction to a table's deals that changed what a player owes: the evening's
+    history says so (lost games as declarer, and the fee, before and after)."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="bill_changes")
+    player = models.ForeignKey(EveningPlayer, on_delete=models.CASCADE, related_name="+")
+    table = models.ForeignKey(EveningTable, on_delete=models.CASCADE, related_name="+")
+    # The sheet's change: "corrected", "removed" or "restored".
+    change = models.CharField(max_length=12)
+    lost_before = models.PositiveIntegerField()
+    lost_after = models.PositiveIntegerField()
+    fee_before = models.DecimalField(max_digits=12, decimal_places=2)
+    fee_after = models.DecimalField(max_digits=12, decimal_places=2)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("at", "pk")
+
+    def __str__(self) -> str:
+        return f"bill of player {self.player_id}: {self.fee_before} → {self.fee_after}"

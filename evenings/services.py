@@ -685,6 +685,7 @@ def table_from_sheet(*, table: EveningTable, sheet: Any, state: Any, change: str
         )
     evening = table.series.evening
     seats = list(table.seats.all())
+    lost_before = {seat.pk: seat.lost for seat in seats}
     before = _ranking_places(evening) if table.signed_at and change != "started" else None
     if evening.game == "skat":
         standing = state.details.get("seeger_fabian")
@@ -710,5 +711,9 @@ def table_from_sheet(*, table: EveningTable, sheet: Any, state: Any, change: str
     if change in ("entered", "corrected", "removed", "restored"):
         table.last_entry_at = timezone.now()
     table.save(update_fields=["deals", "done", "last_entry_at"])
+    if evening.money and change in ("corrected", "removed", "restored"):
+        accounts.note_bill_changes(
+            evening=evening, table=table, seats=seats, lost_before=lost_before, change=change
+        )
     if before is not None and change in ("entered", "corrected", "removed", "restored"):
         _note_after_signing(table, before)

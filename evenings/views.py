@@ -368,11 +368,9 @@ def own(request: HttpRequest, token: str) -> HttpResponse:
         None,
     )
     row = view.brief_ranking.row_of(player.pk)
-    line = (
-        accounts.money_view(evening, view).line_of(player.pk)
-        if accounts.has_money(evening)
-        else None
-    )
+    money = accounts.money_view(evening, view) if accounts.has_money(evening) else None
+    line = money.line_of(player.pk) if money else None
+    changes = [c for c in money.changes if c.player_id == player.pk] if money else []
     context = {
         "evening": evening,
         "player": player,
@@ -380,6 +378,7 @@ def own(request: HttpRequest, token: str) -> HttpResponse:
         "seat": seat,
         "row": row,
         "line": line,
+        "changes": changes,
         "currency": accounts.rules_of(evening).currency,
     }
     return _secret(render(request, "evenings/own.html", context))

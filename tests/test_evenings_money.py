@@ -73,7 +73,7 @@ def test_bad_money_rules_refuse_the_evening_and_make_nothing():
     assert not Evening.objects.exists()
 
 
-def test_a_bill_follows_the_list_and_a_correction_changes_it():
+def test_a_bill_follows_the_list_and_a_correction_changes_it(client):
     """evening-money: 6 € entry; Bernd loses four games as declarer in series 1
     (3 × 0.50 + 1.00 = 2.50); removing one deal takes 1.00 off his bill."""
     e = evening(money=CLUB)
@@ -93,7 +93,21 @@ def test_a_bill_follows_the_list_and_a_correction_changes_it():
     assert line.account.owes == D("8.50")
     table.sheet.refresh_from_db()
     sheet_services.hand_remove(sheet=table.sheet, number=5)
-    assert accounts.money_view(e).line_of(seat.player_id).account.owes == D("7.50")
+    view = accounts.money_view(e)
+    assert view.line_of(seat.player_id).account.owes == D("7.50")
+    # The history says so: the removed deal took a lost game and 1.00 off his bill.
+    (change,) = view.changes
+    assert (change.player_id, change.change) == (seat.player_id, "removed")
+    assert (change.lost_before, change.lost_after) == (4, 3)
+    assert (change.fee_before, change.fee_after) == (D("2.50"), D("1.50"))
+    page = client.get(f"/en/e/{e.organiser_token}/money/").content.decode()
+    name = seat.player.name
+    assert (
+        f"{name}, table 1 of series 1: a deal was taken off, 4 → 3 games lost as declarer, "
+        "lost-game fee €2.50 → €1.50." in page
+    )
+    own = client.get(f"/en/p/{seat.player.token}/").content.decode()
+    assert "a deal was taken off" in own
 
 
 def test_payments_are_marked_undone_and_kept_in_the_history():
