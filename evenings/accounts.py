@@ -216,7 +216,13 @@ def _tables(view: selectors.EveningView) -> int:
         return 0
 
 
-def money_view(evening: Evening, view: selectors.EveningView | None = None) -> MoneyView:
+def money_view(
+    evening: Evening,
+    view: selectors.EveningView | None = None,
+    *,
+    payments: list[Payment] | None = None,
+    changes: list[BillChange] | None = None,
+) -> MoneyView:
     """Every player's bill and payments, the pot, the prize list and the cash box: the
     evening's reading (four queries), its payments (one) and the corrections that
     changed a bill (one)."""
@@ -225,7 +231,8 @@ def money_view(evening: Evening, view: selectors.EveningView | None = None) -> M
     lost: dict[int, dict[int, int]] = {}
     for seat in view.seats:
         lost.setdefault(seat.player_id, {})[seat.table.series.number] = seat.lost
-    payments = list(evening.payments.order_by("at", "pk"))
+    if payments is None:
+        payments = list(evening.payments.order_by("at", "pk"))
     paid: dict[int, Decimal] = {}
     for payment in payments:
         if payment.undone_at is None:
@@ -242,7 +249,10 @@ def money_view(evening: Evening, view: selectors.EveningView | None = None) -> M
     ]
     the_pot = money.pot(rules, [line.account.bill for line in lines])
     ranking = view.brief_ranking
-    standings = [money.Standing(row.player, row.place, row.total) for row in ranking.rows]
+    # Prizes go to players with a result: before the first list is in, nobody wins.
+    standings = [
+        money.Standing(row.player, row.place, row.total) for row in ranking.rows if row.series
+    ]
     series_best = {
         series.number: [
             row.player
@@ -270,7 +280,8 @@ def money_view(evening: Evening, view: selectors.EveningView | None = None) -> M
     if prizes is not None:
         for line in lines:
             line.won = prizes.to(line.player.pk)
-    changes = list(evening.bill_changes.select_related("table__series").order_by("at", "pk"))
+    if changes is None:
+        changes = list(evening.bill_changes.select_related("table__series").order_by("at", "pk"))
     return MoneyView(evening, rules, lines, payments, the_pot, prizes, problem, view.names, changes)
 
 
@@ -278,3 +289,57 @@ def unpaid_names(evening: Evening) -> list[str]:
     """Who on the roll has not paid in full yet (for "the draw waits until everyone has
     paid")."""
     return [line.player.name for line in money_view(evening).unpaid]
+
+
+@dataclass
+class SeasonBox:
+    """A circle's cash box over a season: each evening that kept money, and the sums
+    per currency (a club keeps one; the sums never mix two)."""
+
+    rows: list[tuple[Evening, money.CashBox, str]]  # evening, its cash box, currency
+
+    def totals(self) -> list[tuple[str, money.CashBox]]:
+        sums: dict[str, list[money.CashBox]] = {}
+        for _evening, box, currency in self.rows:
+            sums.setdefault(currency, []).append(box)
+        out = []
+        for currency, boxes in sorted(sums.items()):
+
+            def add(name: str, boxes: list[money.CashBox] = boxes) -> Decimal:
+                return sum((getattr(b, name) for b in boxes), Decimal(0))
+
+            out.append(
+                (
+                    currency,
+                    money.CashBox(
+                        add("entry_fees"),
+                        add("table_fees"),
+                        add("lost_fees"),
+                        add("prizes"),
+                        add("received"),
+                    ),
+                )
+            )
+        return out
+
+
+def season_box(circle: Any, starts_on: Any, ends_on: Any) -> SeasonBox:
+    """The cash box of a circle's evenings from ``starts_on`` to ``ends_on``, with a
+    fixed number of queries however many evenings: the evenings, their four readings
+    at once, and their payments."""
+    evenings = [
+        e
+        for e in Evening.objects.filter(
+            circle=circle, played_on__gte=starts_on, played_on__lte=ends_on
+        ).order_by("played_on", "pk")
+        if e.money
+    ]
+    views = selectors.evening_views(evenings)
+    payments: dict[int, list[Payment]] = {e.pk: [] for e in evenings}
+    for payment in Payment.objects.filter(evening__in=evenings).order_by("at", "pk"):
+        payments[payment.evening_id].append(payment)
+    rows = []
+    for evening in evenings:
+        view = money_view(evening, views[evening.pk], payments=payments[evening.pk], changes=[])
+        rows.append((evening, view.box, view.rules.currency))
+    return SeasonBox(rows)

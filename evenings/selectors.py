@@ -174,50 +174,67 @@ SEAT_FIELDS = (
 )
 
 
-def _seats(evening: Evening, series: list[Series]) -> list[SeatRow]:
-    """Every seat of the evening with its table (two queries: the tables with their
-    sheets' links, then the seats as values), in series, table and seat order."""
-    by_pk = {s.pk: s for s in series}
-    tables = {}
+def evening_views(
+    evenings: list[Evening], *, now: datetime.datetime | None = None
+) -> dict[int, EveningView]:
+    """What the ranking and the big screen show, for several evenings at once (a
+    season's cash box) with the same four queries as for one: the rolls, the series,
+    the tables with their sheets' links, and every seat as values."""
+    now = now or timezone.now()
+    ids = [e.pk for e in evenings]
+    players: dict[int, list[RollPlayer]] = {pk: [] for pk in ids}
+    for evening_id, pk, name, team, tags, left in (
+        EveningPlayer.objects.filter(evening_id__in=ids)
+        .order_by("pk")
+        .values_list("evening_id", "pk", "name", "team", "tags", "left")
+    ):
+        players[evening_id].append(RollPlayer(pk, name, team, tuple(tags or ()), left))
+    series: dict[int, list[Series]] = {pk: [] for pk in ids}
+    by_pk: dict[int, Series] = {}
+    for one in Series.objects.filter(evening_id__in=ids).order_by("number"):
+        series[one.evening_id].append(one)
+        by_pk[one.pk] = one
+    tables: dict[int, EveningTable] = {}
     for table in (
-        EveningTable.objects.filter(series__evening=evening)
+        EveningTable.objects.filter(series__evening_id__in=ids)
         .select_related("sheet")
         .only(*TABLE_FIELDS)
     ):
         table.series = by_pk[table.series_id]
         tables[table.pk] = table
-    rows = [
-        SeatRow(tables[row[0]], *row[1:])
-        for row in TableSeat.objects.filter(table__series__evening=evening).values_list(
-            *SEAT_FIELDS
-        )
-    ]
-    rows.sort(key=lambda seat: (seat.table.series.number, seat.table.number, seat.position))
-    return rows
+    seats: dict[int, list[SeatRow]] = {pk: [] for pk in ids}
+    for row in TableSeat.objects.filter(table__series__evening_id__in=ids).values_list(
+        *SEAT_FIELDS
+    ):
+        seat = SeatRow(tables[row[0]], *row[1:])
+        seats[seat.table.series.evening_id].append(seat)
+    views = {}
+    for evening in evenings:
+        own = seats[evening.pk]
+        own.sort(key=lambda seat: (seat.table.series.number, seat.table.number, seat.position))
+        by_series: dict[int, list[TableView]] = {}
+        by_table: dict[int, TableView] = {}
+        for seat in own:
+            table = seat.table
+            view = by_table.get(table.pk)
+            if view is None:
+                since = table.last_entry_at or table.series.created_at
+                view = TableView(
+                    table=table,
+                    quiet=not table.done and not table.paper and now - since > QUIET_AFTER,
+                )
+                by_table[table.pk] = view
+                by_series.setdefault(table.series.number, []).append(view)
+            view.seats.append(seat)
+        roll = players[evening.pk]
+        names = {p.pk: p.name for p in roll}
+        views[evening.pk] = EveningView(evening, roll, series[evening.pk], by_series, own, names)
+    return views
 
 
 def evening_view(evening: Evening, *, now: datetime.datetime | None = None) -> EveningView:
     """Everything the ranking and the big screen show: four queries."""
-    now = now or timezone.now()
-    players = _players(evening)
-    series = list(Series.objects.filter(evening=evening).order_by("number"))
-    seats = _seats(evening, series)
-    names = {p.pk: p.name for p in players}
-    tables: dict[int, list[TableView]] = {}
-    by_table: dict[int, TableView] = {}
-    for seat in seats:
-        table = seat.table
-        view = by_table.get(table.pk)
-        if view is None:
-            since = table.last_entry_at or table.series.created_at
-            view = TableView(
-                table=table,
-                quiet=not table.done and not table.paper and now - since > QUIET_AFTER,
-            )
-            by_table[table.pk] = view
-            tables.setdefault(table.series.number, []).append(view)
-        view.seats.append(seat)
-    return EveningView(evening, players, series, tables, seats, names)
+    return evening_views([evening], now=now)[evening.pk]
 
 
 @dataclass(frozen=True)
@@ -304,21 +321,16 @@ class Board:
         return frozenset(s.player for t in self.tables if not t.done for s in t.seats)
 
 
-def _players(evening: Evening) -> list[RollPlayer]:
-    """The roll in the order players joined, as values (one query)."""
-    return [
+def board_view(evening: Evening, *, now: datetime.datetime | None = None) -> Board:
+    """The organiser's board: the roll (one query), the series (one) and the last
+    series' seats with their tables (one); a hundred players are a hundred tuples."""
+    now = now or timezone.now()
+    players = [
         RollPlayer(pk, name, team, tuple(tags or ()), left)
         for pk, name, team, tags, left in EveningPlayer.objects.filter(evening=evening)
         .order_by("pk")
         .values_list("pk", "name", "team", "tags", "left")
     ]
-
-
-def board_view(evening: Evening, *, now: datetime.datetime | None = None) -> Board:
-    """The organiser's board: the roll (one query), the series (one) and the last
-    series' seats with their tables (one); a hundred players are a hundred tuples."""
-    now = now or timezone.now()
-    players = _players(evening)
     names = {p.pk: p.name for p in players}
     series = list(Series.objects.filter(evening=evening).order_by("number"))
     tables: list[BoardTable] = []

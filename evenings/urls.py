@@ -7,6 +7,16 @@ app_name = "evenings"
 urlpatterns = [
     path("evenings/new/", views.evening_new, name="new"),
     path("evenings/rules/", views.rules, name="rules"),
+    path(
+        "evenings/circles/<int:circle_id>/seasons/<int:season_id>/cash-box",
+        views_money.season_box,
+        name="season-box",
+    ),
+    path(
+        "evenings/circles/<int:circle_id>/seasons/<int:season_id>/cash-box.csv",
+        views_money.season_box_csv,
+        name="season-box-csv",
+    ),
     path("e/<str:token>/", views.board, name="board"),
     path("e/<str:token>/tables", views.board_tables, name="board-tables"),
     path("e/<str:token>/players", views.players_add, name="players-add"),

@@ -13,17 +13,24 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from circles.models import Season
+from circles.permissions import can_view_circle
 from evenings import accounts
 from evenings.forms import MoneyForm, money_field_of
 from evenings.locking import StaleEvening
 from evenings.models import Evening, EveningPlayer, Payment
+from evenings.rules.money import smallest
 from evenings.views import _organised, _secret, _whole
+from games.csv_export import csv_response
 from games.rules.errors import RuleError
 from scorekeeper.i18n import money as shown
 
@@ -158,3 +165,73 @@ def money_print(request: HttpRequest, token: str) -> HttpResponse:
     view = accounts.money_view(evening)
     context = {"evening": evening, "view": view, "currency": view.rules.currency}
     return _secret(render(request, "evenings/money_print.html", context))
+
+
+def _season(request: HttpRequest, circle_id: int, season_id: int) -> Any:
+    """The season of a circle the signed-in member belongs to (anyone else: 404)."""
+    season = (
+        Season.objects.select_related("circle").filter(pk=season_id, circle_id=circle_id).first()
+    )
+    if season is None or not can_view_circle(request.user, season.circle):
+        raise Http404(_("No season of yours at this address"))
+    return season
+
+
+@login_required
+@require_GET
+def season_box(request: HttpRequest, circle_id: int, season_id: int) -> HttpResponse:
+    """The circle's cash box over a season: what each evening took in, paid out and
+    kept, and the sums (no player's bill: those stay with each evening's organiser)."""
+    season = _season(request, circle_id, season_id)
+    box = accounts.season_box(season.circle, season.starts_on, season.ends_on)
+    context = {"season": season, "circle": season.circle, "box": box}
+    return render(request, "evenings/season_box.html", context)
+
+
+@login_required
+@require_GET
+def season_box_csv(request: HttpRequest, circle_id: int, season_id: int) -> HttpResponse:
+    """The same for the club's treasurer: one row per evening, then one per currency
+    with the sums; amounts as plain numbers a spreadsheet adds up."""
+    season = _season(request, circle_id, season_id)
+    box = accounts.season_box(season.circle, season.starts_on, season.ends_on)
+    header = [
+        _("Date"),
+        _("Evening"),
+        _("Currency"),
+        _("Entry fees"),
+        _("Table fees"),
+        _("Lost-game fees"),
+        _("Came in"),
+        _("Prizes paid out"),
+        _("Stays in the cash box"),
+        _("Received so far"),
+        _("Not paid yet"),
+    ]
+
+    def amounts(cash: Any, currency: str) -> list[object]:
+        coin = smallest(currency)
+        return [
+            amount.quantize(coin)
+            for amount in (
+                cash.entry_fees,
+                cash.table_fees,
+                cash.lost_fees,
+                cash.came_in,
+                cash.prizes,
+                cash.stays,
+                cash.received,
+                cash.outstanding,
+            )
+        ]
+
+    rows: list[list[object]] = [
+        [evening.played_on.isoformat(), evening.name, currency, *amounts(cash, currency)]
+        for evening, cash, currency in box.rows
+    ]
+    rows.extend(
+        ["", pgettext("the sums of a column", "Total"), currency, *amounts(cash, currency)]
+        for currency, cash in box.totals()
+    )
+    name = slugify(f"{season.circle.name} {season.name}") or "season"
+    return csv_response(f"{name}-cash-box.csv", header, rows)

@@ -384,3 +384,82 @@ def test_a_player_follows_their_table_place_and_own_bill_on_their_link_and_no_on
     organiser = client.get(f"/en/e/{e.organiser_token}/players/{anna.pk}/").content.decode()
     assert f'href="http://testserver/en/p/{anna.token}/"' in organiser
     assert "<svg" in organiser
+
+
+# -- A season's cash box in a circle ----------------------------------------------------------
+
+
+def _circle_with_evenings(count):
+    owner = User.objects.create_user("olga", "o@example.org", "pw-long-enough-1")
+    member = User.objects.create_user("max", "m@example.org", "pw-long-enough-1")
+    User.objects.create_user("sam", "s@example.org", "pw-long-enough-1")
+    circle = circle_services.circle_create(owner=owner, name="Club", player_name="Olga")
+    circle_services.circle_join(user=member, token=circle.invite_token)
+    today = datetime.date.today()
+    season = circle_services.season_save(
+        circle=circle,
+        data={
+            "name": "Winter",
+            "starts_on": (today - datetime.timedelta(days=60)).isoformat(),
+            "ends_on": (today + datetime.timedelta(days=60)).isoformat(),
+        },
+    )
+    for n in range(count):
+        e = services.evening_create(
+            name=f"=Evening {n + 1}",
+            played_on=today - datetime.timedelta(days=7 * n),
+            circle=circle,
+            series_deals={"3": 6, "4": 8},
+            money=CLUB,
+        )
+        services.players_add(evening=e, names=NAMES[:4])
+        accounts.payment_add(evening=e, player=e.players.first(), amount="6")
+    # An evening without money, and one outside the season: neither counts.
+    services.evening_create(name="Free", played_on=today, circle=circle)
+    services.evening_create(
+        name="Old", played_on=today - datetime.timedelta(days=400), circle=circle, money=CLUB
+    )
+    return circle, season
+
+
+def test_a_seasons_cash_box_adds_up_its_evenings_with_queries_that_do_not_grow(client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for count in (2, 5):
+        User.objects.all().delete()
+        circle, season = _circle_with_evenings(count)
+        client.login(username="max", password="pw-long-enough-1")
+        url = f"/en/evenings/circles/{circle.pk}/seasons/{season.pk}/cash-box"
+        with CaptureQueriesContext(connection) as captured:
+            page = client.get(url)
+        counts.append(len(captured))
+        assert page.status_code == 200
+        text = page.content.decode()
+        # Four players at 6.00 each an evening; one paid.
+        assert f"€{24 * count}.00" in text.replace(",", "")
+        assert "Old" not in text
+        assert "Free" not in text
+    assert counts[0] == counts[1]
+
+
+def test_the_treasurers_csv_has_a_row_per_evening_and_the_sums(client):
+    circle, season = _circle_with_evenings(2)
+    client.login(username="olga", password="pw-long-enough-1")
+    url = f"/en/evenings/circles/{circle.pk}/seasons/{season.pk}/cash-box.csv"
+    response = client.get(url)
+    assert response["Content-Type"].startswith("text/csv")
+    lines = response.content.decode("utf-8-sig").splitlines()
+    assert lines[0].startswith("Date,Evening,Currency,Entry fees,")
+    # Oldest first; a name typed as a formula stays a name in the spreadsheet.
+    assert lines[1].endswith(",'=Evening 2,EUR,24.00,0.00,0.00,24.00,0.00,24.00,6.00,18.00")
+    assert lines[2].endswith(",'=Evening 1,EUR,24.00,0.00,0.00,24.00,0.00,24.00,6.00,18.00")
+    assert lines[-1] == ",Total,EUR,48.00,0.00,0.00,48.00,0.00,48.00,12.00,36.00"
+    german = client.get(url.replace("/en/", "/de/")).content.decode("utf-8-sig").splitlines()
+    assert german[-1] == ";Summe;EUR;48,00;0,00;0,00;48,00;0,00;48,00;12,00;36,00"
+    client.logout()
+    client.login(username="sam", password="pw-long-enough-1")
+    assert client.get(url).status_code == 404
+    client.logout()
+    assert client.get(url).status_code == 302  # to the log-in page

@@ -165,6 +165,8 @@ NO_FORM = {
     "evenings:own": "a player's own page: it changes nothing",
     "evenings:money-print": "the prize list and payout sheet to print",
     "evenings:money": "the organiser's money page (its forms post elsewhere)",
+    "evenings:season-box": "a season's cash box: a page",
+    "evenings:season-box-csv": "a download",
     "evenings:screen": "the big screen: a page with no controls",
     "evenings:screen-live": "the big screen's poll",
 }

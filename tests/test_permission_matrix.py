@@ -295,6 +295,14 @@ MATRIX: dict[str, tuple[Build, dict[str, str]]] = {
         get(lambda w, r: w.season.get_absolute_url() + "standings.csv"),
         MEMBERS,
     ),
+    "evenings:season-box": (
+        get(lambda w, r: f"/en/evenings/circles/{w.circle.pk}/seasons/{w.season.pk}/cash-box"),
+        MEMBERS,
+    ),
+    "evenings:season-box-csv": (
+        get(lambda w, r: f"/en/evenings/circles/{w.circle.pk}/seasons/{w.season.pk}/cash-box.csv"),
+        MEMBERS,
+    ),
     "circles:season-public": (get(lambda w, r: f"/en/standings/{w.season.view_token}/"), PUBLIC),
     "circles:season-public-csv": (
         get(lambda w, r: f"/en/standings/{w.season.view_token}/standings.csv"),

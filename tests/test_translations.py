@@ -236,6 +236,7 @@ def pages(world) -> list[str]:
         f"/p/{table.seats.first().player.token}/",
         f"/e/{evening.organiser_token}/money/", f"/e/{evening.organiser_token}/money/rules",
         f"/e/{evening.organiser_token}/money/print",
+        f"/evenings/circles/{c}/seasons/{s.pk}/cash-box",
         f"/r/{evening.view_token}/screen", f"/t/{table.sheet.edit_token}/sign",
         "/rules/skat/list?players=4", "/rules/skat/list?players=7",
     ]  # fmt: skip
