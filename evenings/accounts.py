@@ -105,6 +105,16 @@ def rules_set(
     """Set (or, with nothing, clear) the evening's money rules."""
     rules = money.read_rules(data)
     evening = locked(evening, expected_version)
+    marked = evening.payments.filter(undone_at__isnull=True).exists()
+    if marked and (not data or rules.currency != rules_of(evening).currency):
+        raise RuleError(
+            _(
+                "Payments are marked in %(currency)s: the evening keeps its money and its "
+                "currency. Undo the payments first to change them."
+            )
+            % {"currency": rules_of(evening).currency},
+            "money.currency",
+        )
     evening.money = rules.as_dict() if data else {}
     evening.save(update_fields=["money"])
     bump(evening)

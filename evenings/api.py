@@ -361,6 +361,8 @@ def _table_json(request: HttpRequest, table: EveningTable, seats: list[Any], org
 
 def evening_json(request: HttpRequest, evening: Evening, *, organiser: bool) -> dict[str, Any]:
     view = selectors.evening_view(evening)
+    # Who has paid is the organiser's to see: the view token (the big screen) never.
+    settled = _settled(evening, view) if organiser else None
     return {
         "id": evening.pk,
         "game": evening.game,
@@ -371,7 +373,7 @@ def evening_json(request: HttpRequest, evening: Evening, *, organiser: bool) -> 
         "series_deals": evening.series_deals,
         "tables": evening.table_order,
         "sit_out": evening.sit_out,
-        "roll": [_player_json(p) for p in view.players],
+        "roll": [_player_json(p, settled) for p in view.players],
         "series": [
             {
                 "number": s.number,
@@ -412,14 +414,28 @@ def evening_json(request: HttpRequest, evening: Evening, *, organiser: bool) -> 
     }
 
 
-def _player_json(player: EveningPlayer | selectors.RollPlayer) -> dict[str, Any]:
-    return {
+def _player_json(
+    player: EveningPlayer | selectors.RollPlayer, settled: set[int] | None = None
+) -> dict[str, Any]:
+    body = {
         "player": player.pk,
         "name": player.name,
         "left": player.left,
         "team": player.team,
         "tags": list(player.tags),
     }
+    if settled is not None:
+        # api.md's "paid": whether the player owes nothing more (organiser only).
+        body["paid"] = player.pk in settled
+    return body
+
+
+def _settled(evening: Evening, view: selectors.EveningView | None = None) -> set[int] | None:
+    """The players who owe nothing more, for the organiser's answers (None: the
+    evening keeps no money)."""
+    if not accounts.has_money(evening):
+        return None
+    return {line.player.pk for line in accounts.money_view(evening, view).lines if line.settled}
 
 
 # -- Access ----------------------------------------------------------------------------------
@@ -603,7 +619,8 @@ def evening_players(request: HttpRequest, evening_id: int) -> JsonResponse:
             expected_version=version,
         )
         roll = EveningPlayer.objects.filter(evening=evening)
-        return 201, {"roll": [_player_json(p) for p in roll]}
+        settled = _settled(evening)
+        return 201, {"roll": [_player_json(p, settled) for p in roll]}
 
     return _write(request, evening, add)
 
@@ -641,7 +658,8 @@ def evening_player(request: HttpRequest, evening_id: int, player_id: int) -> Jso
     def leave(version: int | None) -> Answer:
         services.player_leave(evening=evening, player=player, expected_version=version)
         roll = EveningPlayer.objects.filter(evening=evening)
-        return 200, {"roll": [_player_json(p) for p in roll]}
+        settled = _settled(evening)
+        return 200, {"roll": [_player_json(p, settled) for p in roll]}
 
     return _write(request, evening, leave)
 

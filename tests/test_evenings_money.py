@@ -463,3 +463,26 @@ def test_the_treasurers_csv_has_a_row_per_evening_and_the_sums(client):
     assert client.get(url).status_code == 404
     client.logout()
     assert client.get(url).status_code == 302  # to the log-in page
+
+
+def test_the_roll_says_who_has_paid_to_the_organiser_alone(client):
+    """api.md: the roll's entries carry "paid"; the view token never learns it."""
+    e = evening(2, money=CLUB)
+    accounts.payment_add(evening=e, player=e.players.get(name="Anna"), amount="6")
+    base = f"/api/v1/evenings/{e.pk}"
+    organiser = _api(client, "get", base, token=e.organiser_token).json()["roll"]
+    assert [(p["name"], p["paid"]) for p in organiser] == [("Anna", True), ("Bernd", False)]
+    viewer = _api(client, "get", base, token=e.view_token).json()["roll"]
+    assert all("paid" not in p for p in viewer)
+
+
+def test_the_currency_stays_once_payments_are_marked():
+    e = evening(2, money=CLUB)
+    accounts.payment_add(evening=e, player=e.players.first(), amount="6")
+    with pytest.raises(RuleError, match="Payments are marked in EUR"):
+        accounts.rules_set(evening=e, data={**CLUB, "currency": "CHF"})
+    with pytest.raises(RuleError, match="Payments are marked in EUR"):
+        accounts.rules_set(evening=e, data=None)
+    assert Evening.objects.get(pk=e.pk).money["currency"] == "EUR"
+    accounts.rules_set(evening=e, data={**CLUB, "entry_fee": "5.00"})
+    assert accounts.rules_of(Evening.objects.get(pk=e.pk)).entry_fee == D("5.00")
