@@ -116,6 +116,13 @@ def rules_set(
             "money.currency",
         )
     evening.money = rules.as_dict() if data else {}
+    if data and evening.series.exists():
+        # Once a series is drawn the roll, and with it the pot, is known: prizes above
+        # it are refused here rather than shown as a problem on the money page.
+        evening.save(update_fields=["money"])
+        problem = money_view(evening).prize_problem
+        if problem:
+            raise RuleError(problem, "money.payout.amounts")
     evening.save(update_fields=["money"])
     bump(evening)
     return rules

@@ -486,3 +486,17 @@ def test_the_currency_stays_once_payments_are_marked():
     assert Evening.objects.get(pk=e.pk).money["currency"] == "EUR"
     accounts.rules_set(evening=e, data={**CLUB, "entry_fee": "5.00"})
     assert accounts.rules_of(Evening.objects.get(pk=e.pk)).entry_fee == D("5.00")
+
+
+def test_prizes_typed_above_the_pot_are_refused_once_the_pot_is_known_and_change_nothing():
+    """evening-prizes: the prizes never come to more than the pot."""
+    e = evening(4, money=CLUB)
+    services.series_draw(evening=e, method="lot", seed=1)
+    before = Evening.objects.get(pk=e.pk).money
+    typed = {**CLUB, "payout": {"curve": "manual", "amounts": ["20", "10"]}}
+    with pytest.raises(RuleError, match=r"more than the pot of €24\.00"):
+        accounts.rules_set(evening=e, data=typed)
+    assert Evening.objects.get(pk=e.pk).money == before
+    fits = {**CLUB, "payout": {"curve": "manual", "amounts": ["14", "10"]}}
+    accounts.rules_set(evening=e, data=fits)
+    assert accounts.money_view(Evening.objects.get(pk=e.pk)).prize_problem == ""
