@@ -658,6 +658,8 @@ def _ranking_context(evening: Evening, stamps: Any) -> dict[str, Any]:
         "per_series": _series_parts(evening, view, stamps),
         "teams": selectors.team_table(view),
         "rule_url": reverse("evenings:rules") + "#evening-ranking",
+        # The money rules every player may know (never who owes what).
+        "rules": accounts.rules_of(evening) if accounts.has_money(evening) else None,
         "categories": [
             {
                 "tag": tag,

@@ -169,10 +169,12 @@ def money_print(request: HttpRequest, token: str) -> HttpResponse:
 
 def _season(request: HttpRequest, circle_id: int, season_id: int) -> Any:
     """The season of a circle the signed-in member belongs to (anyone else: 404)."""
-    season = (
-        Season.objects.select_related("circle").filter(pk=season_id, circle_id=circle_id).first()
-    )
-    if season is None or not can_view_circle(request.user, season.circle):
+    # By its own id (an id too large for the database finds nothing, where a filter on
+    # the circle's column would overflow), then its circle compared.
+    season = Season.objects.select_related("circle").filter(pk=season_id).first()
+    if season is None or season.circle_id != circle_id:
+        raise Http404(_("No season of yours at this address"))
+    if not can_view_circle(request.user, season.circle):
         raise Http404(_("No season of yours at this address"))
     return season
 

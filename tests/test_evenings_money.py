@@ -500,3 +500,13 @@ def test_prizes_typed_above_the_pot_are_refused_once_the_pot_is_known_and_change
     fits = {**CLUB, "payout": {"curve": "manual", "amounts": ["14", "10"]}}
     accounts.rules_set(evening=e, data=fits)
     assert accounts.money_view(Evening.objects.get(pk=e.pk)).prize_problem == ""
+
+
+def test_every_player_sees_the_money_rules_on_the_ranking_and_nobodys_bill(client):
+    """evening-money: the rules are shown on the evening's pages; who owes what is not."""
+    e = evening(3, money=CLUB)
+    accounts.payment_add(evening=e, player=e.players.first(), amount="6")
+    page = client.get(f"/en/r/{e.view_token}/").content.decode()
+    assert "Money: Entry fee €6.00 · €0.50 per lost game from lost game 1 on" in page
+    assert "Paid" not in page
+    assert "Owes" not in page

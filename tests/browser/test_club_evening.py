@@ -158,7 +158,14 @@ def _evening_in_play():
     from games import services as sheet_services
 
     evening = services.evening_create(
-        name="Christmas Preisskat", played_on=datetime.date.today(), series_deals={"3": 3}
+        name="Christmas Preisskat",
+        played_on=datetime.date.today(),
+        series_deals={"3": 3},
+        money={
+            "entry_fee": "6.00",
+            "lost_game_fees": [{"from": 1, "amount": "0.50"}, {"from": 4, "amount": "1.00"}],
+            "payout": {"series_prize": "2.00"},
+        },
     )
     services.players_add(evening=evening, names=NAMES[:7])
     for player, team in zip(
@@ -193,6 +200,10 @@ def test_the_evening_pages_fit_the_screen(live_server, browser, scheme, size):
         "sign": f"/en/t/{paper.sheet.edit_token}/sign",
         "new": "/en/evenings/new/",
         "rules": "/en/evenings/rules/",
+        "money": f"/en/e/{evening.organiser_token}/money/",
+        "money-rules": f"/en/e/{evening.organiser_token}/money/rules",
+        "own": f"/en/p/{evening.players.first().token}/",
+        "player": f"/en/e/{evening.organiser_token}/players/{evening.players.first().pk}/",
     }
     for name, path in pages.items():
         page.goto(live_server.url + path)
