@@ -169,7 +169,8 @@ def api(method, path, body=None):
         headers = {"content_type": "application/json"}
         if token_of(w, r):
             headers["HTTP_AUTHORIZATION"] = f"Bearer {token_of(w, r)}"
-        return path(w), body, headers
+        # A body may depend on the world (a player's id differs between databases).
+        return path(w), body(w) if callable(body) else body, headers
 
     return method, build
 
@@ -202,7 +203,7 @@ API = {
         *api(
             "post",
             lambda w: f"/api/v1/evenings/{w['evening'].pk}/payments",
-            {"player": 1, "amount": "6"},
+            lambda w: {"player": w["evening"].players.first().pk, "amount": "6"},
         ),
         ONLY["organiser"],
     ),
