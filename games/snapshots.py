@@ -18,15 +18,24 @@ The snapshot is a cache and only a cache:
   whole sheet, CSV, the chart) replays. A circle's season results take a new deal
   from what they stored before it (``circles.results.store_results``).
 
-Only this project's own database is ever unpickled.
+Nothing read from the database may run code, and unpickling can: so a snapshot is
+signed when it is written (an HMAC over the rules' digest and the bytes, keyed by the
+project's ``SECRET_KEY`` through Django's ``salted_hmac``), and loaded only when the
+signature matches. An edited backup, or anyone who can write to the database but does
+not know the key, cannot make a sheet view run a payload: their blob is not loaded
+and the sheet replays its deals (issue 19). A new secret key makes every kept engine
+a replay once, never a failure.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import pickle
 from pathlib import Path
 from typing import Any
+
+from django.utils.crypto import salted_hmac
 
 from games.rules.sheet import DealResult
 
@@ -48,6 +57,13 @@ def _rules_hash() -> bytes:
 
 
 RULES_HASH = _rules_hash()
+# The signature's length: SHA-256 cut to 128 bits, far beyond guessing.
+SIGNATURE = 16
+_SALT = "scorekeeper.games.snapshots"
+
+
+def _signature(payload: bytes) -> bytes:
+    return salted_hmac(_SALT, RULES_HASH + payload, algorithm="sha256").digest()[:SIGNATURE]
 
 
 class DealTail(list):
@@ -75,20 +91,25 @@ def dump(engine: Any) -> bytes:
     tail = DealTail(kept, offset=len(deals) - len(kept))
     engine._deals = tail
     try:
-        return RULES_HASH + pickle.dumps(engine, protocol=pickle.HIGHEST_PROTOCOL)
+        payload = pickle.dumps(engine, protocol=pickle.HIGHEST_PROTOCOL)
     finally:
         engine._deals = deals
+    return RULES_HASH + _signature(payload) + payload
 
 
 def load(blob: bytes | memoryview | None) -> Any | None:
-    """The engine kept in ``blob``, or None when there is none or another rules code
-    wrote it."""
+    """The engine kept in ``blob``, or None when there is none, another rules code
+    wrote it, or its signature does not match (then nothing of it is unpickled)."""
     if not blob:
         return None
     data = bytes(blob)
     if data[: len(RULES_HASH)] != RULES_HASH:
         return None
+    signed = data[len(RULES_HASH) : len(RULES_HASH) + SIGNATURE]
+    payload = data[len(RULES_HASH) + SIGNATURE :]
+    if not hmac.compare_digest(signed, _signature(payload)):
+        return None
     try:
-        return pickle.loads(data[len(RULES_HASH) :])  # only our own database is read
+        return pickle.loads(payload)  # signed by this project's own secret key
     except Exception:  # a cache that cannot be read is rebuilt
         return None

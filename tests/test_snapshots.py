@@ -165,6 +165,35 @@ def test_the_kept_engine_lists_the_latest_deals_only():
     for _ in range(20):
         services.hand_record(sheet=fresh(sheet), data=penalties(0, 5, 10))
     blob = SheetSnapshot.objects.get(sheet=sheet).engine
-    engine = pickle.loads(bytes(blob)[len(snapshots.RULES_HASH) :])
+    engine = snapshots.load(blob)
     assert len(engine._deals) == 20
     assert [deal.number for deal in engine._deals] == list(range(9, 21))
+
+
+class _Payload:
+    """What an edited backup could keep: unpickled, it would run code."""
+
+    def __reduce__(self):
+        return (exec, ("import builtins; builtins.SCOREKEEPER_PWNED = True",))
+
+
+def test_a_kept_engine_that_this_project_did_not_sign_is_never_unpickled(settings):
+    """Issue 19: a snapshot edited in the database (a restored backup, a writer without
+    the secret key) must not run code on the next sheet view; the sheet replays."""
+    import builtins
+
+    sheet = services.sheet_create(game="manipulation", players=THREE, options={"target": 300})
+    services.hand_record(sheet=fresh(sheet), data=penalties(0, 10, 20))
+    payload = pickle.dumps(_Payload())
+    for forged in (
+        snapshots.RULES_HASH + payload,  # no signature at all
+        snapshots.RULES_HASH + b"\x00" * snapshots.SIGNATURE + payload,  # a wrong one
+    ):
+        SheetSnapshot.objects.filter(sheet=sheet).update(engine=forged)
+        assert selectors.current_state(fresh(sheet)).totals == (0, 10, 20)
+        assert not hasattr(builtins, "SCOREKEEPER_PWNED")
+    # Signed with another secret key: not loaded either.
+    good = bytes(SheetSnapshot.objects.get(sheet=sheet).engine)
+    assert snapshots.load(good) is not None
+    settings.SECRET_KEY = "another-secret-key-entirely-0123456789"
+    assert snapshots.load(good) is None
