@@ -32,6 +32,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.cache import caches
@@ -63,13 +64,16 @@ CONTENT_SECURITY_POLICY = "; ".join(
 )
 
 # Answers that carry an edit token or a private link, by path: the sheet's edit link
-# and everything under it, an invitation, the sheets API (its POST answers the edit
-# token; its reads are made with a token), a circle's settings (the invite link), its
-# export (every sheet's tokens) and a season's pages for members (the share link).
+# (s/) and its read-only link (v/) with everything under them, an invitation, a
+# season's public standings link, a club evening's organiser, table, player and view
+# links (e/, t/, p/, r/), the sheets API (its POST answers the edit token; its reads
+# are made with a token), a circle's settings (the invite link), its export (every
+# sheet's tokens) and a season's pages for members (the share link). Whoever learns
+# such a link from a shared computer's cache or a proxy can read, or write, with it.
 # Pages sit under a language prefix (/de/s/…); the API has none.
 LANGUAGE_PREFIX = r"(?:/(?:" + "|".join(re.escape(code) for code, _ in settings.LANGUAGES) + "))?"
 SECRET_PATHS = re.compile(
-    rf"^{LANGUAGE_PREFIX}/(?:s|join)/"
+    rf"^{LANGUAGE_PREFIX}/(?:s|v|join|standings|e|t|p|r)/"
     r"|^/api/v1/sheets(?:/|$)"
     rf"|^{LANGUAGE_PREFIX}/circles/\d+/(?:settings/|export\.json$|seasons/\d+/)"
 )
@@ -78,13 +82,18 @@ SECRET_PATHS = re.compile(
 def carries_secret(request: HttpRequest, response: HttpResponse) -> bool:
     """Whether the answer must never be stored by a browser or a proxy.
 
-    By path (``SECRET_PATHS``), by a view's say-so (``response.carries_secret = True``),
+    By path (``SECRET_PATHS``), by a redirect to such a path, by a view's say-so
+    (``response.carries_secret = True``),
     and every answer to a signed-in user that depended on who they are: their pages
     list their circles' sheets by edit link (the home page, their circles). An answer
     that never looked at the session (the read-only sheet's poll) cannot have, and
     costs no session lookup here.
     """
     if getattr(response, "carries_secret", False) or SECRET_PATHS.match(request.path_info):
+        return True
+    # A redirect to such a link (starting a sheet answers its edit link in Location).
+    location = response.get("Location", "") if 300 <= response.status_code < 400 else ""
+    if location and SECRET_PATHS.match(urlsplit(location).path):
         return True
     session = getattr(request, "session", None)
     if session is None or not session.accessed:
