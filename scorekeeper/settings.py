@@ -60,9 +60,13 @@ HTTPS = env_bool("HTTPS", False)
 
 
 def _make_data_dir() -> None:
-    """DATA_DIR, readable by its owner only (0700) when this creates it."""
+    """DATA_DIR, readable by its owner only (0700): made so, or made so when it was
+    made before the first start (mkdir -p var gives 0755) and belongs to this user."""
     DATA_DIR.parent.mkdir(parents=True, exist_ok=True)
     DATA_DIR.mkdir(mode=0o700, exist_ok=True)
+    found = DATA_DIR.stat()
+    if found.st_uid == os.getuid() and found.st_mode & 0o077:
+        DATA_DIR.chmod(0o700)
 
 
 def _secret_key() -> str:

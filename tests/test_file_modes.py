@@ -72,6 +72,16 @@ def test_a_new_data_dir_and_its_files_are_the_owners_alone(tmp_path, umask):
     assert sorted(name for name in modes if name.startswith(".")) == []
 
 
+def test_a_data_dir_made_before_the_first_start_is_made_the_owners_alone(tmp_path):
+    """Issue 19: `mkdir var` before `make run` gave 0755, and it stayed so."""
+    data_dir = tmp_path / "var"
+    data_dir.mkdir()
+    data_dir.chmod(0o755)
+    modes = _modes(data_dir)
+    assert modes["DATA_DIR"] == "0o700"
+    assert modes["db.sqlite3"] == "0o600"
+
+
 def test_a_sqlite_database_url_gets_a_private_file_too(tmp_path):
     database = tmp_path / "elsewhere.sqlite3"
     modes = _modes(tmp_path / "var", "000", DATABASE_URL=f"sqlite:///{database}")
