@@ -140,3 +140,33 @@ def test_a_name_a_spreadsheet_would_run_as_a_formula_stays_a_name(client):
     assert all(not value.startswith(("=", "+", "@")) for row in rows for value in row)
     # Numbers keep their minus sign and stay numbers.
     assert any(re.fullmatch(r"-\d+", value) for value in rows[1])
+
+
+def test_a_player_named_like_a_formula_stays_a_name_in_the_standings_csv(client):
+    """Issue 19 (OWASP CSV injection): names beginning with = + - @ in the season's
+    standings file are text, not formulas."""
+    owner = User.objects.create_user("olga", "olga@example.org", "pw-long-enough-1")
+    circle = services.circle_create(owner=owner, name="Club", player_name="=HYPERLINK(1)")
+    today = datetime.date.today()
+    season = services.season_save(
+        circle=circle,
+        data={
+            "name": "This season",
+            "starts_on": today - datetime.timedelta(days=10),
+            "ends_on": today + datetime.timedelta(days=10),
+        },
+    )
+    sheet = services.sheet_create_in_circle(
+        circle=circle,
+        game="skat",
+        players=["=HYPERLINK(1)", "@SUM(A1)", "+Cem"],
+        options={"series_deals": 2},
+        owner=owner,
+    )
+    sheet_services.hand_record(sheet=sheet, data=GRAND_WON)
+    sheet_services.hand_record(sheet=sheet, data=GRAND_LOST)
+    client.force_login(owner)
+    rows = read(client.get(f"/en/circles/{circle.pk}/seasons/{season.pk}/standings.csv"), ",")
+    names = {row[2] for row in rows[1:]}
+    assert {"'=HYPERLINK(1)", "'@SUM(A1)", "'+Cem"} <= names
+    assert all(not value.startswith(("=", "+", "@")) for row in rows for value in row)
