@@ -125,6 +125,17 @@ class Server:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
+        # make exits at once; gunicorn finishes its requests and closes its socket a
+        # moment later. Until the port is free, a health check could be answered by
+        # the old server, and the next request reset as it closes (seen once on CI).
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    pass
+            except OSError:
+                return
+            time.sleep(0.2)
 
     def tail(self) -> str:
         return "\n".join(self.log.read_text(errors="replace").splitlines()[-30:])
