@@ -146,6 +146,12 @@ def leftovers(texts: list[str], language: str, allowed: set[str], messages: list
     return found
 
 
+# The test database, however the tests are selected: pytest-django sets it up only for
+# a selection with a test marked for it, and without one the module's world was built
+# (and rolled back) in the development database under DATA_DIR.
+pytestmark = pytest.mark.django_db
+
+
 @pytest.fixture(scope="module")
 def world(django_db_setup, django_db_blocker):
     """The demo circle: sheets of every game, a season, players, accounts."""
