@@ -8,6 +8,7 @@ fixed number of queries. A link that opens nothing is a 404.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -153,41 +154,48 @@ def evening_new(request: HttpRequest) -> HttpResponse:
     return render(request, "evenings/new.html", context, status=status)
 
 
-def _parts(evening: Evening, parts: dict[str, tuple[str, Any]]) -> dict[str, str]:
-    """Parts of the organiser's board, each rendered once per state of what it shows
-    (its name says the state) and language, and kept: a poll after one table's deal
-    renders that table's card alone. A part holds no form token: its buttons post the
-    page's one form (``form="board-post"``), so the same rendering serves any request.
-    The evening's version is in every name (the roll, a name, a sign-off change it)."""
+def _kept(parts: dict[str, Callable[[], tuple[str, dict[str, Any]]]]) -> dict[str, str]:
+    """Parts of a page rendered once and kept, each by a cache key that names the
+    state of what it shows and the language: those found are reused, the others built
+    (their context too, only then), rendered and kept. A kept part holds no form token
+    and nothing of the visitor's, so one rendering serves every request."""
     renders = caches["renders"]
-    prefix = f"board:{evening.pk}:{evening.version}:{get_language()}:"
-    keys = {name: prefix + name for name in parts}
-    found = renders.get_many(list(keys.values()))
+    found = renders.get_many(list(parts))
     out, new = {}, {}
-    for name, (template, context) in parts.items():
-        html = found.get(keys[name])
+    for key, build in parts.items():
+        html = found.get(key)
         if html is None:
-            html = new[keys[name]] = render_to_string(template, context)
-        out[name] = mark_safe(html)
+            template, context = build()
+            html = new[key] = render_to_string(template, context)
+        out[key] = mark_safe(html)
     if new:
         renders.set_many(new)
     return out
+
+
+def _board_key(evening: Evening, part: str) -> str:
+    # The evening's version is in every key (the roll, a name, a sign-off change it).
+    # The cards' buttons post the page's one form (form="board-post"): no token inside.
+    return f"board:{evening.pk}:{evening.version}:{get_language()}:{part}"
 
 
 def _board_cards(evening: Evening, board: selectors.Board) -> dict[str, Any]:
     """The tables' cards, for the board and its poll."""
     board_url = reverse("evenings:board", args=[evening.organiser_token])
     shared = {"evening": evening, "board_url": board_url}
-    parts = {
-        f"card:{table.state}": ("evenings/_board_card.html", {**shared, "t": table})
-        for table in board.tables
-    }
-    rendered = _parts(evening, parts)
+    # A poll after one table's deal renders that table's card alone.
+    keys = [_board_key(evening, f"card:{table.state}") for table in board.tables]
+    rendered = _kept(
+        {
+            key: (lambda t=table: ("evenings/_board_card.html", {**shared, "t": t}))
+            for key, table in zip(keys, board.tables, strict=True)
+        }
+    )
     return {
         "evening": evening,
         "board": board,
         "board_url": board_url,
-        "cards": [rendered[f"card:{table.state}"] for table in board.tables],
+        "cards": [rendered[key] for key in keys],
     }
 
 
@@ -207,6 +215,7 @@ def _board_context(request: HttpRequest, evening: Evening) -> dict[str, Any]:
         ]
     # Who may leave changes when a table finishes its series.
     done = "".join("1" if t.done else "0" for t in board.tables)
+    roll_key = _board_key(evening, f"roll:{done}")
     roll = {
         "evening": evening,
         "board_url": context["board_url"],
@@ -216,9 +225,7 @@ def _board_context(request: HttpRequest, evening: Evening) -> dict[str, Any]:
     context.update(
         {
             "current": current,
-            "roll": _parts(evening, {f"roll:{done}": ("evenings/_board_roll.html", roll)})[
-                f"roll:{done}"
-            ],
+            "roll": _kept({roll_key: lambda: ("evenings/_board_roll.html", roll)})[roll_key],
             "chips": chips,
             "draw_form": DrawForm(initial={"seed": new_seed(), "method": "lot"}),
             "swap_form": _swap_form(board) if current and not board.started else None,
@@ -624,26 +631,19 @@ def _listed(view: selectors.EveningView, rows: Any) -> list[dict[str, Any]]:
 def _series_parts(evening: Evening, view: selectors.EveningView, stamps: Any) -> list[str]:
     """Each series' brief list, newest first, rendered once per state of that series:
     while series 3 is played, the lists of series 1 and 2 are not drawn again."""
-    renders = caches["renders"]
     prefix = f"evening:{evening.view_token}:{get_language()}:series:"
-    keys = {s.number: f"{prefix}{s.number}:{stamps.series.get(s.number, '')}" for s in view.series}
-    found = renders.get_many(list(keys.values()))
     empty = _("No table has a result in this series yet.")
-    parts, new = [], {}
-    for series in reversed(view.series):
-        key = keys[series.number]
-        html = found.get(key)
-        if html is None:
-            rows = _listed(view, selectors.series_ranking(view, series.number).rows)
-            title = _("Series %(number)s") % {"number": series.number}
-            context = {"rows": rows, "id": series.number, "title": title}
-            html = new[key] = render_to_string(
-                "evenings/_ranking_table.html", {**context, "empty": empty, "brief": True}
-            )
-        parts.append(mark_safe(html))
-    if new:
-        renders.set_many(new)
-    return parts
+
+    def build(number: int) -> tuple[str, dict[str, Any]]:
+        rows = _listed(view, selectors.series_ranking(view, number).rows)
+        title = _("Series %(number)s") % {"number": number}
+        context = {"rows": rows, "id": number, "title": title, "empty": empty, "brief": True}
+        return "evenings/_ranking_table.html", context
+
+    keys = [f"{prefix}{s.number}:{stamps.series.get(s.number, '')}" for s in reversed(view.series)]
+    numbers = [s.number for s in reversed(view.series)]
+    rendered = _kept({key: (lambda n=n: build(n)) for key, n in zip(keys, numbers, strict=True)})
+    return [rendered[key] for key in keys]
 
 
 def _ranking_context(evening: Evening, stamps: Any) -> dict[str, Any]:
@@ -670,20 +670,13 @@ def _ranking_context(evening: Evening, stamps: Any) -> dict[str, Any]:
     }
 
 
-def _shared(
-    request: HttpRequest, evening: Evening, part: str, build: Any, *, which: str = ""
-) -> str:
+def _shared(evening: Evening, part: str, build: Any, *, which: str = "") -> str:
     """A read-only part of a page (no form, no token), rendered once per state of the
     evening and language (and ``which`` player) and shared by every phone and screen
     that follows it."""
-    renders = caches["renders"]
     stamps = selectors.evening_stamps(evening)
     key = f"evening:{evening.view_token}:{stamps.whole}:{get_language()}:{part}:{which}"
-    html = renders.get(key)
-    if html is None:
-        html = render_to_string(part, build(evening, stamps), request)
-        renders.set(key, html)
-    return mark_safe(html)
+    return _kept({key: lambda: (part, build(evening, stamps))})[key]
 
 
 def _player_context(player: EveningPlayer) -> Any:
@@ -709,7 +702,7 @@ def player_ranking(request: HttpRequest, token: str, player_id: int) -> HttpResp
     if player is None:
         raise Http404(_("No such player on this evening's roll"))
     steps = _shared(
-        request, evening, "evenings/_player_steps.html", _player_context(player), which=player.pk
+        evening, "evenings/_player_steps.html", _player_context(player), which=player.pk
     )
     if request.htmx:
         return HttpResponse(steps)
@@ -738,7 +731,7 @@ def _list_context(evening: Evening, stamps: Any) -> dict[str, Any]:
 def evening_list(request: HttpRequest, token: str) -> HttpResponse:
     """The evening's list to print: name, each series, total and place."""
     evening = _viewed(token)
-    body = _shared(request, evening, "evenings/_evening_list.html", _list_context)
+    body = _shared(evening, "evenings/_evening_list.html", _list_context)
     return render(request, "evenings/evening_list.html", {"evening": evening, "body": body})
 
 
@@ -746,7 +739,7 @@ def evening_list(request: HttpRequest, token: str) -> HttpResponse:
 def ranking(request: HttpRequest, token: str) -> HttpResponse:
     """The evening's ranking for the players' phones (the view link)."""
     evening = _viewed(token)
-    body = _shared(request, evening, "evenings/_ranking_body.html", _ranking_context)
+    body = _shared(evening, "evenings/_ranking_body.html", _ranking_context)
     return render(request, "evenings/ranking.html", {"evening": evening, "body": body})
 
 
@@ -767,7 +760,7 @@ def _screen_context(evening: Evening, stamps: Any = None) -> dict[str, Any]:
 def screen(request: HttpRequest, token: str) -> HttpResponse:
     """The big screen: the live ranking during play, the next seating between series."""
     evening = _viewed(token)
-    body = _shared(request, evening, "evenings/_screen.html", _screen_context)
+    body = _shared(evening, "evenings/_screen.html", _screen_context)
     return render(request, "evenings/screen.html", {"evening": evening, "body": body})
 
 
@@ -775,7 +768,7 @@ def screen(request: HttpRequest, token: str) -> HttpResponse:
 def screen_live(request: HttpRequest, token: str) -> HttpResponse:
     """What the big screen polls: its content alone."""
     evening = _viewed(token)
-    return HttpResponse(_shared(request, evening, "evenings/_screen.html", _screen_context))
+    return HttpResponse(_shared(evening, "evenings/_screen.html", _screen_context))
 
 
 @require_GET
