@@ -191,39 +191,6 @@ class PaymentAdd(Request):
 
 
 @dataclass(frozen=True)
-class RollAdd(Request):
-    names: list[str] | None = field(
-        default=None,
-        metadata=spec(
-            ListOf(Text(max_length=40), gettext_lazy("Names typed at the door."), max_items=200)
-        ),
-    )
-    players: list[int] | None = field(
-        default=None,
-        metadata=spec(ListOf(Integer(), gettext_lazy("The circle's player ids."), max_items=200)),
-    )
-    team: str | None = field(
-        default=None,
-        metadata=spec(
-            Text(
-                gettext_lazy("A team of four or a tandem of two, by name, for every player added."),
-                max_length=services.NAME_LENGTH,
-            )
-        ),
-    )
-    tags: list[str] | None = field(
-        default=None,
-        metadata=spec(
-            ListOf(
-                Text(max_length=services.TAG_LENGTH),
-                gettext_lazy("Categories (women, juniors, seniors …): each gets its own list."),
-                max_items=services.MOST_TAGS,
-            )
-        ),
-    )
-
-
-@dataclass(frozen=True)
 class PlayerEntry(Request):
     """A player's team and categories, as a whole: what is left out is cleared."""
 
@@ -245,6 +212,27 @@ class PlayerEntry(Request):
                 max_items=services.MOST_TAGS,
             )
         ),
+    )
+
+
+@dataclass(frozen=True)
+class RollAdd(PlayerEntry):
+    """Names typed at the door or the circle's players, each with the team and
+    categories given (PlayerEntry's fields)."""
+
+    names: list[str] | None = field(
+        default=None,
+        metadata=spec(
+            ListOf(
+                Text(max_length=services.NAME_LENGTH),
+                gettext_lazy("Names typed at the door."),
+                max_items=200,
+            )
+        ),
+    )
+    players: list[int] | None = field(
+        default=None,
+        metadata=spec(ListOf(Integer(), gettext_lazy("The circle's player ids."), max_items=200)),
     )
 
 
