@@ -266,9 +266,9 @@ def money_view(
     ]
     the_pot = money.pot(rules, [line.account.bill for line in lines])
     ranking = view.brief_ranking
-    # Prizes go to players with a result: before the first list is in, nobody wins.
     standings = [
-        money.Standing(row.player, row.place, row.total) for row in ranking.rows if row.series
+        money.Standing(row.player, row.place, row.total, played=bool(row.series))
+        for row in ranking.rows
     ]
     series_best = {
         series.number: [

@@ -487,11 +487,13 @@ def pot(rules: MoneyRules, bills: Iterable[Bill]) -> Pot:
 @dataclass(frozen=True)
 class Standing:
     """A ranked player as the prize list sees them: their place (ties by the ranking's
-    tie-break already applied) and their points (for "split" ties)."""
+    tie-break already applied), their points (for "split" ties), and whether they have
+    a result at all (before their first list is in they win nothing)."""
 
     player: int
     place: int
     total: int
+    played: bool = True
 
 
 @dataclass(frozen=True)
@@ -663,7 +665,8 @@ def _place_prizes(
     """A prize per place; players level (on points with "split", on the ranking's
     shared place with "tie_break") pool the prizes of the places they cover and share
     them equally."""
-    ordered = list(ranking)
+    # Prizes go to players with a result: on the roll alone, nobody wins.
+    ordered = [standing for standing in ranking if standing.played]
     level = (lambda s: s.total) if ties == "split" else (lambda s: s.place)
     prizes: list[Prize] = []
     i = 0

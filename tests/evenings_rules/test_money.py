@@ -130,6 +130,16 @@ def test_a_pot_of_entry_fees_pays_a_prize_per_table_falling_evenly():
     assert listed.to(100) == D("36")
 
 
+def test_a_player_without_a_result_wins_no_prize():
+    """evening-prizes: on the roll with no list in yet, a player takes no place's prize;
+    the place's money stays in the remainder."""
+    rules = read_rules({**CLUB, "payout": {"count": "fixed", "prizes": 2}})
+    ranking = [Standing(1, 1, 50), Standing(2, 2, 0, played=False)]
+    listed = prize_list(rules, Pot(D(72), D(0), D(0), D(0)), tables=1, ranking=ranking)
+    assert [(p.players, p.amount) for p in listed.prizes] == [((1,), D(48))]
+    assert listed.remainder == D(24)
+
+
 def test_each_prize_three_quarters_of_the_one_before_rounded_down_with_the_rest_shown():
     rules = read_rules({**CLUB, "payout": {"curve": "geometric", "count": "fixed", "prizes": 3}})
     listed = prize_list(rules, Pot(D(72), D(0), D(0), D(0)), tables=3, ranking=_standings(3, 2, 1))
