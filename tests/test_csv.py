@@ -38,10 +38,11 @@ NUMBER = {
 }
 
 
-@pytest.fixture
-def evening():
+def _season_with_a_sheet(players, **season):
+    """A circle with a season of ten days either side of today, and a finished
+    two-deal Skat sheet of ``players`` (the first is the owner's player)."""
     owner = User.objects.create_user("olga", "olga@example.org", "pw-long-enough-1")
-    circle = services.circle_create(owner=owner, name="Club", player_name="Olga")
+    circle = services.circle_create(owner=owner, name="Club", player_name=players[0])
     today = datetime.date.today()
     season = services.season_save(
         circle=circle,
@@ -49,20 +50,21 @@ def evening():
             "name": "This season",
             "starts_on": today - datetime.timedelta(days=10),
             "ends_on": today + datetime.timedelta(days=10),
-            "skat_rules": {"rank_by": "average"},
+            **season,
         },
     )
     sheet = services.sheet_create_in_circle(
-        circle=circle,
-        game="skat",
-        players=["Olga", "Max", "Nina"],
-        options={"series_deals": 2},
-        owner=owner,
+        circle=circle, game="skat", players=players, options={"series_deals": 2}, owner=owner
     )
     sheet_services.hand_record(sheet=sheet, data=GRAND_WON)
     sheet_services.hand_record(sheet=sheet, data=GRAND_LOST)
     sheet.refresh_from_db()
     return {"owner": owner, "circle": circle, "season": season, "sheet": sheet}
+
+
+@pytest.fixture
+def evening():
+    return _season_with_a_sheet(["Olga", "Max", "Nina"], skat_rules={"rank_by": "average"})
 
 
 def read(response, delimiter: str) -> list[list[str]]:
@@ -145,27 +147,9 @@ def test_a_name_a_spreadsheet_would_run_as_a_formula_stays_a_name(client):
 def test_a_player_named_like_a_formula_stays_a_name_in_the_standings_csv(client):
     """Issue 19 (OWASP CSV injection): names beginning with = + - @ in the season's
     standings file are text, not formulas."""
-    owner = User.objects.create_user("olga", "olga@example.org", "pw-long-enough-1")
-    circle = services.circle_create(owner=owner, name="Club", player_name="=HYPERLINK(1)")
-    today = datetime.date.today()
-    season = services.season_save(
-        circle=circle,
-        data={
-            "name": "This season",
-            "starts_on": today - datetime.timedelta(days=10),
-            "ends_on": today + datetime.timedelta(days=10),
-        },
-    )
-    sheet = services.sheet_create_in_circle(
-        circle=circle,
-        game="skat",
-        players=["=HYPERLINK(1)", "@SUM(A1)", "+Cem"],
-        options={"series_deals": 2},
-        owner=owner,
-    )
-    sheet_services.hand_record(sheet=sheet, data=GRAND_WON)
-    sheet_services.hand_record(sheet=sheet, data=GRAND_LOST)
-    client.force_login(owner)
+    world = _season_with_a_sheet(["=HYPERLINK(1)", "@SUM(A1)", "+Cem"])
+    circle, season = world["circle"], world["season"]
+    client.force_login(world["owner"])
     rows = read(client.get(f"/en/circles/{circle.pk}/seasons/{season.pk}/standings.csv"), ",")
     names = {row[2] for row in rows[1:]}
     assert {"'=HYPERLINK(1)", "'@SUM(A1)", "'+Cem"} <= names
