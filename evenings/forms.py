@@ -140,6 +140,12 @@ def _amount_field(label: object, initial: str = "", help_text: object = "") -> f
 TIERS = 3
 
 
+def _tier_start(initial: int | None = None) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=_("From lost game"), min_value=1, max_value=99, initial=initial, required=False
+    )
+
+
 class MoneyForm(forms.Form):
     """The evening's money rules as the organiser types them (api.md's ``money``).
 
@@ -158,17 +164,11 @@ class MoneyForm(forms.Form):
         _("Entry fee"), "6.00", _("Paid once per player; usually paid back in full as prizes.")
     )
     table_fee = _amount_field(_("Table fee per series"), "0.00")
-    tier_1_from = forms.IntegerField(
-        label=_("From lost game"), min_value=1, max_value=99, initial=1, required=False
-    )
+    tier_1_from = _tier_start(1)
     tier_1_amount = _amount_field(_("Fee per lost game"), "0.50")
-    tier_2_from = forms.IntegerField(
-        label=_("From lost game"), min_value=1, max_value=99, initial=4, required=False
-    )
+    tier_2_from = _tier_start(4)
     tier_2_amount = _amount_field(_("Fee per lost game"), "1.00")
-    tier_3_from = forms.IntegerField(
-        label=_("From lost game"), min_value=1, max_value=99, required=False
-    )
+    tier_3_from = _tier_start()
     tier_3_amount = _amount_field(_("Fee per lost game"))
     lost_fee_share = _amount_field(
         _("Share of the lost-game fees in the pot (percent)"),
