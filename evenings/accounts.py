@@ -26,13 +26,21 @@ from evenings.rules import money, seating
 from games.rules.errors import ProblemCollector, RuleError
 
 
+def read_kept(data: Mapping[str, Any] | None) -> money.MoneyRules | None:
+    """Money rules kept in the database (an evening's or a circle's), checked as they
+    are read like a person's input: None when there are none or they do not read."""
+    if not data:
+        return None
+    try:
+        return money.read_rules(data)
+    except RuleError:
+        return None
+
+
 def rules_of(evening: Evening) -> money.MoneyRules:
     """The evening's money rules, checked as they are read (none when it has none, or
-    when what is kept no longer reads: the pages then say so)."""
-    try:
-        return money.read_rules(evening.money or None)
-    except RuleError:
-        return money.NO_MONEY
+    when what is kept no longer reads)."""
+    return read_kept(evening.money) or money.NO_MONEY
 
 
 def has_money(evening: Evening) -> bool:
@@ -41,11 +49,8 @@ def has_money(evening: Evening) -> bool:
 
 def circle_rules(circle: Any) -> dict[str, Any]:
     """A circle's usual money rules, checked ({} when it has none or they do not read)."""
-    data = getattr(circle, "evening_money", None) or {}
-    try:
-        return money.read_rules(data).as_dict() if data else {}
-    except RuleError:
-        return {}
+    rules = read_kept(getattr(circle, "evening_money", None))
+    return rules.as_dict() if rules else {}
 
 
 def who(request_user: Any) -> str:

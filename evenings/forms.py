@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import datetime
+from decimal import Decimal
 
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from evenings.rules.money import MoneyRules
 from evenings.rules.seating import DEFAULT_SERIES_DEALS
 
 
@@ -270,37 +272,33 @@ class MoneyForm(forms.Form):
         }
 
     @staticmethod
-    def initial_from(rules: dict[str, object]) -> dict[str, object]:
-        """The form's fields from kept rules (api.md's ``money``), to start from."""
-        if not rules:
+    def initial_from(rules: MoneyRules | None) -> dict[str, object]:
+        """The form's fields from rules already kept (and checked), to start from."""
+        if rules is None:
             return {}
-        payout = rules.get("payout") or {}
+        payout = rules.payout
         initial: dict[str, object] = {
             "keeps_money": True,
-            "currency": rules.get("currency", "EUR"),
-            "entry_fee": rules.get("entry_fee", ""),
-            "table_fee": rules.get("table_fee", ""),
-            "draw_after_paying": rules.get("draw_after_paying", False),
+            "currency": rules.currency,
+            "entry_fee": rules.entry_fee,
+            "table_fee": rules.table_fee,
+            "draw_after_paying": rules.draw_after_paying,
+            "lost_fee_share": payout.lost_fee_share,
+            "count": payout.count,
+            "per_table": payout.per_table,
+            "prizes": payout.prizes,
+            "curve": payout.curve,
+            "amounts": " ".join(str(amount) for amount in payout.amounts),
+            # The choice's values: "1", "0.5", "0.01".
+            "round_to": {Decimal(1): "1", Decimal("0.5"): "0.5"}.get(payout.round_to, "0.01"),
+            "series_prize": payout.series_prize,
+            "category_prize": payout.category_prize,
+            "ties": payout.ties,
         }
-        tiers = list(rules.get("lost_game_fees") or [])[:TIERS]  # type: ignore[call-overload]
         for i in range(1, TIERS + 1):
-            tier = tiers[i - 1] if i <= len(tiers) else {}
-            initial[f"tier_{i}_from"] = tier.get("from")
-            initial[f"tier_{i}_amount"] = tier.get("amount", "")
-        if isinstance(payout, dict):
-            for name in ("lost_fee_share", "count", "per_table", "prizes", "curve", "round_to"):
-                if name in payout:
-                    initial[name] = payout[name]
-            for name in ("series_prize", "category_prize", "ties"):
-                if name in payout:
-                    initial[name] = payout[name]
-            initial["amounts"] = " ".join(payout.get("amounts") or [])
-            if str(initial.get("round_to")) in ("1", "1.00"):
-                initial["round_to"] = "1"
-            elif str(initial.get("round_to")) in ("0.5", "0.50"):
-                initial["round_to"] = "0.5"
-            else:
-                initial["round_to"] = "0.01"
+            tier = rules.tiers[i - 1] if i <= len(rules.tiers) else None
+            initial[f"tier_{i}_from"] = tier.start if tier else None
+            initial[f"tier_{i}_amount"] = tier.amount if tier else ""
         return initial
 
 

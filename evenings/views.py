@@ -93,9 +93,8 @@ def evening_new(request: HttpRequest) -> HttpResponse:
             raise Http404(_("No circle of yours at this address"))
     form = EveningForm(request.POST or None)
     usual = accounts.circle_rules(circle) if circle is not None else {}
-    money_form = MoneyForm(
-        request.POST or None, prefix="money", initial=MoneyForm.initial_from(usual)
-    )
+    initial = MoneyForm.initial_from(accounts.read_kept(usual))
+    money_form = MoneyForm(request.POST or None, prefix="money", initial=initial)
     owner = circle is not None and permissions.can_keep_circle_rules(request.user, circle)
     if not owner:
         del money_form.fields["keep_for_circle"]

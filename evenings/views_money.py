@@ -136,7 +136,7 @@ def money_undo(request: HttpRequest, token: str, payment_id: int) -> HttpRespons
 def money_rules(request: HttpRequest, token: str) -> HttpResponse:
     """The evening's money rules, set again (a bill follows them at once)."""
     evening = _organised(token)
-    initial = MoneyForm.initial_from(evening.money or {})
+    initial = MoneyForm.initial_from(accounts.read_kept(evening.money))
     form = MoneyForm(request.POST or None, prefix="money", initial=initial)
     del form.fields["keep_for_circle"]
     if request.method == "POST" and form.is_valid():
