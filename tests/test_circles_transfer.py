@@ -2,8 +2,10 @@
 ``export_circle`` / ``import_circle`` commands).
 
 The round trip is checked the strict way: export, write the JSON text, empty the
-database, import, export again, and the two documents are the same (player ids are
-the database's, so they are mapped first); the standings read the same too.
+database, make the members' accounts again, import with each member mapped to their
+account, export again, and the two documents are the same (player ids are the
+database's, so they are mapped first; the links are new, so they are left out); the
+standings read the same too. tests/test_import_hostile.py refuses damaged files.
 """
 
 from __future__ import annotations
@@ -155,9 +157,30 @@ def wipe() -> None:
     assert not SheetResult.objects.exists()
 
 
-def mapped(document: dict, ids: dict[int, int]) -> dict:
-    """The document with every player id replaced by ``ids[id]``."""
+def local_accounts() -> dict:
+    """The members' accounts made again in an empty database, by the export's names."""
+    return {
+        name: User.objects.create_user(name, f"{name}@example.org", "pw-long-enough-1")
+        for name in ("olga", "ben", "cem")
+    }
+
+
+MAP_ALL = ["--map-user", "olga=olga", "--map-user", "ben=ben", "--map-user", "cem=cem"]
+TOKENS = ("invite_token", "view_token", "edit_token")
+
+
+def unlinked(document: dict) -> dict:
+    """The document without its links (an import makes new ones)."""
     document = copy.deepcopy(document)
+    for item in (document["circle"], *document["seasons"], *document["sheets"]):
+        for token in TOKENS:
+            item.pop(token, None)
+    return document
+
+
+def mapped(document: dict, ids: dict[int, int]) -> dict:
+    """The document without its links, every player id replaced by ``ids[id]``."""
+    document = unlinked(document)
     for item in document["players"]:
         item["id"] = ids[item["id"]]
     for sheet in document["sheets"]:
@@ -211,12 +234,14 @@ def standings_by_name(circle: Circle) -> dict:
 
 
 def results_by_name(circle: Circle) -> list:
-    return [
-        (r.sheet.sheet.edit_token, r.position, r.player.name, r.stats)
-        for r in SheetResult.objects.filter(sheet__circle=circle)
-        .select_related("sheet__sheet", "player")
-        .order_by("sheet__sheet__edit_token", "position")
-    ]
+    """Each sheet's results, the sheets in the order they were started (the export's)."""
+    results = (
+        SheetResult.objects.filter(sheet__circle=circle)
+        .select_related("player")
+        .order_by("sheet_id", "position")
+    )
+    order = {sheet_id: i for i, sheet_id in enumerate(sorted({r.sheet_id for r in results}))}
+    return [(order[r.sheet_id], r.position, r.player.name, r.stats) for r in results]
 
 
 @pytest.fixture
@@ -238,10 +263,10 @@ def test_export_then_import_into_an_empty_database_gives_the_same_circle(circle)
     assert "password" not in text
 
     wipe()
-    imported = import_circle(json.loads(text))
+    imported = import_circle(json.loads(text), accounts=local_accounts())
 
     second = export_circle(Circle.objects.get(pk=imported.pk))
-    assert mapped(first, player_ids(first, second)) == second
+    assert mapped(first, player_ids(first, second)) == unlinked(second)
     assert standings_by_name(imported) == standings
     assert results_by_name(imported) == stored
     assert standings  # both seasons have tables
@@ -251,12 +276,13 @@ def test_export_then_import_into_an_empty_database_gives_the_same_circle(circle)
 def test_an_imported_circle_works_as_before(circle):
     text = json.dumps(export_circle(circle))
     wipe()
-    imported = import_circle(json.loads(text))
-    # Members come back, without a usable password (they set one with "forgot password").
-    olga = User.objects.get(username="olga")
-    assert not olga.has_usable_password()
-    assert olga.email == "olga@example.org"
+    accounts = local_accounts()
+    imported = import_circle(json.loads(text), accounts=accounts)
+    # The mapped accounts are its members again, with their roles; none is made.
+    olga = accounts["olga"]
+    assert User.objects.count() == 3
     assert Membership.objects.get(circle=imported, user__username="cem").role == "owner"
+    assert Membership.objects.get(circle=imported, user__username="ben").role == "member"
     assert Player.objects.get(circle=imported, name="Olga").user == olga
     assert Player.objects.get(circle=imported, name="Gus").guest is True
     assert Player.objects.get(circle=imported, name="Ana Lee").public_name() == "A.L."
@@ -276,13 +302,22 @@ def test_an_imported_circle_works_as_before(circle):
     assert {move["player"] for move in change.moves} <= ids
 
 
-def test_importing_the_same_circle_twice_is_refused(circle):
+def test_importing_a_circle_again_makes_a_new_circle_with_links_of_its_own(circle):
+    """issue 19, finding 2: the file's links are never used, so an import is always a
+    new circle: the old one keeps its links, the new one has others."""
     document = json.loads(json.dumps(export_circle(circle)))
-    with pytest.raises(RuleError) as error:
-        import_circle(document)
-    assert "already here" in str(error.value)
-    assert "damaged" not in str(error.value)
-    assert Circle.objects.count() == 1
+    accounts = {"olga": User.objects.get(username="olga")}
+    users = User.objects.count()
+    imported = import_circle(document, accounts=accounts)
+    assert Circle.objects.count() == 2
+    again = export_circle(imported)
+    for token in TOKENS[1:]:
+        for old, new in zip(document["sheets"], again["sheets"], strict=True):
+            assert old[token] != new[token]
+    assert again["circle"]["invite_token"] != document["circle"]["invite_token"]
+    assert circle.invite_token == document["circle"]["invite_token"]
+    assert [m["username"] for m in again["members"]] == ["olga"]
+    assert User.objects.count() == users
 
 
 def damaged(document: dict, how: str) -> object:
@@ -349,14 +384,15 @@ def damaged(document: dict, how: str) -> object:
 def test_a_damaged_document_is_refused_in_words_and_imports_nothing(circle, how):
     document = json.loads(json.dumps(export_circle(circle)))
     wipe()
+    accounts = {"olga": User.objects.create_user("olga")}
     with pytest.raises(RuleError) as error:
-        import_circle(damaged(document, how))
+        import_circle(damaged(document, how), accounts=accounts)
     assert error.value.problems[0].message
     assert not Circle.objects.exists()
     assert not Sheet.objects.exists()
-    assert not User.objects.exists()
+    assert User.objects.count() == 1
     # The undamaged document still imports.
-    import_circle(document)
+    import_circle(document, accounts=accounts)
     assert Circle.objects.count() == 1
 
 
@@ -374,19 +410,21 @@ def test_the_commands_round_trip_through_a_file(circle, tmp_path):
     assert json.loads(path.read_text(encoding="utf-8")) == json.loads(json.dumps(first))
 
     wipe()
+    local_accounts()
     out = _Sink()
-    call_command("import_circle", str(path), stdout=out)
+    call_command("import_circle", str(path), *MAP_ALL, stdout=out)
     imported = Circle.objects.get()
     assert f"Imported Tuesday club as circle {imported.pk}." in out.text
     second = export_circle(imported)
-    assert mapped(json.loads(json.dumps(first)), player_ids(first, second)) == json.loads(
-        json.dumps(second)
+    assert mapped(json.loads(json.dumps(first)), player_ids(first, second)) == unlinked(
+        json.loads(json.dumps(second))
     )
     assert standings_by_name(imported) == standings
 
-    # A second import of the same file is refused with the reason, not a traceback.
-    with pytest.raises(CommandError, match="already here"):
-        call_command("import_circle", str(path), stdout=_Sink())
+    # A second import of the same file is a second circle, with links of its own.
+    call_command("import_circle", str(path), *MAP_ALL, stdout=_Sink())
+    assert Circle.objects.count() == 2
+    assert Circle.objects.values("invite_token").distinct().count() == 2
 
 
 def test_the_commands_refuse_what_they_cannot_read(circle, tmp_path):
@@ -402,6 +440,11 @@ def test_the_commands_refuse_what_they_cannot_read(circle, tmp_path):
     other.write_text(json.dumps({"format": "something"}), encoding="utf-8")
     with pytest.raises(CommandError, match="not a Scorekeeper circle export"):
         call_command("import_circle", str(other), stdout=_Sink())
+    # A good file without anybody here to own the circle.
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(export_circle(circle)), encoding="utf-8")
+    with pytest.raises(CommandError, match="--owner"):
+        call_command("import_circle", str(good), stdout=_Sink())
 
 
 def test_the_export_file_is_its_owners_alone_whatever_the_umask(circle, tmp_path):
@@ -422,18 +465,23 @@ def test_the_export_file_is_its_owners_alone_whatever_the_umask(circle, tmp_path
         os.umask(before)
 
 
-def test_the_import_says_which_members_must_set_a_password_and_how(circle, tmp_path):
+def test_the_import_says_who_was_attached_who_was_not_and_that_links_are_new(circle, tmp_path):
+    """issue 19, findings 2 and 4: no account is made (so nobody is told to set a
+    password); the operator reads who was attached and that the old links are gone."""
     path = tmp_path / "circle.json"
     call_command("export_circle", str(circle.pk), "--output", str(path), stdout=_Sink())
     wipe()
-    User.objects.create_user("ben", "ben@example.org", "pw-long-enough-1")  # already here
+    User.objects.create_user("ben", "ben@example.org", "pw-long-enough-1")  # not mapped
+    User.objects.create_user("olga_here", "", "pw-long-enough-1")
     out = _Sink()
-    call_command("import_circle", str(path), stdout=out)
-    assert "2 member accounts were made without a password: cem, olga." in out.text
-    assert "Forgot your password?" in out.text
-    assert "/en/accounts/password/reset/" in out.text
-    assert "manage.py changepassword" in out.text
-    assert "ben" not in out.text.split("password:")[1].split(".")[0]
+    call_command("import_circle", str(path), "--map-user", "olga=olga_here", stdout=out)
+    imported = Circle.objects.get()
+    assert "Members: olga_here (Owner, olga in the export)." in out.text
+    assert "Not attached, as no account here was mapped to them: ben, cem." in out.text
+    assert "open nothing here" in out.text
+    assert f"/en/circles/{imported.pk}/" in out.text
+    assert "password" not in out.text
+    assert User.objects.count() == 2
 
 
 class _Sink:
