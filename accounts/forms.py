@@ -7,8 +7,9 @@ from typing import ClassVar
 from django import forms
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
+
+from accounts import mail
 
 USERNAME_HELP = _("Letters, digits and the signs @ . + - _ only; up to 150 characters.")
 PASSWORD_HELP = _(
@@ -44,7 +45,8 @@ def _no_autocorrect(field: forms.Field) -> None:
 
 
 class SignUpForm(FocusFirstErrorMixin, auth_forms.UserCreationForm):
-    """User name, e-mail and a password typed twice."""
+    """User name, e-mail and a password typed twice. A taken user name is said (it is
+    public anyway: circles show it); a taken e-mail is not."""
 
     email = forms.EmailField(
         label=_("E-mail"),
@@ -80,13 +82,15 @@ class SignUpForm(FocusFirstErrorMixin, auth_forms.UserCreationForm):
         self.fields["password2"].help_text = PASSWORD_AGAIN_HELP
 
     def clean_email(self) -> str:
-        email = User.objects.normalize_email(self.cleaned_data["email"])
-        if User.objects.filter(email__iexact=email).exists():
-            raise ValidationError(
-                _("An account with this e-mail already exists. Log in, or reset its password."),
-                code="unique",
-            )
-        return email
+        # Whether another account has this e-mail is never said here (issue 19): the
+        # sign-up goes ahead alike, and accounts.mail.offer_email mails the address.
+        return User.objects.normalize_email(self.cleaned_data["email"])
+
+    def save(self, commit=True):
+        """The account, without its e-mail yet: the e-mail is kept once its owner
+        confirms it through the link mailed there (``accounts.mail.offer_email``)."""
+        self.instance.email = ""
+        return super().save(commit)
 
 
 class LoginForm(FocusFirstErrorMixin, auth_forms.AuthenticationForm):
@@ -146,3 +150,22 @@ class PasswordResetForm(FocusFirstErrorMixin, auth_forms.PasswordResetForm):
         self.fields["email"].help_text = _("The e-mail you signed up with.")
         self.fields["email"].widget.attrs["autofocus"] = True
         _no_autocorrect(self.fields["email"])
+
+    def send_mail(
+        self,
+        subject_template_name,
+        email_template_name,
+        context,
+        from_email,
+        to_email,
+        html_email_template_name=None,
+    ):
+        """Through ``accounts.mail.send``: a few mails per address and hour at most, and
+        the page answers alike whether a mail went out or not."""
+        mail.send(
+            to_email,
+            subject_template=subject_template_name,
+            body_template=email_template_name,
+            context=context,
+            from_email=from_email,
+        )

@@ -6,6 +6,7 @@ from scorekeeper.security import rate_limit_posts
 
 # Guessing passwords, making accounts in bulk and sending reset mail in bulk are limited
 # per client address and per user name tried (settings.RATE_LIMITS): 429 past them.
+# Mail to any one address is limited too, silently (accounts/mail.py).
 login = rate_limit_posts(per_ip="login-ip", per_field=("username", "login-user"))
 signup = rate_limit_posts(per_ip="signup-ip", per_field=("username", "signup-user"))
 password_reset = rate_limit_posts(per_ip="password-reset-ip")
@@ -14,6 +15,8 @@ app_name = "accounts"
 
 urlpatterns = [
     path("signup/", signup(views.SignUpView.as_view()), name="signup"),
+    # The link mailed at sign-up to confirm the e-mail typed.
+    path("email/<str:token>/", views.EmailConfirmView.as_view(), name="email-confirm"),
     path("login/", login(views.LoginView.as_view()), name="login"),
     # POST only (Django's LogoutView answers 405 to GET).
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -1,24 +1,33 @@
-"""Accounts: sign-up, plus Django's auth views answering 422 when a form is not accepted."""
+"""Accounts: sign-up and confirming its e-mail, plus Django's auth views answering 422
+when a form is not accepted.
+
+Sign-up never says whether an e-mail has an account (issue 19): the account is made
+and logged in at once, without the e-mail, and the address is mailed
+(``accounts.mail.offer_email``): a link that keeps it on the new account
+(``EmailConfirmView``), or, when another account has it, a word to that account's owner.
+"""
 
 from __future__ import annotations
 
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import REDIRECT_FIELD_NAME, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
 from django.http import HttpResponseRedirect
-from django.shortcuts import resolve_url
+from django.shortcuts import redirect, resolve_url
 from django.urls import Resolver404, resolve, reverse_lazy
 from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
-from django.views.generic import FormView
+from django.views.generic import FormView, TemplateView
 
-from accounts import forms
+from accounts import forms, mail
 
 # 422 Unprocessable Content: the request was understood, the form was not accepted.
 UNPROCESSABLE = 422
@@ -68,6 +77,17 @@ class SignUpView(UnprocessableOnInvalidMixin, FormView):
     def form_valid(self, form):
         user = form.save()
         login(self.request, user)
+        email = form.cleaned_data["email"]
+        mail.offer_email(self.request, user, email)
+        # The same words whether the e-mail was free or taken.
+        messages.info(
+            self.request,
+            _(
+                "Your account is made. To use %(email)s if you forget your password, "
+                "open the link in the mail we sent there."
+            )
+            % {"email": email},
+        )
         return HttpResponseRedirect(self.get_success_url())
 
     def get_success_url(self) -> str:
@@ -78,6 +98,41 @@ class SignUpView(UnprocessableOnInvalidMixin, FormView):
         context[REDIRECT_FIELD_NAME] = safe_next_url(self.request)
         context["invited_to"] = invited_to(context[REDIRECT_FIELD_NAME])
         return context
+
+
+@method_decorator([login_not_required, csrf_protect, never_cache], name="dispatch")
+class EmailConfirmView(TemplateView):
+    """The link mailed at sign-up: a page that asks (a mail program that opens links
+    confirms nothing), and a POST that keeps the e-mail on the account. Anyone with
+    the link may confirm: it went to that very address."""
+
+    template_name = "registration/email_confirm.html"
+
+    def dispatch(self, request, *args, **kwargs):
+        self.found = mail.read_confirm_token(kwargs["token"])
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        if self.found is not None:
+            context["account"], context["email"] = self.found
+            context["found"] = True
+        return context
+
+    def post(self, request, *args, **kwargs):
+        if self.found is None:
+            return self.get(request, *args, **kwargs)
+        account, email = self.found
+        if account.email != email and mail.email_owner(email, besides=account) is not None:
+            # Another sign-up with this e-mail was confirmed first; only the owner of
+            # the address, who got this link, learns it.
+            return self.render_to_response(self.get_context_data(taken=True))
+        account.email = email
+        account.save(update_fields=["email"])
+        messages.success(
+            request, _("Your e-mail is confirmed: a forgotten password can now be reset by mail.")
+        )
+        return redirect(settings.LOGIN_REDIRECT_URL)
 
 
 class LoginView(UnprocessableOnInvalidMixin, auth_views.LoginView):
@@ -101,7 +156,7 @@ class PasswordResetView(UnprocessableOnInvalidMixin, auth_views.PasswordResetVie
     @property
     def extra_email_context(self):
         # The mail says how long its link works.
-        return {"valid_days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400)}
+        return {"valid_days": mail.valid_days()}
 
 
 class PasswordResetConfirmView(UnprocessableOnInvalidMixin, auth_views.PasswordResetConfirmView):

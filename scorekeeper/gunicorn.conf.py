@@ -7,7 +7,9 @@ sockets cannot stall the site (a sync worker serves one connection at a time).
 Environment (all optional):
   WORKERS              worker processes (default 2)
   THREADS              threads per worker, each serving one request at a time (default 8)
-  FORWARDED_ALLOW_IPS  proxies trusted to set X-Forwarded-* headers (default 127.0.0.1)
+  FORWARDED_ALLOW_IPS  proxies trusted to set X-Forwarded-* headers (default 127.0.0.1);
+                       the app reads the same variable, with the same default, for
+                       whose X-Forwarded-For the rate limits believe (settings.py)
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ timeout = 30
 graceful_timeout = 20
 # Seconds an idle keep-alive connection stays open (phones poll every few seconds).
 keepalive = 5
+# Keep the default as settings.FORWARDED_ALLOW_IPS has it.
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 accesslog = "-"
 errorlog = "-"

@@ -1,7 +1,8 @@
 """Tokens out of logs: ``mask_tokens`` and ``MaskTokensFilter``.
 
-The tokens in ``/s/…``, ``/v/…``, ``/standings/…``, ``/join/…`` and password-reset paths
-are masked wherever a path is logged: Django's request and server loggers (the
+The tokens in ``/s/…``, ``/v/…``, ``/standings/…``, ``/join/…``, a club evening's
+``/e/ /t/ /p/ /r/…``, the e-mail confirmation's ``/accounts/email/…`` and password-reset
+paths are masked wherever a path is logged: Django's request and server loggers (the
 ``LOGGING`` setting) and gunicorn's access and error logs
 (``scorekeeper.gunicorn_logging``).
 
@@ -19,9 +20,10 @@ import re
 # A path separator, also percent-encoded (a ``next=`` parameter in a query string).
 _SEP = r"(?:/|%2[Ff])"
 _TOKEN_IN_PATH = re.compile(
-    rf"(?P<head>{_SEP}(?:s|v|standings|join){_SEP}"
+    rf"(?P<head>{_SEP}(?:s|v|standings|join|e|t|p|r|email){_SEP}"
     rf"|{_SEP}password{_SEP}reset{_SEP}[A-Za-z0-9_-]+{_SEP}(?!set-password\b))"
-    r"(?P<token>[A-Za-z0-9_-]+)"
+    # Signed tokens (the e-mail confirmation's) hold ":" and "." too.
+    r"(?P<token>[A-Za-z0-9_.:-]+)"
 )
 # Tokens are 32 or more characters; keeping the last three tells two apart in a log
 # without giving anything away. A shorter one (never a real token) is masked whole.

@@ -11,10 +11,15 @@
 
 The limits are ``settings.RATE_LIMITS``: a name → ``(requests, seconds)``; a name that
 is missing (or set to ``None``) is not limited. A client is its IP address (an IPv6
-client: its /64 network, which one household or phone usually holds), taken from
-``REMOTE_ADDR``, or, when ``settings.TRUSTED_PROXY_HOPS`` says that many proxies stand
-in front, from the ``X-Forwarded-For`` entry the outermost of them added (the entries
-before it are whatever the client sent and prove nothing).
+client: its /64 network, which one household or phone usually holds): ``REMOTE_ADDR``,
+unless that is one of the proxies named in ``settings.FORWARDED_ALLOW_IPS`` (the
+variable gunicorn reads too: addresses, networks, or ``*`` for any). Then
+``X-Forwarded-For`` is read from the right, where each proxy appended whom it saw,
+past the trusted proxies: the first address that is not one of them is the client.
+The entries left of it are whatever the client sent and never count. With ``*`` the
+proxy in front is trusted whoever it is, but no further hop: the right-most entry is
+the client. A UNIX socket's peer (an empty ``REMOTE_ADDR``) is trusted, as gunicorn
+trusts it: only a process on this machine can connect there.
 
 Tokens are masked out of logs by ``scorekeeper.log_masking``, which imports nothing
 of Django: gunicorn's master process loads it before Django is set up, and this module
@@ -31,7 +36,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import wraps
+from functools import lru_cache, wraps
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -241,25 +246,77 @@ def hit(name: str, ident: str) -> Verdict:
     return Verdict(allowed=count <= limit, count=count, limit=limit, retry_after=seconds_left)
 
 
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def _parse_address(text: str) -> IPAddress | None:
+    """An address as a proxy writes it (``192.0.2.5``, ``192.0.2.5:4711``,
+    ``[2001:db8::1]:443``; an IPv4-mapped IPv6 address as its IPv4 one), or None."""
+    text = text.strip()
+    if text.startswith("["):
+        text = text[1 : text.find("]")] if "]" in text else text
+    elif text.count(":") == 1:
+        text = text.split(":", 1)[0]
+    try:
+        ip = ipaddress.ip_address(text)
+    except ValueError:
+        return None
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    return ip
+
+
+@dataclass(frozen=True)
+class TrustedProxies:
+    """``settings.FORWARDED_ALLOW_IPS``, read: the networks named, and whether ``*``
+    trusts whoever connects."""
+
+    networks: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]
+    any_peer: bool
+
+    def named(self, ip: IPAddress | None) -> bool:
+        return ip is not None and any(ip in network for network in self.networks)
+
+    def peer(self, remote_addr: str) -> bool:
+        """Whether the connection comes from a trusted proxy (or a UNIX socket)."""
+        return self.any_peer or remote_addr == "" or self.named(_parse_address(remote_addr))
+
+
+@lru_cache(maxsize=16)
+def _trusted_proxies(allowed: tuple[str, ...]) -> TrustedProxies:
+    return TrustedProxies(
+        networks=tuple(ipaddress.ip_network(entry) for entry in allowed if entry != "*"),
+        any_peer="*" in allowed,
+    )
+
+
+def _forwarded_for(request: HttpRequest) -> list[str]:
+    header = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    return [part.strip() for part in header.split(",") if part.strip()]
+
+
+def _client_of_chain(proxies: TrustedProxies, remote_addr: str, chain: list[str]) -> str:
+    """The right-most entry of ``chain`` that is not a trusted proxy (when all are,
+    the left-most); ``remote_addr`` when the chain is empty. An entry that is not an
+    address ends the walk: it is taken as written (a proxy's ``unknown``)."""
+    client = remote_addr
+    for entry in reversed(chain):
+        client = entry
+        if not proxies.named(_parse_address(entry)):
+            break
+    return client
+
+
 def client_ip(request: HttpRequest) -> str:
     """Who is asking, for the rate limits (see the module's docstring)."""
     address = request.META.get("REMOTE_ADDR", "")
-    hops = int(getattr(settings, "TRUSTED_PROXY_HOPS", 0) or 0)
-    if hops > 0:
-        forwarded = [
-            part.strip()
-            for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
-            if part.strip()
-        ]
-        if forwarded:
-            address = forwarded[-min(hops, len(forwarded))]
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
+    proxies = _trusted_proxies(tuple(getattr(settings, "FORWARDED_ALLOW_IPS", ())))
+    if proxies.peer(address):
+        address = _client_of_chain(proxies, address, _forwarded_for(request))
+    ip = _parse_address(address)
+    if ip is None:
         return address or "unknown"
     if ip.version == 6:
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
         return str(ipaddress.ip_network(f"{ip}/64", strict=False))
     return str(ip)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 import subprocess
 import sys
@@ -10,6 +11,8 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.models import User
+from django.contrib.auth.tokens import default_token_generator
+from django.test import Client
 from django.urls import reverse
 
 from tests.processes import clean_environment
@@ -60,14 +63,121 @@ def test_signup_page_has_the_fields_with_autocomplete_and_links(client):
     assert "css/accounts.css" in html
 
 
-def test_signup_creates_the_user_logs_in_and_goes_home(client):
+def test_signup_creates_the_user_logs_in_and_goes_home(client, mailoutbox):
     response = _signup(client, email="Bert@Example.ORG")
     assert response.status_code == 302
     assert response.url == reverse("games:home")
     user = User.objects.get(username="bert")
-    assert user.email == "Bert@example.org"  # the domain is lower-cased
     assert user.check_password(PASSWORD)
     assert _logged_in_user_id(client) == str(user.pk)
+    # The e-mail is kept once its owner confirms it, from the mail sent there.
+    assert user.email == ""
+    assert [mail.to for mail in mailoutbox] == [["Bert@example.org"]]  # domain lower-cased
+    page = client.get(response.url).content.decode()
+    assert "open the link in the mail we sent there" in page
+
+
+def _confirm_link(mail) -> str:
+    return re.search(r"http://testserver(/en/accounts/email/\S+/)", mail.body).group(1)
+
+
+def test_the_link_in_the_sign_up_mail_confirms_the_email(mailoutbox):
+    """issue 19: the e-mail typed at sign-up is kept once its owner confirms it."""
+    _signup(Client(), email="Bert@Example.ORG")
+    mail = mailoutbox[0]
+    assert mail.subject == "Confirm your e-mail for Scorekeeper"
+    assert "bert" in mail.body
+    assert "&" not in mail.body
+    link = _confirm_link(mail)
+    # Opened anywhere (a phone's mail app): a page that asks, nothing changed yet (a
+    # mail scanner that follows links confirms nothing).
+    elsewhere = Client()
+    page = elsewhere.get(link)
+    assert page.status_code == 200
+    assert "Bert@example.org" in page.content.decode()
+    assert User.objects.get(username="bert").email == ""
+    done = elsewhere.post(link)
+    assert done.status_code == 302
+    assert User.objects.get(username="bert").email == "Bert@example.org"
+    assert "Your e-mail is confirmed" in elsewhere.get(done.url).content.decode()
+    # Now a forgotten password can be reset by mail.
+    elsewhere.post(reverse("accounts:password-reset"), {"email": "bert@example.org"})
+    assert mailoutbox[-1].subject == "Choose a new Scorekeeper password"
+
+
+@pytest.mark.parametrize("spoil", ["tamper", "expire"])
+def test_a_changed_or_old_confirm_link_does_not_work(client, mailoutbox, settings, spoil):
+    _signup(client)
+    link = _confirm_link(mailoutbox[0])
+    if spoil == "tamper":
+        link = link.replace("/email/", "/email/x")
+    else:
+        settings.PASSWORD_RESET_TIMEOUT = -1
+    for answer in (client.get(link), client.post(link)):
+        assert answer.status_code == 200
+        assert "This link does not work" in answer.content.decode()
+    assert User.objects.get(username="bert").email == ""
+
+
+def test_a_confirm_link_for_an_email_another_account_took_meanwhile(mailoutbox):
+    """Two sign-ups with one new e-mail: the first confirmed keeps it."""
+    _signup(Client(), username="bert", email="same@example.org")
+    _signup(Client(), username="cleo", email="same@example.org")
+    first, second = (_confirm_link(mail) for mail in mailoutbox)
+    Client().post(second)
+    refused = Client().post(first)
+    assert refused.status_code == 200
+    assert "already belongs to another account" in refused.content.decode()
+    assert User.objects.get(username="bert").email == ""
+    assert User.objects.get(username="cleo").email == "same@example.org"
+
+
+def _normalised(html: str, *names: str) -> str:
+    for name in names:
+        html = html.replace(name, "NAME")
+    return re.sub(r'(csrfmiddlewaretoken" value=|"X-CSRFToken": )"[^"]*"', r"\1TOKEN", html)
+
+
+def _what_a_sign_up_shows(username: str, email: str) -> tuple:
+    """Everything the one signing up sees: the answer, the page it leads to, the page
+    with the account's e-mail."""
+    client = Client()
+    response = _signup(client, username=username, email=email, next=reverse("circles:mine"))
+    assert response.status_code == 302, response.content.decode()
+    mine = client.get(response["Location"])
+    assert mine.status_code == 200
+    return (
+        response.status_code,
+        response["Location"],
+        _normalised(mine.content.decode(), email, username),
+        _normalised(client.get(reverse("games:home")).content.decode(), email, username),
+    )
+
+
+def test_signup_answers_alike_whether_or_not_the_email_has_an_account(ana, mailoutbox):
+    """issue 19: sign-up told whether an e-mail has an account ("An account with this
+    e-mail already exists"). A taken e-mail and a new one now get the same answer."""
+    fresh = _what_a_sign_up_shows("bert", "bert@example.org")
+    taken = _what_a_sign_up_shows("cleo", "ANA@example.org")
+    assert fresh == taken
+
+
+def test_a_sign_up_with_a_taken_email_tells_its_owner_and_takes_nothing(client, ana, mailoutbox):
+    """issue 19: the owner of the address hears of it; the new account gets no e-mail."""
+    response = _signup(client, username="cleo", email="ANA@example.org")
+    assert response.status_code == 302
+    cleo = User.objects.get(username="cleo")
+    assert cleo.email == ""
+    assert _logged_in_user_id(client) == str(cleo.pk)
+    assert list(User.objects.filter(email__iexact="ana@example.org")) == [ana]
+    (mail,) = mailoutbox
+    assert mail.to == ["ana@example.org"]
+    assert mail.subject == "Someone signed up at Scorekeeper with your e-mail"
+    assert "ana" in mail.body
+    assert "cleo" not in mail.body  # a name the stranger chose is not sent to ana
+    assert "http://testserver/en/accounts/login/" in mail.body
+    assert "http://testserver/en/accounts/password/reset/" in mail.body
+    assert "/email/" not in mail.body  # nothing to confirm
 
 
 def test_signup_follows_a_safe_next(client):
@@ -103,14 +213,6 @@ def test_signup_form_carries_a_safe_next_only(client):
     ]
 
 
-def test_signup_refuses_a_taken_email_whatever_its_case(client, ana):
-    response = _signup(client, email="ANA@example.ORG")
-    assert response.status_code == 422
-    assert "An account with this e-mail already exists" in response.content.decode()
-    assert User.objects.count() == 1
-    assert _logged_in_user_id(client) is None
-
-
 def test_signup_refuses_a_taken_user_name_whatever_its_case(client, ana):
     response = _signup(client, username="Ana")
     assert response.status_code == 422
@@ -142,12 +244,12 @@ def test_signup_refuses_weak_or_mismatched_passwords(client, password1, password
 
 
 def test_signup_errors_sit_next_to_their_field(client, ana):
-    html = _signup(client, email="ana@example.org").content.decode()
+    html = _signup(client, email="ana@example").content.decode()
     email_input = re.search(r"<input[^>]*name=\"email\"[^>]*>", html).group(0)
     assert 'aria-invalid="true"' in email_input
     assert 'aria-describedby="id_email_helptext id_email_error"' in email_input
     assert 'id="id_email_error" role="alert"' in html
-    assert 'value="ana@example.org"' in html  # what was typed comes back
+    assert 'value="ana@example"' in html  # what was typed comes back
     assert PASSWORD not in html  # passwords do not
 
 
@@ -348,8 +450,35 @@ def _email_backend(tmp_path, **env):
     return done.stdout.split()
 
 
-def test_mail_goes_to_the_console_without_an_smtp_server(tmp_path):
-    assert _email_backend(tmp_path)[0] == "django.core.mail.backends.console.EmailBackend"
+def test_with_debug_on_mail_goes_to_the_console_without_an_smtp_server(tmp_path):
+    """A local run prints the mails (and their links) where the developer sees them."""
+    backend = _email_backend(tmp_path, DEBUG="1")[0]
+    assert backend == "django.core.mail.backends.console.EmailBackend"
+
+
+def test_with_debug_off_and_no_smtp_server_no_link_reaches_the_log(
+    tmp_path, client, ana, settings, caplog, capsys
+):
+    """issue 19: without EMAIL_HOST the reset link was written to the server log
+    unmasked (the console e-mail backend). With DEBUG off nothing is printed: one log
+    line per mail says it was not sent, without its text, and the pages answer as
+    always (manage.py check says why: scorekeeper.W001)."""
+    settings.EMAIL_BACKEND = _email_backend(tmp_path, DEBUG="0")[0]
+    caplog.set_level(logging.DEBUG)
+    response = client.post(reverse("accounts:password-reset"), {"email": "ana@example.org"})
+    assert response.status_code == 302
+    assert response.url == reverse("accounts:password-reset-done")
+    assert _signup(Client(), email="bert@example.org").status_code == 302
+    written = capsys.readouterr()
+    logged = caplog.text + written.out + written.err
+    assert default_token_generator.make_token(ana) not in logged
+    assert "/password/reset/MQ" not in logged
+    assert "/accounts/email/" not in logged
+    not_sent = [r.getMessage() for r in caplog.records if "not sent" in r.getMessage()]
+    assert not_sent == [
+        "Mail 'Choose a new Scorekeeper password' not sent: EMAIL_HOST is not set.",
+        "Mail 'Confirm your e-mail for Scorekeeper' not sent: EMAIL_HOST is not set.",
+    ]
 
 
 def test_mail_goes_by_smtp_when_email_host_is_set(tmp_path):
@@ -370,6 +499,6 @@ def test_after_a_failed_login_the_cursor_goes_to_the_password(client, ana):
 
 
 def test_after_a_refused_signup_the_cursor_goes_to_the_first_field_to_fix(client, ana):
-    html = _signup(client, email="ana@example.org").content.decode()
+    html = _signup(client, email="ana@example").content.decode()
     inputs = dict(re.findall(r"<input[^>]*name=\"(\w+)\"([^>]*)>", html))
     assert [name for name, attrs in inputs.items() if "autofocus" in attrs] == ["email"]

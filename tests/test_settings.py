@@ -33,6 +33,7 @@ def test_deploy_checks_pass_with_debug_off_and_real_values(tmp_path):
             "ALLOWED_HOSTS": "scores.example.org",
             "CSRF_TRUSTED_ORIGINS": "https://scores.example.org",
             "HTTPS": "1",
+            "EMAIL_HOST": "smtp.example.org",
         },
         tmp_path=tmp_path,
     )
@@ -75,3 +76,47 @@ def test_a_bad_boolean_in_the_environment_is_refused_with_a_clear_message(tmp_pa
     done = _manage("check", env={"DEBUG": "maybe"}, tmp_path=tmp_path)
     assert done.returncode != 0
     assert "DEBUG must be 1/0" in done.stderr
+
+
+def test_the_checks_say_that_mail_cannot_be_sent_without_email_host(tmp_path):
+    """issue 19: without EMAIL_HOST (and DEBUG off) no password-reset mail can be sent:
+    `manage.py check`, plain and --deploy, says so (the pages do not)."""
+    for deploy in ([], ["--deploy"]):
+        done = _manage("check", *deploy, env={"DEBUG": "0"}, tmp_path=tmp_path)
+        output = done.stdout + done.stderr
+        assert "scorekeeper.W001" in output, output
+        assert "Password-reset mail cannot be sent: EMAIL_HOST is not set." in output
+    for env in ({"DEBUG": "0", "EMAIL_HOST": "smtp.example.org"}, {"DEBUG": "1"}):
+        done = _manage("check", env=env, tmp_path=tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert "scorekeeper.W001" not in done.stdout + done.stderr
+
+
+def _settings_value(name: str, env: dict[str, str], tmp_path: Path) -> subprocess.CompletedProcess:
+    code = f"from django.conf import settings; print(repr(settings.{name}))"
+    return _manage("shell", "--no-imports", "-c", code, env=env, tmp_path=tmp_path)
+
+
+def test_forwarded_allow_ips_names_the_trusted_proxies_as_gunicorn_reads_it(tmp_path):
+    """issue 19: X-Forwarded-For counts only from the proxies in FORWARDED_ALLOW_IPS (the
+    variable gunicorn reads, with its default); HTTPS=1 alone trusts nobody else."""
+    for env in ({}, {"HTTPS": "1"}):
+        done = _settings_value("FORWARDED_ALLOW_IPS", env, tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == "['127.0.0.1']"
+    env = {"FORWARDED_ALLOW_IPS": " 10.0.0.0/8, ::1 ,192.0.2.7"}
+    done = _settings_value("FORWARDED_ALLOW_IPS", env, tmp_path)
+    assert done.stdout.strip() == "['10.0.0.0/8', '::1', '192.0.2.7']"
+    done = _settings_value("FORWARDED_ALLOW_IPS", {"FORWARDED_ALLOW_IPS": "*"}, tmp_path)
+    assert done.stdout.strip() == "['*']"
+    for wrong in ("10.0.0.1/8", "proxy.example.org"):
+        done = _manage("check", env={"FORWARDED_ALLOW_IPS": wrong}, tmp_path=tmp_path)
+        assert done.returncode != 0
+        assert f"FORWARDED_ALLOW_IPS: {wrong!r} is not an IP address or network" in done.stderr
+
+
+def test_the_checks_say_that_trusted_proxy_hops_is_no_longer_read(tmp_path):
+    """TRUSTED_PROXY_HOPS gave way to FORWARDED_ALLOW_IPS (issue 19)."""
+    done = _manage("check", env={"TRUSTED_PROXY_HOPS": "2"}, tmp_path=tmp_path)
+    assert "scorekeeper.W002" in done.stdout + done.stderr
+    assert "scorekeeper.W002" not in _manage("check", env={}, tmp_path=tmp_path).stderr

@@ -8,7 +8,11 @@ each with counters of its own, and lower a limit with the ``settings`` fixture.
 
 from __future__ import annotations
 
+import base64
+import datetime
 import json
+import os
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -18,11 +22,13 @@ from django.conf import settings as django_settings
 from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.models import User
 from django.core.cache import caches
+from django.core.cache.backends.db import DatabaseCache
 from django.db import connection
 from django.test import Client
 
 from games.models import Sheet
 from scorekeeper import security
+from scorekeeper.plain_cache import PlainSerializer
 from tests.processes import clean_environment
 
 pytestmark = [pytest.mark.rate_limits, pytest.mark.django_db]
@@ -88,9 +94,11 @@ def _refused_by_a_page(response) -> None:
 
 def test_the_counters_live_in_the_database_that_every_worker_shares():
     cache = caches["default"]
+    # Django's DatabaseCache, with JSON rows instead of pickles (scorekeeper/plain_cache.py).
     assert django_settings.CACHES["default"]["BACKEND"] == (
-        "django.core.cache.backends.db.DatabaseCache"
+        "scorekeeper.plain_cache.PlainDatabaseCache"
     )
+    assert isinstance(cache, DatabaseCache)
     # The test database got the table by itself (Django's create_test_db runs
     # createcachetable after migrating).
     assert cache._table == "scorekeeper_cache"
@@ -314,6 +322,35 @@ def test_password_reset_mail_is_limited(client, ana, limits, clock, mailoutbox):
     assert len(mailoutbox) == 1
 
 
+def test_reset_mail_is_limited_per_recipient_and_the_page_says_nothing(
+    client, ana, clock, mailoutbox
+):
+    """issue 19: 30 reset requests in a row for one address all sent a mail. Past the
+    per-address limit ("mail-recipient") no mail goes out, and the answer is the one
+    every request gets: the same redirect to the same page."""
+    limit, window = django_settings.RATE_LIMITS["mail-recipient"]
+    assert (limit, window) == (3, 3600)
+    form = {"email": "ana@example.org"}
+    answers = [
+        # From many addresses, so that the per-address limit of the form is not met.
+        client.post("/en/accounts/password/reset/", form, REMOTE_ADDR=f"192.0.2.{i + 1}")
+        for i in range(30)
+    ]
+    assert {(a.status_code, a["Location"]) for a in answers} == {
+        (302, "/en/accounts/password/reset/sent/")
+    }
+    assert len(mailoutbox) == limit
+    assert client.get("/en/accounts/password/reset/sent/").status_code == 200
+    # Another address is not held up; after the window, ana gets mail again.
+    User.objects.create_user("bert", "bert@example.org", PASSWORD)
+    client.post("/en/accounts/password/reset/", {"email": "bert@example.org"})
+    assert [mail.to for mail in mailoutbox[limit:]] == [["bert@example.org"]]
+    clock["t"] += window
+    client.post("/en/accounts/password/reset/", form, REMOTE_ADDR="198.51.100.1")
+    assert mailoutbox[-1].to == ["ana@example.org"]
+    assert len(mailoutbox) == limit + 2
+
+
 # -- who the client is ---------------------------------------------------------------------
 
 
@@ -324,25 +361,108 @@ def _request(rf, remote="203.0.113.5", forwarded=None):
     return rf.get("/en/", **extra)
 
 
-def test_without_a_proxy_x_forwarded_for_is_ignored(rf, settings):
-    settings.TRUSTED_PROXY_HOPS = 0
+@pytest.fixture
+def proxies(settings):
+    """Name the trusted proxies: ``proxies("127.0.0.1", "10.0.0.0/8")``, as the
+    FORWARDED_ALLOW_IPS environment variable does. (Before issue 19, HTTPS=1 set
+    TRUSTED_PROXY_HOPS=1, which trusted X-Forwarded-For from anybody.)"""
+
+    def trust(*allowed: str) -> None:
+        settings.FORWARDED_ALLOW_IPS = list(allowed)
+
+    return trust
+
+
+def test_spoofed_forwarded_for_from_an_untrusted_address_counts_as_one_client(
+    client, proxies, limits, clock
+):
+    """issue 19: with HTTPS=1 the rate limits trusted any X-Forwarded-For (400 of 400
+    spoofed API calls passed). A client that is not a trusted proxy is its REMOTE_ADDR,
+    whatever it writes in the header."""
+    proxies("127.0.0.1")
+    limits("api", 5, 60)
+    answers = [
+        _api(
+            client,
+            REMOTE_ADDR="203.0.113.50",
+            HTTP_X_FORWARDED_FOR=f"198.51.{i // 200}.{i % 200 + 1}",
+        ).status_code
+        for i in range(400)
+    ]
+    assert answers.count(200) == 5
+    assert answers.count(429) == 395
+
+
+def test_from_a_trusted_proxy_each_forwarded_client_has_its_own_counter(
+    client, proxies, limits, clock
+):
+    """issue 19: behind a proxy named in FORWARDED_ALLOW_IPS, the client is the address
+    that proxy added; what the client wrote before it changes nothing."""
+    proxies("10.0.0.0/8")
+    limits("api", 2, 60)
+    behind = {"REMOTE_ADDR": "10.1.2.3"}
+    assert _api(client, HTTP_X_FORWARDED_FOR="192.0.2.1", **behind).status_code == 200
+    assert _api(client, HTTP_X_FORWARDED_FOR="6.6.6.6, 192.0.2.1", **behind).status_code == 200
+    _refused_by_the_api(_api(client, HTTP_X_FORWARDED_FOR="7.7.7.7, 192.0.2.1", **behind))
+    assert _api(client, HTTP_X_FORWARDED_FOR="192.0.2.2", **behind).status_code == 200
+    assert _api(client, HTTP_X_FORWARDED_FOR="192.0.2.3", **behind).status_code == 200
+    # The proxy itself, without the header, is one more client.
+    assert _api(client, **behind).status_code == 200
+
+
+def test_without_a_trusted_proxy_x_forwarded_for_is_ignored(rf, proxies):
+    """issue 19: REMOTE_ADDR is the client unless it is one of the trusted proxies."""
+    proxies("127.0.0.1")
     assert security.client_ip(_request(rf, forwarded="192.0.2.77")) == "203.0.113.5"
+    assert security.client_ip(_request(rf, "127.0.0.2", forwarded="192.0.2.77")) == "127.0.0.2"
+    proxies()  # none trusted
+    assert security.client_ip(_request(rf, "127.0.0.1", forwarded="192.0.2.77")) == "127.0.0.1"
 
 
-def test_behind_a_proxy_the_address_it_saw_counts_not_what_the_client_sent(rf, settings):
-    settings.TRUSTED_PROXY_HOPS = 1
-    # The client sent "X-Forwarded-For: 192.0.2.66"; the proxy appended who it saw.
-    request = _request(rf, remote="127.0.0.1", forwarded="192.0.2.66, 198.51.100.20")
+def test_the_chain_is_walked_from_the_right_past_trusted_proxies(rf, proxies):
+    """issue 19: the client is the right-most address that is not a trusted proxy; the
+    entries left of it are whatever the client sent and never count."""
+    proxies("127.0.0.1", "10.0.0.0/8", "2001:db8:ffff::/48")
+    chain = "192.0.2.66, 198.51.100.20, 10.0.0.2"
+    assert security.client_ip(_request(rf, "127.0.0.1", chain)) == "198.51.100.20"
+    chain = "192.0.2.66, 198.51.100.20, 2001:db8:ffff::7"
+    assert security.client_ip(_request(rf, "10.9.9.9", chain)) == "198.51.100.20"
+    # Nothing but proxies in the chain: the left-most of them.
+    assert security.client_ip(_request(rf, "127.0.0.1", "10.0.0.3, 10.0.0.2")) == "10.0.0.3"
+    # No header: the proxy's own address.
+    assert security.client_ip(_request(rf, "127.0.0.1")) == "127.0.0.1"
+    # Addresses written with a port, IPv6 in brackets.
+    assert security.client_ip(_request(rf, "127.0.0.1", "192.0.2.5:4711")) == "192.0.2.5"
+    assert security.client_ip(_request(rf, "127.0.0.1", "[2001:db8:1:2::9]:443")) == (
+        "2001:db8:1:2::/64"
+    )
+    # A proxy reached over IPv6 with an IPv4 address (a dual-stack socket).
+    assert security.client_ip(_request(rf, "::ffff:127.0.0.1", "192.0.2.8")) == "192.0.2.8"
+    # Not an address: taken as written (a proxy's "unknown"), never walked past.
+    assert security.client_ip(_request(rf, "127.0.0.1", "192.0.2.9, unknown")) == "unknown"
+
+
+def test_any_proxy_trusts_the_peer_but_not_the_rest_of_the_chain(rf, proxies):
+    """issue 19: FORWARDED_ALLOW_IPS="*" (as gunicorn reads it) trusts whoever connects
+    to add the right-most entry; the entries left of it are still the client's."""
+    proxies("*")
+    request = _request(rf, "203.0.113.5", "192.0.2.66, 10.0.0.2, 198.51.100.20")
     assert security.client_ip(request) == "198.51.100.20"
-    settings.TRUSTED_PROXY_HOPS = 2
-    request = _request(rf, remote="127.0.0.1", forwarded="192.0.2.66, 198.51.100.20, 10.0.0.2")
+    proxies("*", "10.0.0.0/8")
+    request = _request(rf, "203.0.113.5", "192.0.2.66, 198.51.100.20, 10.0.0.2")
     assert security.client_ip(request) == "198.51.100.20"
-    # No header: the connection's own address.
-    assert security.client_ip(_request(rf, remote="127.0.0.1")) == "127.0.0.1"
 
 
-def test_ipv6_clients_are_counted_by_their_64_network(rf, settings):
-    settings.TRUSTED_PROXY_HOPS = 0
+def test_a_unix_socket_peer_is_a_trusted_proxy(rf, proxies):
+    """issue 19: behind a proxy on a UNIX socket REMOTE_ADDR is empty; only a process on
+    this machine can connect there (gunicorn trusts it too)."""
+    proxies("127.0.0.1")
+    assert security.client_ip(_request(rf, "", "192.0.2.66, 198.51.100.20")) == "198.51.100.20"
+    assert security.client_ip(_request(rf, "")) == "unknown"
+
+
+def test_ipv6_clients_are_counted_by_their_64_network(rf, proxies):
+    proxies("127.0.0.1")
     one = security.client_ip(_request(rf, remote="2001:db8:1:2::10"))
     other = security.client_ip(_request(rf, remote="2001:db8:1:2:aaaa::1"))
     assert one == other == "2001:db8:1:2::/64"
@@ -350,13 +470,103 @@ def test_ipv6_clients_are_counted_by_their_64_network(rf, settings):
     assert security.client_ip(_request(rf, remote="not-an-address")) == "not-an-address"
 
 
-def test_a_proxied_api_client_is_limited_by_its_own_address(client, settings, limits, clock):
-    settings.TRUSTED_PROXY_HOPS = 1
+def test_a_proxied_api_client_is_limited_by_its_own_address(client, proxies, limits, clock):
+    proxies("127.0.0.1")
     limits("api", 1, 60)
     assert _api(client, HTTP_X_FORWARDED_FOR="192.0.2.1").status_code == 200
     # Changing the part of the header that the client writes helps nothing.
     _refused_by_the_api(_api(client, HTTP_X_FORWARDED_FOR="10.9.9.9, 192.0.2.1"))
     assert _api(client, HTTP_X_FORWARDED_FOR="192.0.2.2").status_code == 200
+
+
+# -- the counters' table holds plain data, never a pickle ----------------------------------
+
+
+def _plant(cache, key: str, value: str) -> None:
+    """Write a row straight into the cache table, as whoever can write the database could."""
+    expires = datetime.datetime(2100, 1, 1, tzinfo=datetime.UTC)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {cache._table} (cache_key, value, expires) VALUES (%s, %s, %s)",
+            [
+                cache.make_and_validate_key(key),
+                value,
+                connection.ops.adapt_datetimefield_value(expires),
+            ],
+        )
+
+
+class _MakesAFile:
+    """A pickle that, once loaded, makes a directory: proof that it ran."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def __reduce__(self):
+        return (os.mkdir, (str(self.path),))
+
+
+def test_a_planted_pickle_is_never_loaded_and_counts_as_missing(tmp_path, limits, clock):
+    """issue 19: Django's DatabaseCache unpickles its rows, so anyone who can write to
+    the database could run code in every worker. The counters' cache stores plain JSON
+    and takes a row that is not plain data for a missing one."""
+    cache = caches["default"]
+    proof = tmp_path / "ran"
+    payload = base64.b64encode(pickle.dumps(_MakesAFile(proof))).decode()
+    _plant(cache, "planted", payload)
+    found = cache.get("planted", "missing")
+    assert not proof.exists()
+    assert found == "missing"
+    assert not cache.has_key("planted")
+    assert cache.add("planted", 1)
+    assert cache.get("planted") == 1
+    # Where a rate limit's counter will be: the limit counts from one, nothing runs.
+    limits("api", 5, 60)
+    _plant(cache, _key("api", "192.0.2.1"), payload)
+    assert security.hit("api", "192.0.2.1").count == 1
+    assert security.hit("api", "192.0.2.1").count == 2
+    assert not proof.exists()
+
+
+def test_the_counters_cache_keeps_plain_values_through_every_path(clock):
+    cache = caches["default"]
+    cache.set("n", 1)
+    assert cache.incr("n", 4) == 5
+    assert cache.get_many(["n", "absent"]) == {"n": 5}
+    assert cache.touch("n", 60)
+    assert not cache.add("n", 9)
+    cache.set_many({"text": "Skat", "list": [1, "two", None], "map": {"a": True}})
+    assert cache.get_many(["text", "list", "map"]) == {
+        "text": "Skat",
+        "list": [1, "two", None],
+        "map": {"a": True},
+    }
+    assert cache.get_or_set("fresh", 7) == 7
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT value FROM {cache._table} WHERE cache_key = %s",
+            [cache.make_and_validate_key("list")],
+        )
+        assert json.loads(cursor.fetchone()[0]) == [1, "two", None]
+    # What JSON cannot hold is refused when stored, not turned into a pickle.
+    with pytest.raises(TypeError):
+        cache.set("when", datetime.date(2024, 1, 1))
+    for number, junk in enumerate(("not json", "NaN", "", "gASVCwAAAAAAAABdlC4=")):
+        _plant(cache, f"junk-{number}", junk)
+        assert cache.get(f"junk-{number}") is None
+
+
+def test_the_redis_serializer_keeps_numbers_plain_and_loads_no_pickle(tmp_path):
+    """issue 19: Redis's cache would unpickle too; it gets the same JSON serializer."""
+    serializer = PlainSerializer()
+    assert serializer.dumps(5) == b"5"  # Redis's INCR works on it
+    assert serializer.loads(b"5") == 5
+    assert serializer.loads(serializer.dumps({"a": [1, "zwei"]})) == {"a": [1, "zwei"]}
+    proof = tmp_path / "ran"
+    for junk in (pickle.dumps(_MakesAFile(proof)), b"\xff", b"NaN", b""):
+        with pytest.raises(ValueError):
+            serializer.loads(junk)
+    assert not proof.exists()
 
 
 # -- other caches, and a broken one --------------------------------------------------------
@@ -409,5 +619,6 @@ def test_redis_url_puts_the_cache_in_redis(tmp_path):
         shown[name] = done.stdout
     assert "django.core.cache.backends.redis.RedisCache" in shown["redis"]
     assert "redis://127.0.0.1:6379/3" in shown["redis"]
+    assert "scorekeeper.plain_cache.PlainSerializer" in shown["redis"]
     assert "DatabaseCache" in shown["db"]
     assert "scorekeeper_cache" in shown["db"]
