@@ -36,7 +36,9 @@ setup: install
 	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 
-# Forget month-old idempotency keys and empty the month-old trash at every start.
+# At every start, forget idempotency keys older than 30 days, empty the trash of sheets
+# deleted more than 30 days ago and delete expired sessions; the app itself does it
+# again about every hour while it runs (games/cleanup.py).
 run: setup
 	$(BIN)/python manage.py clearexpired
 	@echo "Scorekeeper on http://$(BIND)/"

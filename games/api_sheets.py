@@ -2,8 +2,8 @@
 
 Writes need ``Authorization: Bearer <edit_token>``; reads take either token. A write
 with an ``Idempotency-Key`` header is answered once: the same key again (from the
-same link, within a day) gets the first answer back and changes nothing, so a retried
-POST or DELETE never enters or removes a second deal. A write with ``If-Match`` (the
+same link, within services.KEY_DAYS, 30 days) gets the first answer back and changes
+nothing, so a retried POST or DELETE never enters or removes a second deal. A write with ``If-Match`` (the
 sheet's ETag or version) is refused with 412 and the sheet as it is now when the
 sheet changed since that version.
 """
@@ -26,6 +26,7 @@ from games.rules.errors import Problem, RuleError
 from games.rules.sheet import DealResult, SheetState
 from games.selectors import live_hands, seat_names, sheet_state, sheets_with_links
 from scorekeeper.i18n import JsonResponse
+from scorekeeper.security import client_ip
 
 Answer = tuple[int, dict[str, Any]]
 
@@ -189,7 +190,9 @@ def sheets(request: HttpRequest) -> JsonResponse:
 
     key = request.headers.get("Idempotency-Key")
     print_ = services.fingerprint("POST", request.path, data)
-    scope = services.key_scope(user=request.user)
+    # Without an account the key is kept for the caller's address: nobody elsewhere who
+    # learns it gets this sheet's edit token back.
+    scope = services.key_scope(user=request.user, client=client_ip(request))
     return _json(services.idempotent(scope=scope, key=key, print_=print_, action=create))
 
 
@@ -285,8 +288,11 @@ def _stale(request: HttpRequest, sheet: Sheet, error: RuleError) -> Answer:
     return 412, body
 
 
-def _write(request: HttpRequest, sheet: Sheet, body: object, action: Any) -> JsonResponse:
-    """Run a write with the request's If-Match and Idempotency-Key."""
+def _write(
+    request: HttpRequest, sheet: Sheet, body: object, action: Any, replay: Any = None
+) -> JsonResponse:
+    """Run a write with the request's If-Match and Idempotency-Key; ``replay`` answers a
+    retry whose first answer was too large for its key to keep (``services.idempotent``)."""
     try:
         version = expected_version(request, sheet)
     except _BadIfMatch:
@@ -317,7 +323,9 @@ def _write(request: HttpRequest, sheet: Sheet, body: object, action: Any) -> Jso
     key = request.headers.get("Idempotency-Key")
     print_ = services.fingerprint(request.method, request.path, body)
     scope = services.key_scope(sheet=sheet, link=bearer_token(request))
-    status, answer = services.idempotent(scope=scope, key=key, print_=print_, action=run)
+    status, answer = services.idempotent(
+        scope=scope, key=key, print_=print_, action=run, replay=replay
+    )
     response = JsonResponse(answer, status=status)
     if status < 300:
         if written:
@@ -380,7 +388,13 @@ def sheet_hand(request: HttpRequest, sheet_id: int, number: int) -> JsonResponse
             body = sheet_json(request, sheet, outcome.state, outcome.hands, tokens=False)
             return 200, body, outcome.version
 
-        return _write(request, sheet, None, remove)
+        def sheet_now() -> dict:
+            # A retry of a DELETE whose answer (the whole sheet) its key kept compact.
+            sheet.refresh_from_db()
+            hands = live_hands(sheet)
+            return sheet_json(request, sheet, sheet_state(sheet, hands), hands, tokens=False)
+
+        return _write(request, sheet, None, remove, replay=sheet_now)
     data = _body(request)
     if isinstance(data, JsonResponse):
         return data

@@ -11,7 +11,9 @@
 - ``SheetEvent``: the history of a sheet, every change with before and after.
 - ``IdempotencyKey``: the first answer to a request, so that a retry (a double tap,
   a phone on a bad connection) gets the same answer and stores nothing new; kept
-  for a month (a phone may keep a deal offline for days), answered only to the link or account that sent it.
+  for 30 days (a phone may keep a deal offline for days), answered only to the link,
+  account or client that sent it, and whole only when small (a large answer keeps
+  its short members; its retry reads the resource again).
 """
 
 from __future__ import annotations
@@ -188,13 +190,18 @@ class SheetEvent(models.Model):
 
 
 class IdempotencyKey(models.Model):
-    # "sheets:<who>" for creating a sheet, "sheet:<id>:<link>" for a sheet's writes:
-    # a key is only ever answered to the link or account that sent it.
+    # "sheets:<who>" for creating a sheet (an account, or without one a digest of the
+    # client: its address for the API, its CSRF secret for a browser's form),
+    # "sheet:<id>:<link>" for a sheet's writes: a key is only ever answered to the
+    # link, account or client that sent it. ("chores" holds games.cleanup's mark.)
     scope = models.CharField(max_length=80)
     key = models.CharField(max_length=100)
     fingerprint = models.CharField(max_length=64)  # sha256 of method, path and body
     status = models.PositiveSmallIntegerField()
+    # The answer, whole up to services.KEPT_BYTES; of a larger one (a whole sheet) only
+    # its short members, marked compact: its retry reads the resource as it is now.
     response = models.JSONField()
+    compact = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

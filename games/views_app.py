@@ -37,6 +37,7 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.template.loader import get_template, render_to_string
 from django.templatetags.static import static
@@ -197,9 +198,17 @@ def form_key(value: object) -> str | None:
 
 
 def _form_scope(request: HttpRequest) -> str:
+    """Where a form's key is kept: per account, or without one per browser, by a digest
+    of its CSRF secret (the cookie the form's POST was checked against; one is made now,
+    and goes out with this answer, if the POST had none). The secret is fixed when the
+    form is shown, so two copies of a double tap share it; another browser sending the
+    same key starts a sheet of its own and never gets this one's edit link."""
     user = getattr(request, "user", None)
-    who = user.pk if user is not None and user.is_authenticated else "anonymous"
-    return f"sheets:form:{who}"
+    if user is not None and user.is_authenticated:
+        return f"sheets:form:{user.pk}"
+    get_token(request)  # sets request.META["CSRF_COOKIE"] if the browser had no secret
+    digest = hashlib.sha256(request.META["CSRF_COOKIE"].encode()).hexdigest()[:32]
+    return f"sheets:form:anonymous:{digest}"
 
 
 def start_once(

@@ -11,23 +11,34 @@ Variables (all optional for a local run):
   HTTPS                 "1" when served over HTTPS behind a proxy that sets
                         X-Forwarded-Proto: turns on redirects, secure cookies and HSTS
   REDIS_URL             e.g. redis://127.0.0.1:6379/0: the cache (rate-limit counters)
-  REFEREE_PROCESSES     helper processes per worker for slow referee work (default 1;
-                        0 runs it in the request's thread)
                         lives in Redis; without it, in the database table
                         "scorekeeper_cache" (made by `manage.py createcachetable`).
-                        Either way every worker and server shares the counters.
-  TRUSTED_PROXY_HOPS    how many proxies in front append to X-Forwarded-For (default 1
-                        with HTTPS=1, else 0): the rate limits count a client by the
-                        address the outermost of them saw; 0 uses REMOTE_ADDR
-  EMAIL_HOST            an SMTP server for password-reset mail (without it, mail is
-                        printed to the console); EMAIL_PORT (587), EMAIL_HOST_USER,
+                        Either way every worker and server shares the counters, stored
+                        as plain JSON, never as a pickle (scorekeeper/plain_cache.py).
+  REFEREE_PROCESSES     helper processes per worker for slow referee work (default 1;
+                        0 runs it in the request's thread)
+  FORWARDED_ALLOW_IPS   the proxies in front, trusted to say who the client is: comma-
+                        separated addresses and networks (10.0.0.0/8), or "*" for
+                        whoever connects (default 127.0.0.1). gunicorn reads the same
+                        variable for X-Forwarded-Proto. The rate limits take a client's
+                        address from X-Forwarded-For only when REMOTE_ADDR is one of
+                        these proxies: the right-most entry that is not one of them
+                        (each proxy must append to the header, as nginx's
+                        $proxy_add_x_forwarded_for does); otherwise REMOTE_ADDR. With
+                        "*" only the right-most entry counts. HTTPS=1 trusts nobody more.
+  EMAIL_HOST            an SMTP server for account mail (password reset, confirming the
+                        e-mail given at sign-up); EMAIL_PORT (587), EMAIL_HOST_USER,
                         EMAIL_HOST_PASSWORD, EMAIL_USE_TLS (on), EMAIL_USE_SSL (off),
-                        DEFAULT_FROM_EMAIL
+                        DEFAULT_FROM_EMAIL. Without it, with DEBUG on mail is printed to
+                        the console (links and all, for a local run); with DEBUG off it
+                        is not sent, one log line per mail says so without its text,
+                        and `manage.py check` warns (scorekeeper.W001)
 """
 
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import os
 import secrets
 import tempfile
@@ -141,6 +152,9 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # Rate limits of the JSON API and of starting a sheet (settings.RATE_LIMITS).
     "scorekeeper.security.RateLimitMiddleware",
+    # About every hour one worker forgets old idempotency keys, empties the old trash
+    # and deletes expired sessions (games/cleanup.py; CLEAR_EXPIRED_EVERY, None: never).
+    "games.cleanup.CleanupMiddleware",
 ]
 
 ROOT_URLCONF = "scorekeeper.urls"
@@ -220,12 +234,16 @@ if os.environ.get("REDIS_URL"):
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": os.environ["REDIS_URL"],
             "KEY_PREFIX": "scorekeeper",
+            # JSON instead of Django's pickles, as in the database (plain_cache.py).
+            "OPTIONS": {"serializer": "scorekeeper.plain_cache.PlainSerializer"},
         }
     }
 else:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            # Django's DatabaseCache, storing JSON instead of pickles: whoever can write
+            # to the database cannot make the workers run code.
+            "BACKEND": "scorekeeper.plain_cache.PlainDatabaseCache",
             "LOCATION": "scorekeeper_cache",
             # Past this many rows the oldest are dropped, live counters too: keep it
             # well above the number of clients seen in the longest window (an hour).
@@ -258,12 +276,30 @@ RATE_LIMITS: dict[str, tuple[int, int] | None] = {
     "signup-ip": (20, 3600),
     "signup-user": (5, 900),
     "password-reset-ip": (10, 3600),
+    # Account mail (password reset, sign-up) per recipient address, from any client.
+    # Past it no mail goes out and the page answers as always (accounts/mail.py).
+    "mail-recipient": (3, 3600),
 }
-# Proxies in front that append to X-Forwarded-For (behind one with HTTPS=1).
-_hops = os.environ.get("TRUSTED_PROXY_HOPS", "").strip() or str(int(HTTPS))
-if not _hops.isdigit():
-    raise ImproperlyConfigured(f"TRUSTED_PROXY_HOPS must be 0 or more; got {_hops!r}.")
-TRUSTED_PROXY_HOPS = int(_hops)
+
+
+def _forwarded_allow_ips() -> list[str]:
+    """FORWARDED_ALLOW_IPS as gunicorn reads it: "*" or addresses and networks."""
+    allowed = env_list("FORWARDED_ALLOW_IPS", "127.0.0.1")
+    for entry in allowed:
+        if entry == "*":
+            continue
+        try:
+            ipaddress.ip_network(entry)  # strict, as gunicorn: 10.0.0.0/8, not 10.0.0.1/8
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"FORWARDED_ALLOW_IPS: {entry!r} is not an IP address or network "
+                "(such as 127.0.0.1 or 10.0.0.0/8), nor *."
+            ) from None
+    return allowed
+
+
+# The proxies in front, trusted to say who the client is (the module docstring).
+FORWARDED_ALLOW_IPS = _forwarded_allow_ips()
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -272,8 +308,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# Accounts: Django's own auth. Password-reset mail goes to the console until an SMTP
-# server is configured.
+# Accounts: Django's own auth. Until an SMTP server is configured, account mail is
+# printed to the console with DEBUG on (a local run); with DEBUG off it is not sent at
+# all, since its links (a password reset's) must never land in a server log, and
+# `manage.py check` says so (scorekeeper/checks.py).
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "games:home"
 LOGOUT_REDIRECT_URL = "games:home"
@@ -285,8 +323,10 @@ if os.environ.get("EMAIL_HOST"):
     EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
     EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", not EMAIL_USE_SSL)
-else:
+elif DEBUG:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+else:
+    EMAIL_BACKEND = "accounts.mail.UnsentMailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Scorekeeper <scorekeeper@localhost>")
 
 # Names offered on a new sheet besides the ones this phone typed: a circle's players.

@@ -1,6 +1,8 @@
-"""``manage.py clearexpired``: forget Idempotency-Keys older than a month and delete for
-good the sheets that have been in the trash for more than 30 days. ``make run`` runs
-it at every start; run it daily (cron) on a server that runs for weeks."""
+"""``manage.py clearexpired``: forget Idempotency-Keys older than KEY_DAYS (30), delete
+for good the sheets that have been in the trash for more than TRASH_DAYS (30; their
+deals and history go with them) and delete expired sessions. ``make run`` runs it at
+every start, and the app runs the same clean-up about every hour by itself
+(``games.cleanup``); this command is for running it by hand."""
 
 from __future__ import annotations
 
@@ -8,16 +10,21 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from games.services import TRASH_DAYS, clear_expired
+from games.services import KEY_DAYS, TRASH_DAYS, clear_expired
 
 
 class Command(BaseCommand):
-    help = "Forget month-old idempotency keys and empty the trash of month-old sheets."
+    help = (
+        "Forget idempotency keys older than 30 days, empty the trash of sheets deleted "
+        "more than 30 days ago and delete expired sessions."
+    )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        keys, sheets = clear_expired()
+        cleared = clear_expired()
         if options["verbosity"]:
+            sessions = "" if cleared.sessions is None else f"{cleared.sessions} "
             self.stdout.write(
-                f"Forgot {keys} idempotency key(s) older than a month; deleted {sheets} "
-                f"sheet(s) in the trash for more than {TRASH_DAYS} days."
+                f"Forgot {cleared.keys} idempotency key(s) older than {KEY_DAYS} days; deleted "
+                f"{cleared.sheets} sheet(s) in the trash for more than {TRASH_DAYS} days "
+                f"and {sessions}expired session(s)."
             )
