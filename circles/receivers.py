@@ -7,6 +7,12 @@ contributions stored before it take that one deal (``circles.results.store_resul
 A finished sheet whose numbers move afterwards (a correction after the evening, a deal
 removed) leaves a ``StandingsChange`` behind, so the standings page can say what
 changed and when.
+
+Lock order (scorekeeper/db.py): the write that sends the signal has locked the sheet's
+row already (games.services._locked); the rows written here (this sheet's results, its
+standings changes) come after it. A circle write that changes results of several sheets
+(a merge) locks those sheets first, in pk order, so it never holds a sheet's results
+while waiting for the sheet.
 """
 
 from __future__ import annotations

@@ -11,13 +11,16 @@ checked again.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from importlib import import_module
+from typing import Any, NamedTuple
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -30,16 +33,25 @@ from games.rules.errors import Problem, RuleError
 from games.rules.sheet import DealResult, SheetState
 from games.selectors import engine_for, keep_engine, live_hands, seat_names, sheets_with_links
 from games.signals import sheet_changed
+from scorekeeper.db import retry_on_conflict
 
 MAX_NAME = 40
 
 
 # A retry usually comes within seconds or minutes. But a deal kept on a phone without a
 # connection is sent again with its key when the connection returns, which may be days
-# later (offline.js): a key is remembered for a month, as long as the trash keeps a sheet.
+# later (offline.js): a key is remembered for 30 days, as long as the trash keeps a sheet.
 KEY_DAYS = 30
 KEY_LIFETIME = datetime.timedelta(days=KEY_DAYS)
+# A key keeps its answer whole up to this size. A larger one (a whole sheet: a DELETE's
+# answer, up to hundreds of KB) keeps only its members of up to SHORT_BYTES each (ids,
+# version, totals, links) and is marked compact: its retry is answered with the
+# resource as it is now when the caller can read it again (``idempotent``'s replay).
+KEPT_BYTES = 16 * 1024
+SHORT_BYTES = 1024
 # A sheet in the trash can be brought back for this long, then it is deleted for good.
+# Its history (SheetEvent) goes with it; a live sheet's history is kept as long as the
+# sheet, however old: every change on it can be brought back (README, "Nothing lost").
 TRASH_DAYS = 30
 
 
@@ -163,6 +175,7 @@ def _clean_names(players: object, problems: list[Problem]) -> list[str]:
     return names
 
 
+@retry_on_conflict
 def sheet_create(
     *,
     game: str,
@@ -260,6 +273,7 @@ def _played_day(value: object, problems: list[Problem]) -> datetime.date | None:
     return day
 
 
+@retry_on_conflict
 def sheet_set_played_on(
     *,
     sheet: Sheet,
@@ -297,7 +311,11 @@ def sheet_set_played_on(
 
 def _locked(sheet: Sheet, expected_version: int | None = None) -> Sheet:
     """The sheet row, locked for the rest of the transaction; ``StaleSheet`` when the
-    writer saw an older version than the one stored (If-Match)."""
+    writer saw an older version than the one stored (If-Match).
+
+    Lock order (scorekeeper/db.py): every write to a sheet locks its row first, before it
+    writes anything of the sheet or of a circle (the seats' results are written after it,
+    by circles.receivers). A writer that takes several sheets locks them in pk order."""
     # Lock the sheet row alone (PostgreSQL refuses to lock the outer-joined circle link).
     # The engine the last write kept comes in the same query (games.snapshots).
     locked = (
@@ -371,6 +389,7 @@ def _announce(
     )
 
 
+@retry_on_conflict
 def seats_rename(*, sheet: Sheet, names: dict[int, str]) -> SheetState:
     """Show other names at some seats (a circle renamed or merged its players).
 
@@ -432,16 +451,25 @@ def _replay(entry: GameEntry, sheet: Sheet, entries: list[dict[str, Any]], new_i
     return game_sheet
 
 
-def key_scope(*, sheet: Sheet | None = None, link: str | None = None, user: Any = None) -> str:
+def key_scope(
+    *,
+    sheet: Sheet | None = None,
+    link: str | None = None,
+    user: Any = None,
+    client: str = "",
+) -> str:
     """Where an Idempotency-Key is looked up: per sheet and per link (a hash of the
-    token that sent it), or for new sheets per account; a key replayed by anybody else
-    finds nothing of theirs."""
+    token that sent it); for new sheets per account, or without one per ``client``:
+    what only that client has (the API: its address, ``scorekeeper.security.client_ip``;
+    a browser: its CSRF secret), kept as a digest. A key replayed by anybody else finds
+    nothing of theirs, least of all their new sheet's edit link."""
     if sheet is not None:
         digest = hashlib.sha256((link or "").encode()).hexdigest()[:16]
         return f"sheet:{sheet.pk}:{digest}"
     if getattr(user, "is_authenticated", False):
         return f"sheets:user:{user.pk}"
-    return "sheets:anonymous"
+    digest = hashlib.sha256(client.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return f"sheets:anonymous:{digest}"
 
 
 def fingerprint(method: str, path: str, body: object) -> str:
@@ -456,7 +484,17 @@ Answer = tuple[int, dict[str, Any]]
 MAX_KEY = 100
 
 
-def idempotent(*, scope: str, key: str | None, print_: str, action: Callable[[], Answer]) -> Answer:
+# Run again whole after a deadlock: with a key, this transaction holds the action's; without
+# one, the action's service runs its own (and has been run again already, if it needed to).
+@retry_on_conflict
+def idempotent(
+    *,
+    scope: str,
+    key: str | None,
+    print_: str,
+    action: Callable[[], Answer],
+    replay: Callable[[], dict[str, Any]] | None = None,
+) -> Answer:
     """Run ``action`` once per key: a retry with the same key gets the first answer back.
 
     Only answers that stored something are remembered; a refused request changed
@@ -466,6 +504,10 @@ def idempotent(*, scope: str, key: str | None, print_: str, action: Callable[[],
     store a deal without its key. Two requests with one key at the same moment: the
     second one's insert of the key fails, its whole transaction (its deal included)
     rolls back, and it answers with what the first one stored.
+
+    An answer larger than KEPT_BYTES is kept compact (``_kept``); its retry gets the
+    same status and ``replay()``, the resource read as it is now, or without a
+    ``replay`` the short members that were kept.
     """
     if not key:
         return action()
@@ -487,36 +529,63 @@ def idempotent(*, scope: str, key: str | None, print_: str, action: Callable[[],
                     # Older than KEY_DAYS: forgotten, as if the key had never been used.
                     stored.delete()
                     stored = None
-                if stored is not None:
-                    return _stored_answer(stored, print_)
-                status, body = action()
-                if status >= 400:
+                if stored is None:
+                    status, body = action()
+                    if status < 400:
+                        kept, compact = _kept(body)
+                        IdempotencyKey.objects.create(
+                            scope=scope,
+                            key=key,
+                            fingerprint=print_,
+                            status=status,
+                            response=kept,
+                            compact=compact,
+                        )
+                        return status, body
                     # The same key may have been answered meanwhile: a copy of this
                     # request sent at the same moment stored the deal while this one
                     # waited for the sheet's lock, and this one was then refused (the
                     # series is over now). Its answer is the first one's.
                     stored = IdempotencyKey.objects.filter(scope=scope, key=key).first()
-                    if stored is not None:
-                        return _stored_answer(stored, print_)
-                    # Nothing was stored, so nothing is remembered: the client may fix
-                    # the request and send it again with the same key.
-                    return status, body
-                IdempotencyKey.objects.create(
-                    scope=scope, key=key, fingerprint=print_, status=status, response=body
-                )
-                return status, body
+                    if stored is None:
+                        # Nothing was stored, so nothing is remembered: the client may
+                        # fix the request and send it again with the same key.
+                        return status, body
+            break
         except IntegrityError:
             continue
-    return _stored_answer(IdempotencyKey.objects.get(scope=scope, key=key), print_)
+    else:
+        stored = IdempotencyKey.objects.get(scope=scope, key=key)
+    # Outside the transaction: a replay reads the resource without holding a lock.
+    return _stored_answer(stored, print_, replay)
 
 
-def _stored_answer(stored: IdempotencyKey, print_: str) -> Answer:
+def _kept(body: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """What a key keeps of an answer, and whether that is compact: the whole answer up
+    to KEPT_BYTES; of a larger one its members of up to SHORT_BYTES, KEPT_BYTES in all."""
+    if len(json.dumps(body)) <= KEPT_BYTES:
+        return body, False
+    short: dict[str, Any] = {}
+    room = KEPT_BYTES
+    for name, value in body.items():
+        size = len(json.dumps({name: value}))
+        if size <= SHORT_BYTES and size <= room:
+            short[name] = value
+            room -= size
+    return short, True
+
+
+def _stored_answer(
+    stored: IdempotencyKey, print_: str, replay: Callable[[], dict[str, Any]] | None = None
+) -> Answer:
     if stored.fingerprint != print_:
         message = _(
             "This Idempotency-Key was already used for a different request; "
             "send a new key with a new deal."
         )
         return 422, {"errors": [{"field": None, "message": message}]}
+    if stored.compact and replay is not None:
+        return stored.status, replay()
     return stored.status, stored.response
 
 
@@ -528,6 +597,7 @@ def _redo_stack(sheet: Sheet) -> list[Hand]:
     )
 
 
+@retry_on_conflict
 def hand_record(
     *,
     sheet: Sheet,
@@ -591,6 +661,7 @@ def _no_such_deal(sheet: Sheet, number: object, count: int) -> str:
     return _("There is no deal %(number)s on this sheet; it has no deals yet.") % values
 
 
+@retry_on_conflict
 def hand_correct(
     *,
     sheet: Sheet,
@@ -642,6 +713,7 @@ def hand_correct(
     return HandOutcome(hand, state, hands, sheet.version, state.deals[index])
 
 
+@retry_on_conflict
 def hand_remove(
     *,
     sheet: Sheet,
@@ -681,6 +753,7 @@ def hand_remove(
     return HandOutcome(removed, state, kept, sheet.version)
 
 
+@retry_on_conflict
 def hand_restore(
     *,
     sheet: Sheet,
@@ -721,6 +794,7 @@ def hand_restore(
     return HandOutcome(removed, state, [*hands, removed], sheet.version, state.deals[-1])
 
 
+@retry_on_conflict
 def event_recover(
     *,
     sheet: Sheet,
@@ -826,6 +900,7 @@ def hand_preview(
 # -- The sheet itself: links, trash ----------------------------------------------------------
 
 
+@retry_on_conflict
 def links_rotate(*, sheet: Sheet, by: Actor = ANONYMOUS) -> Sheet:
     """New edit and view links; the old ones stop working at once."""
     with transaction.atomic():
@@ -839,6 +914,34 @@ def links_rotate(*, sheet: Sheet, by: Actor = ANONYMOUS) -> Sheet:
     return sheet
 
 
+def links_rotate_many(*, sheet_ids: list[int], by: Actor = ANONYMOUS) -> int:
+    """New edit and view links for many sheets at once (someone who saw them all left),
+    in the caller's transaction; the old links stop working at once. Locks the sheets in
+    id order, as every writer that takes several sheets does. Answers how many."""
+    with transaction.atomic():
+        locked = list(
+            Sheet.objects.select_for_update()
+            .filter(pk__in=sheet_ids)
+            .order_by("pk")
+            .only("pk", "edit_token", "view_token", "version")
+        )
+        for sheet in locked:
+            sheet.edit_token = new_token()
+            sheet.view_token = new_token()
+            sheet.version += 1
+        Sheet.objects.bulk_update(locked, ["edit_token", "view_token", "version"], batch_size=500)
+        user = by.user if getattr(by.user, "is_authenticated", False) else None
+        SheetEvent.objects.bulk_create(
+            (
+                SheetEvent(sheet=sheet, kind=SheetEvent.LINKS, user=user, via=by.via)
+                for sheet in locked
+            ),
+            batch_size=500,
+        )
+    return len(locked)
+
+
+@retry_on_conflict
 def sheet_delete(*, sheet: Sheet, by: Actor = ANONYMOUS) -> Sheet:
     """Move the sheet to the trash: its links show only that it is there, and it can be
     restored for TRASH_DAYS days."""
@@ -861,6 +964,7 @@ def sheet_delete(*, sheet: Sheet, by: Actor = ANONYMOUS) -> Sheet:
     return sheet
 
 
+@retry_on_conflict
 def sheet_undelete(*, sheet: Sheet, by: Actor = ANONYMOUS) -> Sheet:
     with transaction.atomic():
         sheet = Sheet.objects.select_for_update().get(pk=sheet.pk)
@@ -878,12 +982,30 @@ def sheet_undelete(*, sheet: Sheet, by: Actor = ANONYMOUS) -> Sheet:
     return sheet
 
 
-def clear_expired(now: datetime.datetime | None = None) -> tuple[int, int]:
-    """Forget idempotency keys older than KEY_DAYS and empty the trash of sheets deleted
-    more than TRASH_DAYS ago; how many of each went."""
+class Cleared(NamedTuple):
+    """What ``clear_expired`` deleted: keys, sheets (with their deals and history) and
+    sessions (None for a session engine that keeps no rows, as signed cookies)."""
+
+    keys: int
+    sheets: int
+    sessions: int | None
+
+
+def clear_expired(now: datetime.datetime | None = None) -> Cleared:
+    """Forget idempotency keys older than KEY_DAYS, empty the trash of sheets deleted
+    more than TRASH_DAYS ago (their deals and history go with them) and delete expired
+    sessions (what ``manage.py clearsessions`` does). ``manage.py clearexpired`` runs it,
+    ``make run`` at start, and the app about every hour (``games.cleanup``)."""
     now = now or timezone.now()
     keys, _ = IdempotencyKey.objects.filter(created_at__lt=now - KEY_LIFETIME).delete()
     old = Sheet.objects.filter(deleted_at__lt=now - datetime.timedelta(days=TRASH_DAYS))
     sheets = old.count()
     old.delete()
-    return keys, sheets
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    sessions: int | None = None
+    if hasattr(store, "get_model_class"):  # the database's sessions (db, cached_db)
+        sessions, _ = store.get_model_class().objects.filter(expire_date__lt=now).delete()
+    else:
+        with contextlib.suppress(NotImplementedError):  # signed cookies expire by themselves
+            store.clear_expired()
+    return Cleared(keys=keys, sheets=sheets, sessions=sessions)
