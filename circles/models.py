@@ -243,3 +243,55 @@ class StandingsChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.change} on {self.played_on}"
+
+
+class AuditEntry(models.Model):
+    """One act of a circle's administration, for its owners to read: who removed a
+    member or changed a role, merged or erased a player, linked a player to an account,
+    or made new links, and when. ``detail`` holds plain values the log page words in
+    the reader's language (circles.wording.audit_line); an erasure rewrites the names it
+    holds, as it does everywhere else."""
+
+    REMOVED = "removed"
+    LEFT = "left"
+    ROLE = "role"
+    MERGED = "merged"
+    ERASED = "erased"
+    LINKED = "linked"
+    UNLINKED = "unlinked"
+    SHOWN_AS = "shown_as"
+    INVITE = "invite"
+    SEASON_LINK = "season_link"
+    ACTIONS = (
+        (REMOVED, _("Member removed")),
+        (LEFT, _("Member left")),
+        (ROLE, _("Role changed")),
+        (MERGED, _("Players merged")),
+        (ERASED, _("Player erased")),
+        (LINKED, _("Player linked to an account")),
+        (UNLINKED, _("Player unlinked from an account")),
+        (SHOWN_AS, _("Name shown outside changed")),
+        (INVITE, _("New invite link")),
+        (SEASON_LINK, _("New share link for a season")),
+    )
+
+    circle = models.ForeignKey(Circle, on_delete=models.CASCADE, related_name="audit")
+    at = models.DateTimeField(auto_now_add=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    # The account's name when it acted (the account may be gone later).
+    actor_name = models.CharField(max_length=150, blank=True, default="")
+    action = models.CharField(max_length=12, choices=ACTIONS)
+    detail = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ("-at", "-pk")
+        indexes = (models.Index(fields=["circle", "-at"]),)
+
+    def __str__(self) -> str:
+        return f"{self.action} in circle {self.circle_id}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from circles.models import Circle, Membership, Season
+from circles.models import Circle, Membership, Player, Season
 from games.models import Sheet
 
 
@@ -37,9 +37,26 @@ def can_play_in_circle(user: Any, circle: Circle) -> bool:
 
 def can_manage_circle(user: Any, circle: Circle) -> bool:
     """Owners rename the circle, rotate the invite link, manage members and seasons,
-    and merge players."""
+    merge and erase players, and read the circle's administration log."""
     found = membership(user, circle)
     return found is not None and found.is_owner
+
+
+def can_speak_for(user: Any, player: Player) -> bool:
+    """The person (their account is linked to the player) or an owner: only they link or
+    unlink an account that is not theirs, and choose how the name is shown outside the
+    circle. Any member may say an unlinked player is them (as the invite page asks)."""
+    if getattr(user, "is_authenticated", False) and player.user_id == user.pk:
+        return True
+    return can_manage_circle(user, player.circle)
+
+
+def can_link_to_me(user: Any, player: Player) -> bool:
+    """A member links a player no account is linked to yet to their own; one linked to
+    another account only an owner re-links."""
+    return can_view_circle(user, player.circle) and (
+        player.user_id is None or can_speak_for(user, player)
+    )
 
 
 def can_view_season(user: Any, season: Season, token: str | None = None) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -17,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from circles.models import (
+    AuditEntry,
     Circle,
     CircleSheet,
     Membership,
@@ -29,10 +31,13 @@ from circles.models import (
 )
 from circles.results import counted_moves, note_change, replay_results
 from circles.rules.standings import ClubRules
+from circles.signals import player_erased
+from games import privacy
 from games import selectors as sheet_selectors
 from games import services as sheet_services
 from games.models import Sheet
 from games.rules.errors import Problem, RuleError
+from scorekeeper.db import lock_in_order, retry_on_conflict
 
 MAX_CIRCLE_NAME = 60
 MAX_PLAYER_NAME = 40
@@ -54,6 +59,22 @@ def _name_problem(field: str, name: str, limit: int) -> Problem | None:
     if "\x00" in name:
         return Problem(field, _("A name cannot contain a NUL character."))
     return None
+
+
+# -- The audit log -------------------------------------------------------------------------
+
+
+def _audit(circle: Circle | int, by: Any, action: str, **detail: Any) -> None:
+    """Write one line of the circle's administration log (see AuditEntry), in the
+    caller's transaction. ``by`` is the account that acted (None: the command line)."""
+    signed_in = getattr(by, "is_authenticated", False)
+    AuditEntry.objects.create(
+        circle_id=circle if isinstance(circle, int) else circle.pk,
+        actor=by if signed_in else None,
+        actor_name=by.get_username() if signed_in else "",
+        action=action,
+        detail=detail,
+    )
 
 
 # -- Circles and members -----------------------------------------------------------------
@@ -87,10 +108,12 @@ def circle_rename(*, circle: Circle, name: object) -> Circle:
     return circle
 
 
-def invite_rotate(*, circle: Circle) -> str:
+def invite_rotate(*, circle: Circle, by: Any = None) -> str:
     """A new invite link; the old one stops working at once."""
-    circle.invite_token = new_token()
-    circle.save(update_fields=["invite_token"])
+    with transaction.atomic():
+        circle.invite_token = new_token()
+        circle.save(update_fields=["invite_token"])
+        _audit(circle, by, AuditEntry.INVITE)
     return circle.invite_token
 
 
@@ -104,25 +127,105 @@ def circle_join(*, user: Any, token: str) -> Circle:
     return circle
 
 
-def member_set_role(*, membership: Membership, role: str) -> Membership:
+@retry_on_conflict
+def member_set_role(*, membership: Membership, role: str, by: Any = None) -> Membership:
     if role not in (Membership.OWNER, Membership.MEMBER):
         raise RuleError(_("A member is an owner or a member."), "role")
     with transaction.atomic():
+        # Lock order (scorekeeper/db.py): the circle's owners and this member, in pk
+        # order; the role as stored now (a retry starts from it, not from this object).
+        locked = lock_in_order(
+            Membership.objects.filter(circle_id=membership.circle_id, role=Membership.OWNER)
+            | Membership.objects.filter(pk=membership.pk)
+        )
+        membership.role = next((m.role for m in locked if m.pk == membership.pk), membership.role)
         if role == Membership.MEMBER and membership.is_owner:
             _keep_an_owner(membership)
-        membership.role = role
-        membership.save(update_fields=["role"])
+        if membership.role != role:
+            membership.role = role
+            membership.save(update_fields=["role"])
+            _audit(
+                membership.circle_id,
+                by,
+                AuditEntry.ROLE,
+                member=membership.user.get_username(),
+                role=role,
+            )
     return membership
 
 
-def member_remove(*, membership: Membership) -> None:
+@dataclass(frozen=True)
+class Removal:
+    """What taking a member out changed: how many sheets and seasons got new links, and
+    whether the invite link is new (all zero/False when no new links were asked for)."""
+
+    sheets: int = 0
+    seasons: int = 0
+    invite: bool = False
+
+    @property
+    def new_links(self) -> bool:
+        return self.invite or bool(self.sheets or self.seasons)
+
+
+@retry_on_conflict
+def member_remove(*, membership: Membership, by: Any = None, new_links: bool = False) -> Removal:
     """Take a member out of the circle; their player stays (the sheets keep it) but is
-    no longer linked to the account."""
+    no longer linked to the account.
+
+    A member saw every sheet's edit link on the circle page, the seasons' share links
+    and the invite link: with ``new_links`` all of them are made anew in the same
+    transaction, so nothing the leaver kept opens anything any more."""
     with transaction.atomic():
+        # Lock order (scorekeeper/db.py): the circle's owners and this member, in pk
+        # order, then (new links) the circle's sheets, in pk order, before its players.
+        # The membership as stored now: the caller's object is left as it was.
+        locked = lock_in_order(
+            Membership.objects.filter(circle_id=membership.circle_id, role=Membership.OWNER)
+            | Membership.objects.filter(pk=membership.pk)
+        )
+        membership = next((m for m in locked if m.pk == membership.pk), membership)
+        if new_links:
+            lock_in_order(
+                Sheet.objects.filter(
+                    pk__in=CircleSheet.objects.filter(circle_id=membership.circle_id).values(
+                        "sheet_id"
+                    )
+                )
+            )
         if membership.is_owner:
             _keep_an_owner(membership)
-        Player.objects.filter(circle=membership.circle, user=membership.user).update(user=None)
+        circle = membership.circle
+        Player.objects.filter(circle=circle, user=membership.user).update(user=None)
         membership.delete()
+        removal = Removal()
+        if new_links:
+            actor = sheet_services.Actor(user=by)
+            sheet_ids = list(
+                CircleSheet.objects.filter(circle=circle).values_list("sheet_id", flat=True)
+            )
+            seasons = list(Season.objects.select_for_update().filter(circle=circle).order_by("pk"))
+            for season in seasons:
+                season.view_token = new_token()
+            Season.objects.bulk_update(seasons, ["view_token"])
+            circle.invite_token = new_token()
+            circle.save(update_fields=["invite_token"])
+            removal = Removal(
+                sheets=sheet_services.links_rotate_many(sheet_ids=sheet_ids, by=actor),
+                seasons=len(seasons),
+                invite=True,
+            )
+        left = by is not None and getattr(by, "pk", None) == membership.user_id
+        _audit(
+            circle,
+            by,
+            AuditEntry.LEFT if left else AuditEntry.REMOVED,
+            member=membership.user.get_username(),
+            sheets=removal.sheets,
+            seasons=removal.seasons,
+            invite=removal.invite,
+        )
+    return removal
 
 
 def _keep_an_owner(membership: Membership) -> None:
@@ -149,6 +252,7 @@ def player_for_name(circle: Circle, name: object) -> Player:
     return player
 
 
+@retry_on_conflict
 def player_update(
     *,
     player: Player,
@@ -156,11 +260,16 @@ def player_update(
     guest: bool | None = None,
     shown_as: object = None,
     user: Any = ...,
+    by: Any = None,
 ) -> Player:
     """Rename (every sheet of the circle shows the new name), mark a guest, choose how
     the name is shown outside the circle, or link the player to a member's account."""
     problems: list[Problem] = []
     with transaction.atomic():
+        if name is not None and _tidy(name) != player.name:
+            # Lock order (scorekeeper/db.py): a new name is shown on every sheet the
+            # player sat at: those sheets first, in pk order, then the player.
+            lock_in_order(Sheet.objects.filter(pk__in=player.seats.values("sheet_id")))
         player = Player.objects.select_for_update().get(pk=player.pk)
         new_name = player.name
         if name is not None:
@@ -202,14 +311,32 @@ def player_update(
             _show_name_on_sheets(player)
         if guest is not None:
             player.guest = bool(guest)
-        if shown_as is not None:
+        if shown_as is not None and shown_as != player.shown_as:
             player.shown_as = shown_as
-        if user is not ...:
+            _audit(
+                player.circle_id,
+                by,
+                AuditEntry.SHOWN_AS,
+                player=player.pk,
+                name=player.name,
+                shown_as=shown_as,
+            )
+        if user is not ... and user != player.user:
+            before = player.user
             player.user = user
+            _audit(
+                player.circle_id,
+                by,
+                AuditEntry.LINKED if user is not None else AuditEntry.UNLINKED,
+                player=player.pk,
+                name=player.name,
+                member=(user or before).get_username(),
+            )
         player.save()
     return player
 
 
+@retry_on_conflict
 def player_claim(*, circle: Circle, user: Any, player: object) -> Player:
     """A member says which player of the circle they are: ``player`` is one of its
     players no account is linked to yet, or the name of a new one (an unlinked player
@@ -251,11 +378,17 @@ def _show_name_on_sheets(player: Player, seats: Sequence[SeatPlayer] | None = No
             continue
 
 
-def player_merge(*, keep: Player, absorb: Player) -> Player:
+@retry_on_conflict
+def player_merge(*, keep: Player, absorb: Player, by: Any = None) -> Player:
     """``absorb`` was the same person as ``keep``: every sheet follows ``keep``."""
     if keep.pk == absorb.pk or keep.circle_id != absorb.circle_id:
         raise RuleError(_("Choose two different players of the same circle."), "absorb")
     with transaction.atomic():
+        # Lock order (scorekeeper/db.py): every sheet the absorbed player sat at, in pk
+        # order (a deal written there meanwhile waits, or is done), then both players in
+        # pk order; only then the seats, results and names on the sheets.
+        lock_in_order(Sheet.objects.filter(pk__in=absorb.seats.values("sheet_id")))
+        lock_in_order(Player.objects.filter(pk__in=(keep.pk, absorb.pk)))
         keep = Player.objects.select_for_update().get(pk=keep.pk)
         absorb = Player.objects.select_for_update().get(pk=absorb.pk)
         shared = set(keep.seats.values_list("sheet_id", flat=True)) & set(
@@ -291,52 +424,82 @@ def player_merge(*, keep: Player, absorb: Player) -> Player:
                 noted.save(update_fields=["moves"])
         absorb.delete()
         _show_name_on_sheets(keep, seats)
+        _audit(
+            keep.circle_id,
+            by,
+            AuditEntry.MERGED,
+            player=keep.pk,
+            name=keep.name,
+            absorbed=absorb.name,
+        )
     return keep
 
 
-def player_erase(*, player: Player) -> Player:
-    """Erase a person from the circle, as data-protection law lets them ask: their name
-    is replaced on every sheet they sat at (and in those sheets' histories and the
-    standings' change log) by a placeholder, the link to their account goes, and they
-    are no longer offered as a name. The games they played stay, so nobody else's
-    scores change."""
-    from games.models import SheetEvent
+@retry_on_conflict
+def player_erase(*, player: Player, by: Any = None) -> Player:
+    """Erase a person from the circle, as data-protection law lets them ask.
 
+    Found by the player, not by the spelling of a name: every seat they sat at is
+    renamed to a placeholder, and every name they were written as there (another case,
+    a name from before a rename or a merge) is replaced in those sheets' histories, the
+    kept answers of Idempotency-Keys, the phones' sessions (games.privacy), the
+    standings' change log, this log and the club evenings (``signals.player_erased``).
+    The link to their account goes, and they are no longer offered as a name. The games
+    stay, so nobody else's scores change. Backups made earlier keep the name."""
     with transaction.atomic():
+        # Lock order (scorekeeper/db.py): the sheets the player sat at, in pk order, then
+        # the player.
+        lock_in_order(Sheet.objects.filter(pk__in=player.seats.values("sheet_id")))
         player = Player.objects.select_for_update().get(pk=player.pk)
         if player.erased:
             return player
         number = Player.objects.filter(circle_id=player.circle_id, erased=True).count() + 1
-        old_name = player.name
         placeholder = _("Former player %(number)d") % {"number": number}
         while Player.objects.filter(
             circle_id=player.circle_id, name_key=placeholder.casefold()
         ).exists():
             number += 1
             placeholder = _("Former player %(number)d") % {"number": number}
+        seats = list(player.seats.select_related("sheet__sheet").order_by("sheet_id"))
+        at_seats = {seat.sheet_id: seat.position for seat in seats}
+        names = {player.name} | privacy.names_at_seats(at_seats)
+        account = player.user
         player.name = placeholder
         player.name_key = placeholder.casefold()
         player.user = None
         player.erased = True
         player.save()
-        seats = list(player.seats.select_related("sheet__sheet"))
         _show_name_on_sheets(player, seats)
-        sheet_ids = [seat.sheet_id for seat in seats]
-        for event in SheetEvent.objects.filter(sheet_id__in=sheet_ids, kind=SheetEvent.STARTED):
-            names = (event.after or {}).get("players")
-            if isinstance(names, list) and old_name in names:
-                event.after = {
-                    **event.after,
-                    "players": [placeholder if n == old_name else n for n in names],
-                }
-                event.save(update_fields=["after"])
         for noted in StandingsChange.objects.filter(circle_id=player.circle_id):
             if any(move.get("player") == player.pk for move in noted.moves):
+                names.update(
+                    move["name"]
+                    for move in noted.moves
+                    if move.get("player") == player.pk and isinstance(move.get("name"), str)
+                )
                 noted.moves = [
                     {**move, "name": placeholder} if move.get("player") == player.pk else move
                     for move in noted.moves
                 ]
                 noted.save(update_fields=["moves"])
+        for entry in AuditEntry.objects.filter(
+            circle_id=player.circle_id, detail__player=player.pk
+        ):
+            detail = dict(entry.detail)
+            for field in ("name", "absorbed"):
+                if isinstance(detail.get(field), str):
+                    names.add(detail[field])
+                    detail[field] = placeholder
+            if account is not None and detail.get("member") == account.get_username():
+                detail["member"] = placeholder
+            entry.detail = detail
+            entry.save(update_fields=["detail"])
+        for _receiver, found in player_erased.send(
+            sender=Player, player=player, placeholder=placeholder
+        ):
+            names.update(found or ())
+        privacy.forget(seats=at_seats, names=names, placeholder=placeholder)
+        _audit(player.circle_id, by, AuditEntry.ERASED, player=player.pk, name=placeholder)
     return player
 
 
@@ -523,7 +686,9 @@ def season_save(*, circle: Circle, data: Mapping[str, Any], season: Season | Non
     return season
 
 
-def season_rotate_token(*, season: Season) -> str:
-    season.view_token = new_token()
-    season.save(update_fields=["view_token"])
+def season_rotate_token(*, season: Season, by: Any = None) -> str:
+    with transaction.atomic():
+        season.view_token = new_token()
+        season.save(update_fields=["view_token"])
+        _audit(season.circle_id, by, AuditEntry.SEASON_LINK, season=season.pk, name=season.name)
     return season.view_token

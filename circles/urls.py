@@ -15,6 +15,12 @@ urlpatterns = [
         views.member_change,
         name="member",
     ),
+    path(
+        "circles/<int:circle_id>/members/<int:membership_id>/remove",
+        views.member_remove_page,
+        name="member-remove",
+    ),
+    path("circles/<int:circle_id>/log/", views.audit_log, name="log"),
     path("join/<str:token>/", views.circle_join, name="join"),
     path("circles/<int:circle_id>/players/", views.players_page, name="players"),
     path("circles/<int:circle_id>/players/<int:player_id>/", views.player_page, name="player"),

@@ -21,7 +21,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from circles import charts_data, permissions, selectors, services, wording
+from circles import audit, charts_data, permissions, selectors, services, wording
 from circles.forms import CircleForm, NewPlayerForm, PlayerForm, SeasonForm
 from circles.models import Circle, CircleSheet, Membership, Player, Season
 from games.games import GAMES
@@ -130,7 +130,7 @@ def circle_settings(request: HttpRequest, circle_id: int) -> HttpResponse:
 @require_POST
 def invite_rotate(request: HttpRequest, circle_id: int) -> HttpResponse:
     circle = _circle(request, circle_id, manage=True)
-    services.invite_rotate(circle=circle)
+    services.invite_rotate(circle=circle, by=request.user)
     messages.success(request, _("A new invite link is ready; the old one no longer works."))
     return redirect("circles:settings", circle.pk)
 
@@ -143,12 +143,18 @@ def member_change(request: HttpRequest, circle_id: int, membership_id: int) -> H
     action = request.POST.get("action")
     try:
         if action == "remove":
-            services.member_remove(membership=membership)
+            removal = services.member_remove(
+                membership=membership,
+                by=request.user,
+                new_links=request.POST.get("new_links") == "1",
+            )
             messages.success(
                 request, _("%(name)s left the circle.") % {"name": membership.user.username}
             )
+            if removal.new_links:
+                messages.success(request, audit.new_links_made(removal))
         elif action in (Membership.OWNER, Membership.MEMBER):
-            services.member_set_role(membership=membership, role=action)
+            services.member_set_role(membership=membership, role=action, by=request.user)
             messages.success(request, _("Saved."))
         else:
             messages.error(request, _("Choose what to do with this member."))
@@ -159,6 +165,36 @@ def member_change(request: HttpRequest, circle_id: int, membership_id: int) -> H
     if membership.user_id == request.user.pk and action in ("remove", Membership.MEMBER):
         return redirect("games:home")
     return redirect("circles:settings", circle.pk)
+
+
+@login_required
+@require_GET
+def member_remove_page(request: HttpRequest, circle_id: int, membership_id: int) -> HttpResponse:
+    """Before a member is taken out: what they saw (every sheet's edit link, the
+    seasons' share links, the invite link), and the offer to make all of it new in the
+    same step. Leaving oneself asks only to confirm."""
+    circle = _circle(request, circle_id, manage=True)
+    membership = get_object_or_404(
+        Membership.objects.select_related("user"), pk=membership_id, circle=circle
+    )
+    context = {
+        "circle": circle,
+        "membership": membership,
+        "leaving": membership.user_id == request.user.pk,
+        "sheets": CircleSheet.objects.filter(circle=circle).count(),
+        "seasons": circle.seasons.count(),
+    }
+    return render(request, "circles/member_remove.html", context)
+
+
+@login_required
+@require_GET
+def audit_log(request: HttpRequest, circle_id: int) -> HttpResponse:
+    """The circle's administration log, newest first, for its owners."""
+    circle = _circle(request, circle_id, manage=True)
+    lines, more = audit.entries(circle, before=_int(request.GET.get("before")))
+    context = {"circle": circle, "lines": lines, "more": more}
+    return render(request, "circles/audit_log.html", context)
 
 
 @require_http_methods(["GET", "POST"])
@@ -247,14 +283,24 @@ def players_page(request: HttpRequest, circle_id: int) -> HttpResponse:
 def player_page(request: HttpRequest, circle_id: int, player_id: int) -> HttpResponse:
     circle = _circle(request, circle_id)
     player = get_object_or_404(Player, pk=player_id, circle=circle)
+    player.circle = circle
+    link = request.POST.get("link") if request.method == "POST" else None
+    # The person, or an owner; or a member saying in this very step that they are it.
+    speaks_for = permissions.can_speak_for(request.user, player) or (
+        link == "me" and permissions.can_link_to_me(request.user, player)
+    )
     form = PlayerForm(
         request.POST or None,
         initial={"name": player.name, "guest": player.guest, "shown_as": player.shown_as},
     )
+    # How the name is shown outside the circle is the person's choice (or an owner's).
+    form.fields["shown_as"].disabled = not speaks_for
     status = 200
     if request.method == "POST":
+        refused = _player_change_refused(request, player, link, speaks_for)
+        if refused:
+            return refused
         if form.is_valid():
-            link = request.POST.get("link")
             user: Any = ...
             if link == "me":
                 user = request.user
@@ -267,6 +313,7 @@ def player_page(request: HttpRequest, circle_id: int, player_id: int) -> HttpRes
                     guest=form.cleaned_data["guest"],
                     shown_as=form.cleaned_data["shown_as"],
                     user=user,
+                    by=request.user,
                 )
             except RuleError as error:
                 _problems_into(form, error)
@@ -285,9 +332,42 @@ def player_page(request: HttpRequest, circle_id: int, player_id: int) -> HttpRes
         "others": [p for p in circle.players.all() if p.pk != player.pk],
         "can_manage": permissions.can_manage_circle(request.user, circle),
         "is_me": player.user_id == request.user.pk,
+        "speaks_for": permissions.can_speak_for(request.user, player),
+        "can_link_to_me": permissions.can_link_to_me(request.user, player),
         "charts": charts_data.player_charts(profile, player),
     }
     return render(request, "circles/player.html", context, status=status)
+
+
+def _player_change_refused(
+    request: HttpRequest, player: Player, link: str | None, speaks_for: bool
+) -> HttpResponse | None:
+    """A 403 page when a member asks for what only the person or an owner may do: link
+    someone else's player to their own account, unlink another's account, or choose how
+    another person's name is shown outside the circle. Nothing is changed."""
+    why = None
+    if link == "me" and not permissions.can_link_to_me(request.user, player):
+        why = _(
+            "%(name)s is linked to another member's account; only that member or an owner "
+            "can change it."
+        )
+    elif link == "none" and player.user_id is not None and not speaks_for:
+        why = _("Only %(name)s or an owner can unlink this account.")
+    elif (
+        not speaks_for
+        and "shown_as" in request.POST
+        and request.POST["shown_as"] != player.shown_as
+    ):
+        why = _("Only %(name)s or an owner chooses how the name is shown outside the circle.")
+    if why is None:
+        return None
+    context = {
+        "status": 403,
+        "title": _("Not yours to change"),
+        "message": why % {"name": player.name},
+        "back": player.get_absolute_url(),
+    }
+    return render(request, "error.html", context, status=403)
 
 
 @login_required
@@ -299,7 +379,7 @@ def player_erase(request: HttpRequest, circle_id: int, player_id: int) -> HttpRe
     if request.POST.get("confirm") != "erase":
         messages.error(request, _("Tick the box to confirm: erasing cannot be undone."))
         return redirect(player.get_absolute_url())
-    services.player_erase(player=player)
+    services.player_erase(player=player, by=request.user)
     messages.success(request, _("The name is erased from every sheet of the circle."))
     return redirect("circles:players", circle.pk)
 
@@ -314,7 +394,7 @@ def player_merge(request: HttpRequest, circle_id: int, player_id: int) -> HttpRe
         messages.error(request, _("Choose the player to merge into this one."))
         return redirect(keep.get_absolute_url())
     try:
-        services.player_merge(keep=keep, absorb=absorb)
+        services.player_merge(keep=keep, absorb=absorb, by=request.user)
     except RuleError as error:
         for problem in error.problems:
             messages.error(request, problem.message)
@@ -497,6 +577,6 @@ def season_public(request: HttpRequest, token: str) -> HttpResponse:
 def season_rotate(request: HttpRequest, circle_id: int, season_id: int) -> HttpResponse:
     circle = _circle(request, circle_id, manage=True)
     season = get_object_or_404(Season, pk=season_id, circle=circle)
-    services.season_rotate_token(season=season)
+    services.season_rotate_token(season=season, by=request.user)
     messages.success(request, _("A new link is ready; the old one no longer works."))
     return redirect(season.get_absolute_url())

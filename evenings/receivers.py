@@ -7,7 +7,10 @@ from typing import Any
 
 from django.dispatch import receiver
 
-from evenings.models import EveningTable
+from circles.models import Player
+from circles.signals import player_erased
+from evenings.locking import bump
+from evenings.models import EveningChange, EveningPlayer, EveningTable
 from evenings.services import table_from_sheet
 from games.models import Sheet
 from games.rules.sheet import SheetState
@@ -34,3 +37,29 @@ def keep_table(*, sheet: Sheet, state: SheetState, change: str, **_: Any) -> Non
     if table is None or table.paper:
         return
     table_from_sheet(table=table, sheet=sheet, state=state, change=change)
+
+
+@receiver(player_erased, sender=Player, dispatch_uid="evenings-erase-player")
+def erase_from_rolls(*, player: Player, placeholder: str, **_: Any) -> set[str]:
+    """A circle player was erased: their name goes from every club evening's roll and
+    its change notes (the evening's pages are drawn anew: its version moves). Answers
+    the names the rolls held, for circles.services.player_erase to look for elsewhere."""
+    found: set[str] = set()
+    for entry in EveningPlayer.objects.filter(circle_player=player).select_related("evening"):
+        found.add(entry.name)
+        entry.name = placeholder
+        entry.save(update_fields=["name"])
+        for change in EveningChange.objects.filter(evening_id=entry.evening_id):
+            if any(move.get("player") == entry.pk for move in change.moves):
+                found.update(
+                    move["name"]
+                    for move in change.moves
+                    if move.get("player") == entry.pk and isinstance(move.get("name"), str)
+                )
+                change.moves = [
+                    {**move, "name": placeholder} if move.get("player") == entry.pk else move
+                    for move in change.moves
+                ]
+                change.save(update_fields=["moves"])
+        bump(entry.evening)
+    return found

@@ -32,8 +32,9 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
+from accounts import mail as accounts_mail
 from circles import services
-from circles.models import Player
+from circles.models import Membership, Player
 from games import services as sheet_services
 from games.models import Sheet
 
@@ -151,6 +152,8 @@ NO_FORM = {
     "circles:season-public": "a page",
     "circles:season-public-csv": "a download",
     "circles:circle-export": "a download",
+    "circles:log": "the circle's administration log: a page",
+    "circles:member-remove": "a page (its form posts elsewhere)",
     "accounts:password-change-done": "a page",
     "accounts:password-reset-done": "a page",
     "accounts:password-reset-complete": "a page",
@@ -265,6 +268,10 @@ def pages(w: World) -> dict[str, Page]:
         "circle new": Page("/circles/new/", types={"circles:circle-new": {"name": "Second"}}),
         "circle": Page(f"/circles/{c}/"),
         "circle settings": Page(f"/circles/{c}/settings/"),
+        "member remove": Page(
+            f"/circles/{c}/members/"
+            f"{Membership.objects.get(circle=w.circle, user=w.member).pk}/remove"
+        ),
         "players": Page(f"/circles/{c}/players/", types={"circles:players": {"name": "Zora"}}),
         "player": Page(
             f"/circles/{c}/players/{w.player.pk}/",
@@ -317,6 +324,12 @@ def pages(w: World) -> dict[str, Page]:
             "/accounts/password/reset/",
             who="visitor",
             types={"accounts:password-reset": {"email": "olga@example.org"}},
+        ),
+        "email confirm": Page(
+            lambda: (
+                f"/accounts/email/{accounts_mail.confirm_token(w.member, 'max.new@example.org')}/"
+            ),
+            who="member",
         ),
         "password reset confirm": Page(
             lambda: reset_link(w.owner),

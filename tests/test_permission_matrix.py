@@ -251,6 +251,8 @@ MATRIX: dict[str, tuple[Build, dict[str, str]]] = {
         get(lambda w, r: "/en/accounts/password/reset/done/"),
         PUBLIC,
     ),
+    # An e-mail confirmation link: a page for anyone who holds it (a bad one says so).
+    "accounts:email-confirm": (get(lambda w, r: "/en/accounts/email/not-a-token/"), PUBLIC),
     "accounts:password-reset-confirm": (
         get(lambda w, r: "/en/accounts/password/reset/MQ/set-password/"),
         PUBLIC,
@@ -268,6 +270,11 @@ MATRIX: dict[str, tuple[Build, dict[str, str]]] = {
         ),
         OWNERS,
     ),
+    "circles:member-remove": (
+        get(lambda w, r: f"/en/circles/{w.circle.pk}/members/{w.member_ship.pk}/remove"),
+        OWNERS,
+    ),
+    "circles:log": (get(c("log/")), OWNERS),
     # The invite page: a visitor without an account is told which circle invites and
     # offered to sign up or log in; joining (its POST) needs an account.
     "circles:join": (get(lambda w, r: f"/en/join/{w.circle.invite_token}/"), PUBLIC),

@@ -1,0 +1,12 @@
+"""What the circles app announces to apps built on it (which it never imports).
+
+``player_erased``: a player of a circle was erased at their request, inside the
+erasure's transaction. Arguments: ``player`` (already renamed to ``placeholder``) and
+``placeholder``. A receiver rewrites whatever of its own holds the person's name (the
+club evenings' rolls and their change notes) and answers the names it found there, so
+that the erasure can look for those too in what the sheets keep.
+"""
+
+from django.dispatch import Signal
+
+player_erased = Signal()
