@@ -18,8 +18,11 @@ enter Skat deals through the JSON API for ``--seconds``:
 - every deal differs from the others on its sheet, so each stored deal can be
   matched with the request that sent it;
 - each client stands for ``--phones`` phones: its requests carry their addresses in
-  X-Forwarded-For, and gunicorn runs with TRUSTED_PROXY_HOPS=1 as behind a proxy, so
-  the rate limits count phones (a 429 is waited out, or the deal dropped at the end);
+  X-Forwarded-For, as a proxy in front adds them; the clients connect from 127.0.0.1,
+  the proxy FORWARDED_ALLOW_IPS trusts (its default, which the bench sets whatever the
+  environment says), so the rate limits count phones (a 429 is waited out, or the deal
+  dropped at the end). A request and its retries come from one phone, as an anonymous
+  Idempotency-Key is kept for the address that sent it;
 - a share of the answered deals (``--replay``) is sent again with the same key, as
   a phone does when the answer got lost: the same answer must come back;
 - a share of the deals (``--double-tap``) is sent twice at the same moment on two
@@ -54,6 +57,7 @@ import threading
 import time
 import uuid
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -227,8 +231,11 @@ class Client:
     """One load thread: one keep-alive connection, every request retried with its key.
 
     Each request comes from one of the client's ``addresses`` in turn (as if a proxy in
-    front had added it to X-Forwarded-For: the server runs with TRUSTED_PROXY_HOPS=1),
-    so the rate limits count phones, as they would behind a real proxy.
+    front had added it to X-Forwarded-For: the server trusts the header from 127.0.0.1,
+    FORWARDED_ALLOW_IPS), so the rate limits count phones, as they would behind a real
+    proxy. A request's retries come from the same phone: a new sheet's Idempotency-Key
+    is kept for the address that sent it, so a retry from another address would start
+    a second sheet.
     """
 
     def __init__(self, port: int, tally: Tally, stop: float, addresses: list[str]) -> None:
@@ -263,14 +270,14 @@ class Client:
             headers["Authorization"] = f"Bearer {token}"
         if key:
             headers["Idempotency-Key"] = key
+        self.sent += 1
+        headers["X-Forwarded-For"] = self.addresses[self.sent % len(self.addresses)]
         failures = 0
         while failures < ATTEMPTS and time.monotonic() < self.hard_stop:
             if failures:
                 time.sleep(random.uniform(0, min(0.05 * 2**failures, 1.0)))
             if self.connection is None:
                 self.connection = http.client.HTTPConnection(HOST, self.port, timeout=TIMEOUT)
-            self.sent += 1
-            headers["X-Forwarded-For"] = self.addresses[self.sent % len(self.addresses)]
             start = time.perf_counter()
             try:
                 self.connection.request(method, path, body=payload, headers=headers)
@@ -623,6 +630,26 @@ def prepare(env: dict[str, str]) -> None:
         )
 
 
+def server_environment(environ: Mapping[str, str], *, workers: str, threads: str) -> dict[str, str]:
+    """The environment gunicorn runs in (DATABASE_URL left out: SQLite unless a run
+    sets it)."""
+    env = {
+        **environ,
+        "SECRET_KEY": "load-" + uuid.uuid4().hex * 2,
+        "DEBUG": "0",
+        "ALLOWED_HOSTS": HOST,
+        "WORKERS": str(workers),
+        "THREADS": str(threads),
+        # As behind one proxy on this machine: the clients connect from HOST, the proxy
+        # the server trusts (FORWARDED_ALLOW_IPS's default, set here whatever the
+        # environment says), so the rate limits count the X-Forwarded-For they send.
+        "FORWARDED_ALLOW_IPS": HOST,
+    }
+    env.pop("DATABASE_URL", None)
+    env.pop("TRUSTED_PROXY_HOPS", None)  # no longer read (a warning at every start)
+    return env
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, nargs="+", default=[16, 64])
@@ -652,17 +679,7 @@ def main() -> None:
     if not (ROOT / "staticfiles" / "staticfiles.json").exists():
         raise SystemExit("Run `make setup` first (the pages need the static files).")
     workdir = Path(tempfile.mkdtemp(prefix="scorekeeper-load-"))
-    base = {
-        **os.environ,
-        "SECRET_KEY": "load-" + uuid.uuid4().hex * 2,
-        "DEBUG": "0",
-        "ALLOWED_HOSTS": HOST,
-        "WORKERS": str(args.workers),
-        "THREADS": str(args.threads),
-        # As behind one proxy: the rate limits count the X-Forwarded-For the clients send.
-        "TRUSTED_PROXY_HOPS": "1",
-    }
-    base.pop("DATABASE_URL", None)
+    base = server_environment(os.environ, workers=args.workers, threads=args.threads)
     databases: list[tuple[str, dict[str, str] | None]] = [("SQLite", None)]
     if args.postgres:
         pg = {**base, "DATABASE_URL": args.postgres, "DATA_DIR": str(workdir / "postgres")}

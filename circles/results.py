@@ -18,6 +18,7 @@ from circles.rules.contributions import follows, seat_stats, seat_stats_after
 from games import selectors as sheet_selectors
 from games.models import Sheet
 from games.rules.sheet import SheetState
+from scorekeeper.db import lock_in_order, retry_on_conflict
 
 
 def headline(game: str, stats: Mapping[str, Any]) -> int:
@@ -155,12 +156,26 @@ def rebuild_results(circle: Circle) -> int:
         .order_by("sheet_id")
         .values_list("sheet_id", flat=True)
     ):
-        with transaction.atomic():
-            # Locked as a write locks it, so a deal entered meanwhile waits for this.
-            link = CircleSheet.objects.select_for_update().select_related("sheet").get(pk=sheet_id)
-            replay_results(link, change="rebuilt")
+        _rebuild_sheet(sheet_id)
         count += 1
     return count
+
+
+@retry_on_conflict
+def _rebuild_sheet(sheet_id: int) -> None:
+    """One sheet's results derived again, in a transaction of its own."""
+    with transaction.atomic():
+        # Lock order (scorekeeper/db.py): the sheet's row first, as every write to the
+        # sheet locks it (a deal entered meanwhile waits for this, or this for it), then
+        # its circle link and the results, which hang off it. A sheet in the trash too:
+        # its results are derived like any other's.
+        lock_in_order(Sheet.objects.filter(pk=sheet_id))
+        link = (
+            CircleSheet.objects.select_for_update(of=("self",))
+            .select_related("sheet")
+            .get(pk=sheet_id)
+        )
+        replay_results(link, change="rebuilt")
 
 
 def replay_results(link: CircleSheet, *, change: str) -> SheetState:

@@ -24,6 +24,7 @@ from evenings.locking import bump, locked
 from evenings.models import BillChange, Evening, EveningPlayer, EveningTable, Payment
 from evenings.rules import money, seating
 from games.rules.errors import ProblemCollector, RuleError
+from scorekeeper.db import retry_on_conflict
 
 
 def read_kept(data: Mapping[str, Any] | None) -> money.MoneyRules | None:
@@ -60,6 +61,8 @@ def who(request_user: Any) -> str:
     return _("the organiser's link")
 
 
+# Outside the transaction: run again whole after a deadlock (scorekeeper/db.py).
+@retry_on_conflict
 @transaction.atomic
 def payment_add(
     *,
@@ -87,6 +90,7 @@ def payment_add(
     return payment
 
 
+@retry_on_conflict
 @transaction.atomic
 def payment_undo(
     *, evening: Evening, payment: Payment, by: str = "", expected_version: int | None = None
@@ -103,6 +107,7 @@ def payment_undo(
     return payment
 
 
+@retry_on_conflict
 @transaction.atomic
 def rules_set(
     *, evening: Evening, data: Mapping[str, Any] | None, expected_version: int | None = None

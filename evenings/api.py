@@ -12,6 +12,7 @@ and the evening as it is now when the evening changed since that version.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,8 +43,10 @@ from games.api_declarations import (
 )
 from games.api_input import Body, UnreadableInput, errors_json, parse_json_object
 from games.api_sheets import _BadIfMatch, bearer_token, expected_version
+from games.models import IdempotencyKey
 from games.rules.errors import Problem, RuleError
 from scorekeeper.i18n import JsonResponse
+from scorekeeper.security import client_ip
 
 Answer = tuple[int, dict[str, Any]]
 
@@ -463,8 +466,22 @@ def _read(request: HttpRequest, declared: type[Request]) -> Any:
         return _json(_errors(error.problems, 400))
 
 
-def _write(request: HttpRequest, evening: Evening, action: Any) -> JsonResponse:
-    """Run a write with the request's If-Match and Idempotency-Key."""
+def _kept_answer(scope: str, key: str | None) -> dict[str, Any]:
+    """What a key kept of its first answer. Of an answer larger than the key keeps
+    (``games.services.idempotent``), its short members: the ids a replay reads again."""
+    stored = IdempotencyKey.objects.filter(scope=scope, key=key).first()
+    return dict(stored.response) if stored is not None else {}
+
+
+Replay = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def _write(
+    request: HttpRequest, evening: Evening, action: Any, replay: Replay | None = None
+) -> JsonResponse:
+    """Run a write with the request's If-Match and Idempotency-Key. ``replay`` answers
+    a retry whose first answer was too large for its key to keep: it gets what the key
+    kept (the short members) and answers with the evening as it is now."""
     try:
         version = expected_version(request, evening)  # type: ignore[arg-type]
     except _BadIfMatch:
@@ -494,7 +511,19 @@ def _write(request: HttpRequest, evening: Evening, action: Any) -> JsonResponse:
     digest = hashlib.sha256((bearer_token(request) or "").encode()).hexdigest()[:16]
     scope = f"evening:{evening.pk}:{digest}"
     print_ = sheet_services.fingerprint(request.method or "", request.path, request.body.decode())
-    status, answer = sheet_services.idempotent(scope=scope, key=key, print_=print_, action=run)
+
+    def replayed() -> dict[str, Any]:
+        assert replay is not None
+        evening.refresh_from_db()
+        return replay(_kept_answer(scope, key))
+
+    status, answer = sheet_services.idempotent(
+        scope=scope,
+        key=key,
+        print_=print_,
+        action=run,
+        replay=replayed if replay is not None else None,
+    )
     response = JsonResponse(answer, status=status)
     if status < 300:
         evening.refresh_from_db(fields=["version"])
@@ -557,19 +586,42 @@ def evenings(request: HttpRequest) -> JsonResponse:
             )
         except RuleError as error:
             return _errors(error.problems, 422)
-        body = evening_json(request, evening, organiser=True)
-        body["organiser_token"] = evening.organiser_token
-        body["view_token"] = evening.view_token
-        body["urls"]["board"] = request.build_absolute_uri(
-            reverse("evenings:board", args=[evening.organiser_token])
-        )
-        return 201, body
+        return 201, _created_json(request, evening)
 
-    user = request.user
-    scope = f"evenings:user:{user.pk}" if user.is_authenticated else "evenings:anonymous"
+    # Per account; without one per the caller's address (as a new sheet's key): nobody
+    # elsewhere who learns the key gets this evening's organiser token back.
+    scope = sheet_services.key_scope(user=request.user, client=client_ip(request), kind="evenings")
     print_ = sheet_services.fingerprint("POST", request.path, request.body.decode())
     key = request.headers.get("Idempotency-Key")
-    return _json(sheet_services.idempotent(scope=scope, key=key, print_=print_, action=create))
+
+    def created_now() -> dict[str, Any]:
+        # A retry whose first answer its key kept compact: the evening it started, as
+        # it is now (the scope is this caller's, so the tokens go back to them only).
+        kept = _kept_answer(scope, key)
+        evening_id = kept.get("id")
+        found = (
+            Evening.objects.select_related("circle").filter(pk=evening_id).first()
+            if isinstance(evening_id, int)
+            else None
+        )
+        return kept if found is None else _created_json(request, found)
+
+    return _json(
+        sheet_services.idempotent(
+            scope=scope, key=key, print_=print_, action=create, replay=created_now
+        )
+    )
+
+
+def _created_json(request: HttpRequest, evening: Evening) -> dict[str, Any]:
+    """A new evening's answer: the evening with its organiser's tokens and board."""
+    body = evening_json(request, evening, organiser=True)
+    body["organiser_token"] = evening.organiser_token
+    body["view_token"] = evening.view_token
+    body["urls"]["board"] = request.build_absolute_uri(
+        reverse("evenings:board", args=[evening.organiser_token])
+    )
+    return body
 
 
 @csrf_exempt
@@ -606,11 +658,16 @@ def evening_players(request: HttpRequest, evening_id: int) -> JsonResponse:
             tags=data.tags or (),
             expected_version=version,
         )
-        roll = EveningPlayer.objects.filter(evening=evening)
-        settled = _settled(evening)
-        return 201, {"roll": [_player_json(p, settled) for p in roll]}
+        return 201, _roll_json(evening)
 
-    return _write(request, evening, add)
+    return _write(request, evening, add, replay=lambda kept: _roll_json(evening))
+
+
+def _roll_json(evening: Evening) -> dict[str, Any]:
+    """The roll as the organiser sees it (a roll write's answer)."""
+    roll = EveningPlayer.objects.filter(evening=evening)
+    settled = _settled(evening)
+    return {"roll": [_player_json(p, settled) for p in roll]}
 
 
 @csrf_exempt
@@ -645,11 +702,9 @@ def evening_player(request: HttpRequest, evening_id: int, player_id: int) -> Jso
 
     def leave(version: int | None) -> Answer:
         services.player_leave(evening=evening, player=player, expected_version=version)
-        roll = EveningPlayer.objects.filter(evening=evening)
-        settled = _settled(evening)
-        return 200, {"roll": [_player_json(p, settled) for p in roll]}
+        return 200, _roll_json(evening)
 
-    return _write(request, evening, leave)
+    return _write(request, evening, leave, replay=lambda kept: _roll_json(evening))
 
 
 @csrf_exempt
@@ -672,19 +727,28 @@ def evening_series(request: HttpRequest, evening_id: int) -> JsonResponse:
             keep_apart=data.keep_apart,
             expected_version=version,
         )
-        tables = [
-            _table_json(request, t, list(t.seats.all()), organiser=True)
-            for t in series.tables.select_related("sheet").prefetch_related("seats")
-        ]
-        return 201, {
-            "number": series.number,
-            "draw": series.method,
-            "seed": series.seed,
-            "tables": tables,
-            "sitting_out": list(series.sitting_out),
-        }
+        return 201, _series_json(request, series)
 
-    return _write(request, evening, draw)
+    def drawn_now(kept: dict[str, Any]) -> dict[str, Any]:
+        series = evening.series.filter(number=kept.get("number")).first()
+        return kept if series is None else _series_json(request, series)
+
+    return _write(request, evening, draw, replay=drawn_now)
+
+
+def _series_json(request: HttpRequest, series: Any) -> dict[str, Any]:
+    """A drawn series as its organiser sees it: its tables with their links."""
+    tables = [
+        _table_json(request, t, list(t.seats.all()), organiser=True)
+        for t in series.tables.select_related("sheet").prefetch_related("seats")
+    ]
+    return {
+        "number": series.number,
+        "draw": series.method,
+        "seed": series.seed,
+        "tables": tables,
+        "sitting_out": list(series.sitting_out),
+    }
 
 
 @csrf_exempt
@@ -838,7 +902,9 @@ def evening_money(request: HttpRequest, evening_id: int) -> JsonResponse:
         evening.refresh_from_db()
         return 200, money_json(accounts.money_view(evening))
 
-    return _write(request, evening, set_rules)
+    return _write(
+        request, evening, set_rules, replay=lambda kept: money_json(accounts.money_view(evening))
+    )
 
 
 @csrf_exempt
@@ -865,7 +931,10 @@ def evening_payments(request: HttpRequest, evening_id: int) -> JsonResponse:
         body["payment"] = payment.pk
         return 201, body
 
-    return _write(request, evening, pay)
+    def paid_now(kept: dict[str, Any]) -> dict[str, Any]:
+        return {**money_json(accounts.money_view(evening)), "payment": kept.get("payment")}
+
+    return _write(request, evening, pay, replay=paid_now)
 
 
 @csrf_exempt
@@ -883,7 +952,9 @@ def evening_payment(request: HttpRequest, evening_id: int, payment_id: int) -> J
         )
         return 200, money_json(accounts.money_view(evening))
 
-    return _write(request, evening, undo)
+    return _write(
+        request, evening, undo, replay=lambda kept: money_json(accounts.money_view(evening))
+    )
 
 
 # -- The OpenAPI description, from the same declarations ---------------------------------------

@@ -4,6 +4,12 @@ Each function checks its input with the pure rules of ``evenings.rules`` and rai
 ``RuleError`` (a message a player understands, nothing changed) or writes in one
 transaction. Each table is an ordinary sheet made by ``games.services`` (or, in a
 circle, by ``circles.services`` so that its season counts it).
+
+Lock order (scorekeeper/db.py): a write locks the evening's row first
+(``evenings.locking.locked``), then the sheets of the tables it changes (in pk order),
+then the tables' rows and seats, which a deal write at a table writes after locking its
+sheet (``evenings.receivers``). A transaction the database aborted for a deadlock is run
+again whole (``retry_on_conflict``): each write reads what it changes inside it.
 """
 
 from __future__ import annotations
@@ -29,7 +35,9 @@ from evenings.rules import money as money_rules
 from evenings.rules import ranking as ranking_rules
 from evenings.rules import seating
 from games import services as sheet_services
+from games.models import Sheet
 from games.rules.errors import Problem, RuleError
+from scorekeeper.db import lock_in_order, retry_on_conflict
 
 NAME_LENGTH = 40
 MOST_SERIES = 20
@@ -110,6 +118,7 @@ def evening_create(
     )
 
 
+@retry_on_conflict
 def players_add(
     *,
     evening: Evening,
@@ -144,6 +153,8 @@ def players_add(
                     _("A name has at most %(most)s characters.") % {"most": NAME_LENGTH},
                 )
             )
+        elif problem := sheet_services.name_character_problem(f"names.{i}", name):
+            problems.append(problem)
         else:
             wanted.append((name, None))
     ids = list(circle_players)
@@ -229,6 +240,7 @@ def _tags(value: object, problems: list[Problem]) -> list[str]:
     return tags
 
 
+@retry_on_conflict
 def player_update(
     *,
     evening: Evening,
@@ -261,6 +273,7 @@ def player_update(
     return player
 
 
+@retry_on_conflict
 def player_leave(
     *, evening: Evening, player: EveningPlayer, expected_version: int | None = None
 ) -> EveningPlayer:
@@ -315,6 +328,7 @@ def _new_sheet(evening: Evening, names: list[str], first_dealer: int, size: int)
     )
 
 
+@retry_on_conflict
 def series_draw(
     *,
     evening: Evening,
@@ -456,6 +470,7 @@ def _started(series: Series) -> bool:
     return series.tables.filter(deals__gt=0).exists() or series.tables.filter(paper=True).exists()
 
 
+@retry_on_conflict
 def series_swap(
     *,
     series: Series,
@@ -469,6 +484,9 @@ def series_swap(
         evening = _locked(series.evening, expected_version)
         series = Series.objects.select_for_update().get(pk=series.pk)
         series.evening = evening
+        # The tables' sheets before their seats: a deal write locks its sheet, then
+        # writes its table's seats (evenings.receivers).
+        lock_in_order(Sheet.objects.filter(evening_table__series=series))
         names = dict(evening.players.values_list("pk", "name"))
         later = evening.series.filter(number__gt=series.number).exists()
         swapped = seating.swap(
@@ -538,6 +556,7 @@ def _note_after_signing(table: EveningTable, before: dict[int, tuple[int, int]])
     EveningChange.objects.create(evening=evening, table=table, moves=moves)
 
 
+@retry_on_conflict
 def table_paper_result(
     *,
     table: EveningTable,
@@ -549,6 +568,9 @@ def table_paper_result(
     rows (declarer and the value as written), or both (checked against each other)."""
     with transaction.atomic():
         evening = _locked(table.series.evening, expected_version)
+        # The table's sheet before the table: a deal at the table locks its sheet, then
+        # writes the table's row and seats (evenings.receivers).
+        lock_in_order(Sheet.objects.filter(evening_table=table.pk))
         table = (
             EveningTable.objects.select_for_update(of=("self",))
             .select_related("series")
@@ -641,6 +663,7 @@ def _listed(i: int, row: Mapping[str, Any]) -> ranking_rules.ListedRow:
     )
 
 
+@retry_on_conflict
 def table_sign(
     *,
     table: EveningTable,
@@ -651,6 +674,8 @@ def table_sign(
     whole table signed (``player`` None). Only a done table is signed."""
     with transaction.atomic():
         evening = _locked(table.series.evening, expected_version)
+        # The table's sheet before the table (as in table_paper_result).
+        lock_in_order(Sheet.objects.filter(evening_table=table.pk))
         table = EveningTable.objects.select_for_update().get(pk=table.pk)
         if not table.done:
             raise RuleError(

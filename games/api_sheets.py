@@ -305,7 +305,11 @@ def _write(
             400,
         )
 
-    written: list[int] = []
+    # The version each run of the action wrote, with its answer. ``services.idempotent``
+    # runs a whole attempt again when the database aborted it (a deadlock at the key's
+    # insert or at commit): that attempt's version was rolled back. The ETag names the
+    # version of the run whose answer goes out, or the sheet now for a replayed answer.
+    written: list[tuple[int, dict[str, Any]]] = []
 
     def run() -> Answer:
         try:
@@ -317,7 +321,7 @@ def _write(
         except RuleError as error:
             field = error.problems[0].field
             return _errors(error.problems, 404 if field in ("number", "hand") else 422)
-        written.append(now)
+        written.append((now, answer))
         return status, answer
 
     key = request.headers.get("Idempotency-Key")
@@ -328,10 +332,12 @@ def _write(
     )
     response = JsonResponse(answer, status=status)
     if status < 300:
-        if written:
-            sheet.version = written[0]
+        ours = [now for now, sent in written if sent is answer]
+        if ours:
+            sheet.version = ours[-1]
         else:
-            # A replayed answer: the ETag is the sheet's version now.
+            # A replayed answer (also after an attempt of ours that was rolled back): the
+            # ETag is the sheet's version now.
             sheet.refresh_from_db(fields=["version"])
         response["ETag"] = etag(sheet)
     return response

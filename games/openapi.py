@@ -29,6 +29,7 @@ from games.api_requests import (
     SkatScore,
     SkatTrick,
 )
+from games.services import KEY_DAYS
 
 CARD = {
     "type": "string",
@@ -824,8 +825,9 @@ IDEMPOTENCY_KEY = {
     "schema": {"type": "string", "maxLength": 100},
     "description": (
         "Any unique text, e.g. a UUID made when the deal was entered. The same key again "
-        "(from the same link or account, within a day) returns the first answer and "
-        "changes nothing, so a retry never counts twice."
+        "(from the same link or account, or for a new sheet without an account from the "
+        f"same address, within {KEY_DAYS} days) returns the first answer and changes "
+        "nothing, so a retry never counts twice."
     ),
 }
 IF_MATCH = {

@@ -20,9 +20,15 @@ So a player merge, rename or erasure first locks every sheet the player sat at (
 order), then the players; a deal write locks its sheet and then writes that sheet's
 results. A writer waiting for a sheet holds nothing another write of that sheet needs.
 
-A club evening's row comes before its tables' sheets (``evenings.locking.locked``, then
-the sheets). Known exception: an erasure changes the evenings' rolls (and their version)
-after it has locked the player's sheets; a deadlock there is rare, and run again.
+A club evening's row comes before step 2: a write to an evening (``evenings.services``,
+``evenings.accounts``) locks the evening first (``evenings.locking.locked``), then the
+sheets of the tables it changes, in pk order (``series_swap``, ``table_sign``,
+``table_paper_result``), then the tables' rows and seats (``EveningTable``, ``TableSeat``).
+Those belong to step 4: a deal at a table writes them after locking its sheet
+(``evenings.receivers``, ``table_from_sheet``). Known exceptions: an erasure changes the evenings' rolls (and
+their version) after it has locked the player's sheets, and a deal write's note for the
+evening (a bill changed, a signed table's ranking moved) has its foreign key to the
+evening's row checked at commit; a deadlock there is rare, and run again.
 
 Rows are locked with ``SELECT … FOR UPDATE``; SQLite ignores it and takes one lock for
 the whole file (IMMEDIATE transactions, a busy timeout: scorekeeper/settings.py), so

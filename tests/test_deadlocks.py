@@ -14,14 +14,20 @@ deadlock on rows, and tests/test_concurrency.py covers it there.
 
 from __future__ import annotations
 
+import datetime
 import threading
 
 import pytest
 from django.contrib.auth.models import User
 from django.db import OperationalError, connection, transaction
+from django.db.models import QuerySet
 
+from circles import results
 from circles import services as circle_services
 from circles.models import Membership, Player, SeatPlayer, SheetResult
+from evenings import accounts
+from evenings import services as evening_services
+from evenings.models import Evening, Payment
 from games import services
 from games.models import IdempotencyKey, Sheet
 from games.rules.errors import RuleError
@@ -261,3 +267,112 @@ def test_an_error_run_again_already_is_not_run_again_further_out():
     with pytest.raises(OperationalError):
         retry_on_conflict(lambda: inner())()
     assert len(calls) == db.ATTEMPTS
+
+
+# -- Writes that were missing the retry, the ETag after one, the sheet locked first ------------
+
+
+def _deadlock_once(monkeypatch, module, name: str, calls: list[int]) -> None:
+    """``module.name`` raises a deadlock the first time it is called (after the write
+    had stored something in its transaction), then does what it did."""
+    original = getattr(module, name)
+
+    def aborting(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            raise OperationalError("deadlock detected") from _Aborted("40P01")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, aborting)
+
+
+@pytest.mark.usefixtures("no_pause")
+@pytest.mark.django_db(transaction=True)
+def test_an_evening_write_aborted_by_a_deadlock_is_run_again_whole(monkeypatch):
+    """issue 19: the evenings' writes had no retry: a deadlock PostgreSQL broke (the
+    evening's row, then its tables' sheets) answered 500. Run again, the write stores
+    what it stores once."""
+    evening = evening_services.evening_create(
+        name="Club night",
+        played_on=datetime.date.today(),
+        money={"currency": "EUR", "entry_fee": "6.00"},
+    )
+    calls: list[int] = []
+    _deadlock_once(monkeypatch, evening_services, "_bump", calls)
+    added = evening_services.players_add(evening=evening, names=["Anna", "Bernd"])
+    assert len(calls) == 2
+    assert sorted(p.name for p in added) == ["Anna", "Bernd"]
+    assert Evening.objects.get().players.count() == 2
+    assert Evening.objects.get().version == 1
+
+    calls.clear()
+    _deadlock_once(monkeypatch, accounts, "bump", calls)
+    anna = Evening.objects.get().players.get(name="Anna")
+    payment = accounts.payment_add(evening=evening, player=anna, amount="6.00", by="olga")
+    assert len(calls) == 2
+    assert list(Payment.objects.values_list("pk", flat=True)) == [payment.pk]
+    assert Evening.objects.get().version == 2
+
+
+@pytest.mark.usefixtures("no_pause")
+@pytest.mark.django_db(transaction=True)
+def test_a_deal_retried_after_a_deadlock_answers_the_etag_of_the_version_stored(
+    client, monkeypatch
+):
+    """issue 19: a keyed deal whose first attempt the database aborted after the deal
+    was written (here at keeping the answer) is written again; if another writer's deal
+    came in between, the version stored is not the first attempt's. The ETag sent was
+    the first attempt's version, which was rolled back."""
+    sheet = services.sheet_create(game="manipulation", players=["Ana", "Ben", "Cem"])
+    calls: list[int] = []
+    _deadlock_once(monkeypatch, services, "_kept", calls)
+
+    def meanwhile(seconds: float) -> None:
+        # The other side of the deadlock commits its own deal before this one runs again.
+        services.hand_record(sheet=Sheet.objects.get(pk=sheet.pk), data=DEAL)
+
+    monkeypatch.setattr(db.time, "sleep", meanwhile)
+    answer = client.post(
+        f"/api/v1/sheets/{sheet.pk}/hands",
+        data=DEAL,
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {sheet.edit_token}",
+        HTTP_IDEMPOTENCY_KEY="deal-1",
+    )
+    assert answer.status_code == 201, answer.content
+    assert len(calls) == 2
+    stored = Sheet.objects.get(pk=sheet.pk)
+    assert len(live_hands(stored)) == 2
+    assert answer.json()["hand"]["number"] == 2
+    assert answer["ETag"] == f'"{sheet.pk}-{stored.version}"'
+
+
+def _locks_taken(monkeypatch) -> list[str]:
+    """The models whose rows are locked (``select_for_update``), in the order asked."""
+    taken: list[str] = []
+    original = QuerySet.select_for_update
+
+    def recording(self, *args, **kwargs):
+        taken.append(self.model.__name__)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(QuerySet, "select_for_update", recording)
+    return taken
+
+
+@pytest.mark.django_db
+def test_rebuilding_or_leaving_out_a_circle_sheet_locks_the_sheet_before_its_link(monkeypatch):
+    """issue 19: ``rebuild_results`` and ``sheet_set_counted`` locked the circle's link
+    (CircleSheet), not the sheet's row every write to the sheet locks first (lock order,
+    scorekeeper/db.py): the sheet first, then what hangs off it."""
+    owner = User.objects.create_user("olga", password="pw-long-enough-1")
+    circle = circle_services.circle_create(owner=owner, name="Club")
+    sheet = circle_services.sheet_create_in_circle(
+        circle=circle, game="manipulation", players=["Ana", "Ben", "Cem"]
+    )
+    taken = _locks_taken(monkeypatch)
+    results.rebuild_results(circle)
+    assert taken[:2] == ["Sheet", "CircleSheet"]
+    taken.clear()
+    circle_services.sheet_set_counted(link=sheet.circle_link, counted=False)
+    assert taken[:2] == ["Sheet", "CircleSheet"]

@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 
 from games import openapi
+from games.services import KEY_DAYS
 
 
 @pytest.mark.django_db
@@ -147,3 +148,20 @@ def test_server_error_page_reassures_the_player(rf):
     response = views.server_error(rf.get("/en/"))
     assert response.status_code == 500
     assert b"Nothing you entered was lost" in response.content
+
+
+def test_openapi_says_how_long_an_idempotency_key_lasts_as_the_code_does(client):
+    """issue 19: the OpenAPI description told API users a key lasts "within a day";
+    the code keeps it services.KEY_DAYS (30) days."""
+    schema = client.get(reverse("openapi")).json()
+    described = [
+        parameter["description"]
+        for path in schema["paths"].values()
+        for operation in path.values()
+        for parameter in operation.get("parameters", [])
+        if parameter.get("name") == "Idempotency-Key" and "description" in parameter
+    ]
+    assert described
+    for text in described:
+        assert f"within {KEY_DAYS} days" in text
+        assert "a day" not in text
