@@ -56,9 +56,8 @@ def _name_problem(field: str, name: str, limit: int) -> Problem | None:
             _("Keep the name to %(limit)d characters; this one has %(count)d.")
             % {"limit": limit, "count": len(name)},
         )
-    if "\x00" in name:
-        return Problem(field, _("A name cannot contain a NUL character."))
-    return None
+    # A NUL, another control character, half a UTF-16 pair: the sheets' check.
+    return sheet_services.name_character_problem(field, name)
 
 
 # -- The audit log -------------------------------------------------------------------------
@@ -80,6 +79,7 @@ def _audit(circle: Circle | int, by: Any, action: str, **detail: Any) -> None:
 # -- Circles and members -----------------------------------------------------------------
 
 
+@retry_on_conflict
 def circle_create(*, owner: Any, name: object, player_name: object = "") -> Circle:
     """A new circle with ``owner`` as its first owner (and, if given, their player)."""
     name = _tidy(name)
@@ -108,9 +108,11 @@ def circle_rename(*, circle: Circle, name: object) -> Circle:
     return circle
 
 
+@retry_on_conflict
 def invite_rotate(*, circle: Circle, by: Any = None) -> str:
     """A new invite link; the old one stops working at once."""
     with transaction.atomic():
+        # Run again after a deadlock, a new token replaces the one the aborted attempt set.
         circle.invite_token = new_token()
         circle.save(update_fields=["invite_token"])
         _audit(circle, by, AuditEntry.INVITE)
@@ -241,6 +243,18 @@ def _keep_an_owner(membership: Membership) -> None:
 
 
 # -- Players -------------------------------------------------------------------------------
+
+
+def player_add(*, circle: Circle, name: object) -> Player:
+    """A new player of the circle, typed on its players page: the name checked as every
+    name is; RuleError when it is not a name or the circle has that player already."""
+    name = _tidy(name)
+    problem = _name_problem("name", name, MAX_PLAYER_NAME)
+    if problem:
+        raise RuleError([problem])
+    if Player.objects.filter(circle=circle, name_key=name.casefold()).exists():
+        raise RuleError(_("%(name)s is already a player here.") % {"name": name}, "name")
+    return player_for_name(circle, name)
 
 
 def player_for_name(circle: Circle, name: object) -> Player:
@@ -495,7 +509,7 @@ def player_erase(*, player: Player, by: Any = None) -> Player:
             entry.detail = detail
             entry.save(update_fields=["detail"])
         for _receiver, found in player_erased.send(
-            sender=Player, player=player, placeholder=placeholder
+            sender=Player, player=player, placeholder=placeholder, names=frozenset(names)
         ):
             names.update(found or ())
         privacy.forget(seats=at_seats, names=names, placeholder=placeholder)
@@ -512,6 +526,7 @@ def circle_names(circle: Circle, names: Sequence[object]) -> list[object]:
     return [known.get(_tidy(n).casefold(), n) if isinstance(n, str) else n for n in names]
 
 
+@retry_on_conflict
 def sheet_create_in_circle(
     *,
     circle: Circle,
@@ -538,12 +553,16 @@ def sheet_create_in_circle(
     return sheet
 
 
+@retry_on_conflict
 def sheet_move(*, sheet: Sheet, circle: Circle) -> CircleSheet:
     """Bring a sheet kept by its link alone into a circle: its names become the circle's
     players (matched by name in any case, created where new)."""
     if CircleSheet.objects.filter(sheet=sheet).exists():
         raise RuleError(_("This sheet is already kept in a circle."))
     with transaction.atomic():
+        # Lock order (scorekeeper/db.py): the sheet's row, then what hangs off it (its
+        # circle link, seats' players and results), as a deal write takes them.
+        lock_in_order(Sheet.objects.filter(pk=sheet.pk))
         names = list(sheet_selectors.seat_names(sheet))
         spelled = circle_names(circle, names)
         if spelled != names:
@@ -573,10 +592,19 @@ def _attach(sheet: Sheet, circle: Circle) -> CircleSheet:
     return link
 
 
+@retry_on_conflict
 def sheet_set_counted(*, link: CircleSheet, counted: bool) -> CircleSheet:
     """Leave a sheet out of the standings (a practice game) or count it again."""
     with transaction.atomic():
-        link = CircleSheet.objects.select_for_update().select_related("sheet").get(pk=link.pk)
+        # Lock order (scorekeeper/db.py): the sheet's row first, as every write to the
+        # sheet locks it (a deal entered meanwhile waits, or this waits for it), then its
+        # circle link, which hangs off it.
+        lock_in_order(Sheet.objects.filter(pk=link.sheet_id))
+        link = (
+            CircleSheet.objects.select_for_update(of=("self",))
+            .select_related("sheet")
+            .get(pk=link.pk)
+        )
         if link.excluded == (not counted):
             return link
         link.excluded = not counted
@@ -589,13 +617,18 @@ def sheet_set_counted(*, link: CircleSheet, counted: bool) -> CircleSheet:
     return link
 
 
+@retry_on_conflict
 def sheet_set_played_on(*, link: CircleSheet, played_on: datetime.date) -> CircleSheet:
     """Move a sheet to another evening: the sheet's own day changes (its page and every
     list date it by that), and the circle follows (``date_link``, from the sheet's
     ``dated`` change). RuleError for a day the sheet cannot take."""
     with transaction.atomic():
         sheet_services.sheet_set_played_on(sheet=link.sheet, played_on=played_on)
-        date_link(link, played_on)
+        # The link as stored (the sheet is locked now): run again after a deadlock, this
+        # starts from the row, not from the caller's copy an aborted attempt changed.
+        stored = CircleSheet.objects.get(pk=link.pk)
+        date_link(stored, played_on)
+    link.played_on = stored.played_on
     return link
 
 
@@ -686,8 +719,10 @@ def season_save(*, circle: Circle, data: Mapping[str, Any], season: Season | Non
     return season
 
 
+@retry_on_conflict
 def season_rotate_token(*, season: Season, by: Any = None) -> str:
     with transaction.atomic():
+        # Run again after a deadlock, a new token replaces the one the aborted attempt set.
         season.view_token = new_token()
         season.save(update_fields=["view_token"])
         _audit(season.circle_id, by, AuditEntry.SEASON_LINK, season=season.pk, name=season.name)

@@ -3,7 +3,12 @@
 ``export_circle`` writes everything the circle owns: its members (by user name and
 e-mail, never a password), players, seasons with their club rules, and every sheet
 with its seats and deals exactly as entered (undone deals included, so "bring back"
-still works), the links (tokens) it had, and the standings' change log.
+still works), and the standings' change log. It writes none of the circle's links
+(tokens): not the invite link, not a season's share link, not a sheet's edit or view
+link. An import never used them, and in the file they would open the circle on its
+own server to whoever reads it. The members' e-mail addresses stay (the operator of
+an import tells by them whom to map to which account), so the file is still personal
+data, for its owner alone.
 
 ``import_circle`` reads such a document as hostile input: anybody could have written
 the file. Everything in it goes through the checks the pages and the API use (the
@@ -14,9 +19,10 @@ an export nests). A file that fails any of them is refused with a message that n
 the field, and nothing is stored. What a file cannot be trusted with is never taken
 from it:
 
-- Links: the circle, its seasons and its sheets get new tokens; the export's links open
-  nothing here. So every import is a new circle: one file imported twice is two
-  circles.
+- Links: the circle, its seasons and its sheets get new tokens. An export holds none;
+  the links an older export holds (``invite_token``, ``view_token``, ``edit_token``)
+  are read by nothing and open nothing here. So every import is a new circle: one file
+  imported twice is two circles.
 - Accounts: none is made, and none is attached unless the operator maps the export's
   user name to an account here (``accounts``). A member left unmapped is left out; their
   player stays, under its name, without an account. Someone here must own the circle:
@@ -31,7 +37,6 @@ from __future__ import annotations
 import datetime
 import json
 import math
-import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -116,7 +121,6 @@ def export_circle(circle: Circle) -> dict[str, Any]:
         "version": VERSION,
         "circle": {
             "name": circle.name,
-            "invite_token": circle.invite_token,
             "created_at": _when(circle.created_at),
         },
         "members": [
@@ -147,7 +151,6 @@ def export_circle(circle: Circle) -> dict[str, Any]:
                 "ends_on": _day(s.ends_on),
                 "planned_evenings": s.planned_evenings,
                 "skat_rules": s.skat_rules,
-                "view_token": s.view_token,
                 "created_at": _when(s.created_at),
             }
             for s in circle.seasons.order_by("pk")
@@ -175,8 +178,6 @@ def _export_sheet(link: CircleSheet) -> dict[str, Any]:
         "game": sheet.game,
         "options": sheet.options,
         "first_dealer": sheet.first_dealer,
-        "edit_token": sheet.edit_token,
-        "view_token": sheet.view_token,
         "owner": sheet.owner.get_username() if sheet.owner else None,
         "version": sheet.version,
         "created_at": _when(sheet.created_at),
@@ -354,27 +355,21 @@ def _text(item: Mapping[str, Any], key: str, where: str, *, empty: bool = False)
     return value
 
 
-def _control_problem(field: str, text: str) -> Problem | None:
-    """What the pages' name checks leave to the browser: a form sends no control
-    character (the NUL the pages refuse aside) and no half of a UTF-16 pair."""
-    if any(unicodedata.category(char) in ("Cc", "Cs") for char in text):
-        return Problem(field, _("A name cannot contain control characters."))
-    return None
-
-
-def _plain(item: Mapping[str, Any], key: str, where: str) -> str:
-    """A text as a form could have sent it: no control character once tidied as the
-    pages tidy a name. The name's own checks are the pages' (``_name``, the services)."""
+def _seat_name(item: Mapping[str, Any], key: str, where: str) -> str:
+    """A seat's name, its characters checked here as the sheets check them (no control
+    character once tidied), so that the message names the file's field rather than the
+    sheet's ``players.0``; its length and the rest are ``sheet_create``'s."""
     text = _text(item, key, where)
-    problem = _control_problem(_path(where, key), services._tidy(text))
+    problem = sheet_services.name_character_problem(_path(where, key), services._tidy(text))
     if problem:
         raise RuleError([problem])
     return text
 
 
 def _name(item: Mapping[str, Any], key: str, where: str, *, most: int) -> str:
-    """A name as the circle's pages take one: tidied, then checked as they check it."""
-    name = services._tidy(_plain(item, key, where))
+    """A name as the circle's pages take one: tidied, then checked as they check it
+    (empty, too long, a control character)."""
+    name = services._tidy(_text(item, key, where))
     problem = services._name_problem(_path(where, key), name, most)
     if problem:
         raise RuleError([problem])
@@ -386,7 +381,9 @@ def _username(item: Mapping[str, Any], key: str, where: str, *, empty: bool = Fa
     if name is None:
         return None
     path = _path(where, key)
-    if not 1 <= len(name) <= MAX_USERNAME or _control_problem(path, name):
+    # Not tidied: a user name is matched as it is (--map-user). No control character,
+    # as in a name (a mapped name is quoted back to the operator's terminal).
+    if not 1 <= len(name) <= MAX_USERNAME or sheet_services.name_character_problem(path, name):
         raise _refuse(
             path, _("Give a user name of 1 to %(most)d characters here.") % {"most": MAX_USERNAME}
         )
@@ -650,7 +647,8 @@ class _Import:
     def _seasons(self) -> None:
         for where, item in _records(self.data, "seasons"):
             fields = {
-                "name": _plain(item, "name", where),
+                # The season form's name checks (services._name_problem).
+                "name": _text(item, "name", where),
                 "starts_on": _date_text(item, "starts_on", where),
                 "ends_on": _date_text(item, "ends_on", where),
                 "planned_evenings": _whole_or_null(item, "planned_evenings", where),
@@ -715,7 +713,7 @@ class _Import:
                 raise _refuse(
                     _path(where, "seats"), _("The seats are numbered 0, 1, 2 … in order.")
                 )
-            name = _plain(seat, "name", at)
+            name = _seat_name(seat, "name", at)
             old_id = _whole(seat, "player", at, least=1, most=MAX_ID)
             player = self.players.get(old_id)
             if player is None or player in players:

@@ -264,11 +264,11 @@ def players_page(request: HttpRequest, circle_id: int) -> HttpResponse:
     circle = _circle(request, circle_id)
     form = NewPlayerForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        name = form.cleaned_data["name"]
-        if circle.players.filter(name_key=" ".join(name.split()).casefold()).exists():
-            form.add_error("name", _("%(name)s is already a player here.") % {"name": name})
+        try:
+            services.player_add(circle=circle, name=form.cleaned_data["name"])
+        except RuleError as error:
+            _problems_into(form, error)
         else:
-            services.player_for_name(circle, name)
             return redirect("circles:players", circle.pk)
     context = {
         "circle": circle,

@@ -137,6 +137,20 @@ class GameEndsEarlier(RuleError):
         super().__init__(text % values)
 
 
+def name_character_problem(field: str, name: str) -> Problem | None:
+    """A name's characters as a person types them: no control character (Unicode's
+    category Cc: U+0000 to U+001F and U+007F to U+009F, a set Unicode never changes) and
+    no half of a UTF-16 pair standing alone (Cs: U+D800 to U+DFFF). Checked on the name
+    as tidied (``" ".join(name.split())``), so the tabs and line breaks a paste brings
+    are spaces by then. Every check of a name people type uses this one: the sheets'
+    seats, the circles' names, an evening's roll and an imported circle."""
+    if "\x00" in name:
+        return Problem(field, _("A name cannot contain a NUL character."))
+    if any(c < " " or "\x7f" <= c <= "\x9f" or "\ud800" <= c <= "\udfff" for c in name):
+        return Problem(field, _("A name cannot contain control characters."))
+    return None
+
+
 def _clean_names(players: object, problems: list[Problem]) -> list[str]:
     """The names in seat order, tidied; every problem is added to ``problems``."""
     if not isinstance(players, list):
@@ -152,8 +166,9 @@ def _clean_names(players: object, problems: list[Problem]) -> list[str]:
             names.append("")
             continue
         name = " ".join(name.split())
-        if "\x00" in name:
-            problems.append(Problem(f"players.{i}", _("A name cannot contain a NUL character.")))
+        problem = name_character_problem(f"players.{i}", name)
+        if problem:
+            problems.append(problem)
         if len(name) > MAX_NAME:
             problems.append(
                 Problem(
@@ -457,19 +472,21 @@ def key_scope(
     link: str | None = None,
     user: Any = None,
     client: str = "",
+    kind: str = "sheets",
 ) -> str:
     """Where an Idempotency-Key is looked up: per sheet and per link (a hash of the
-    token that sent it); for new sheets per account, or without one per ``client``:
-    what only that client has (the API: its address, ``scorekeeper.security.client_ip``;
-    a browser: its CSRF secret), kept as a digest. A key replayed by anybody else finds
-    nothing of theirs, least of all their new sheet's edit link."""
+    token that sent it); for new sheets (or new things of another ``kind``, such as
+    "evenings") per account, or without one per ``client``: what only that client has
+    (the API: its address, ``scorekeeper.security.client_ip``; a browser: its CSRF
+    secret), kept as a digest. A key replayed by anybody else finds nothing of theirs,
+    least of all their new sheet's edit link."""
     if sheet is not None:
         digest = hashlib.sha256((link or "").encode()).hexdigest()[:16]
         return f"sheet:{sheet.pk}:{digest}"
     if getattr(user, "is_authenticated", False):
-        return f"sheets:user:{user.pk}"
+        return f"{kind}:user:{user.pk}"
     digest = hashlib.sha256(client.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-    return f"sheets:anonymous:{digest}"
+    return f"{kind}:anonymous:{digest}"
 
 
 def fingerprint(method: str, path: str, body: object) -> str:

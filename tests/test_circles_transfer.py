@@ -4,8 +4,8 @@
 The round trip is checked the strict way: export, write the JSON text, empty the
 database, make the members' accounts again, import with each member mapped to their
 account, export again, and the two documents are the same (player ids are the
-database's, so they are mapped first; the links are new, so they are left out); the
-standings read the same too. tests/test_import_hostile.py refuses damaged files.
+database's, so they are mapped first; an export holds no links); the standings read
+the same too. tests/test_import_hostile.py refuses damaged files.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.test import Client
 
 from circles import services
 from circles.models import (
@@ -166,21 +167,33 @@ def local_accounts() -> dict:
 
 
 MAP_ALL = ["--map-user", "olga=olga", "--map-user", "ben=ben", "--map-user", "cem=cem"]
-TOKENS = ("invite_token", "view_token", "edit_token")
 
 
-def unlinked(document: dict) -> dict:
-    """The document without its links (an import makes new ones)."""
+def with_links(document: dict, circle: Circle) -> dict:
+    """The document as an older export wrote it: with the circle's links (tokens)."""
     document = copy.deepcopy(document)
-    for item in (document["circle"], *document["seasons"], *document["sheets"]):
-        for token in TOKENS:
-            item.pop(token, None)
+    document["circle"]["invite_token"] = circle.invite_token
+    for item, season in zip(document["seasons"], circle.seasons.order_by("pk"), strict=True):
+        item["view_token"] = season.view_token
+    links = CircleSheet.objects.filter(circle=circle).select_related("sheet").order_by("sheet_id")
+    for item, link in zip(document["sheets"], links, strict=True):
+        item["edit_token"], item["view_token"] = link.sheet.edit_token, link.sheet.view_token
     return document
 
 
+def links_of(circle: Circle) -> set[str]:
+    """Every link (token) of the circle: its invite, its seasons', its sheets'."""
+    found = {circle.invite_token, *circle.seasons.values_list("view_token", flat=True)}
+    for edit, view in Sheet.objects.filter(circle_link__circle=circle).values_list(
+        "edit_token", "view_token"
+    ):
+        found |= {edit, view}
+    return found
+
+
 def mapped(document: dict, ids: dict[int, int]) -> dict:
-    """The document without its links, every player id replaced by ``ids[id]``."""
-    document = unlinked(document)
+    """The document with every player id replaced by ``ids[id]``."""
+    document = copy.deepcopy(document)
     for item in document["players"]:
         item["id"] = ids[item["id"]]
     for sheet in document["sheets"]:
@@ -266,7 +279,7 @@ def test_export_then_import_into_an_empty_database_gives_the_same_circle(circle)
     imported = import_circle(json.loads(text), accounts=local_accounts())
 
     second = export_circle(Circle.objects.get(pk=imported.pk))
-    assert mapped(first, player_ids(first, second)) == unlinked(second)
+    assert mapped(first, player_ids(first, second)) == second
     assert standings_by_name(imported) == standings
     assert results_by_name(imported) == stored
     assert standings  # both seasons have tables
@@ -308,16 +321,54 @@ def test_importing_a_circle_again_makes_a_new_circle_with_links_of_its_own(circl
     document = json.loads(json.dumps(export_circle(circle)))
     accounts = {"olga": User.objects.get(username="olga")}
     users = User.objects.count()
+    old_links = links_of(circle)
     imported = import_circle(document, accounts=accounts)
     assert Circle.objects.count() == 2
+    new_links = links_of(imported)
+    assert len(new_links) == len(old_links) == 1 + 2 + 2 * 6
+    assert not new_links & old_links
+    assert links_of(Circle.objects.get(pk=circle.pk)) == old_links
     again = export_circle(imported)
-    for token in TOKENS[1:]:
-        for old, new in zip(document["sheets"], again["sheets"], strict=True):
-            assert old[token] != new[token]
-    assert again["circle"]["invite_token"] != document["circle"]["invite_token"]
-    assert circle.invite_token == document["circle"]["invite_token"]
     assert [m["username"] for m in again["members"]] == ["olga"]
     assert User.objects.count() == users
+
+
+def test_the_export_holds_none_of_the_circles_links(circle):
+    """An export once held every link (token) of the circle, so whoever read the file
+    could open and change the circle's sheets on its own server, although an import
+    never used them. It holds none now; the members' e-mail addresses stay (the
+    operator maps members to accounts by them)."""
+    links = links_of(circle)
+    assert len(links) == 1 + 2 + 2 * 6
+    text = json.dumps(export_circle(circle), ensure_ascii=False)
+    assert not [token for token in links if token in text]
+    assert "token" not in text
+    assert "olga@example.org" in text
+    # The download and the command write the same document.
+    client = Client()
+    client.force_login(User.objects.get(username="olga"))
+    download = client.get(f"/en/circles/{circle.pk}/export.json")
+    assert download.status_code == 200
+    assert "no-store" in download["Cache-Control"]
+    assert not [token for token in links if token in download.content.decode()]
+    assert json.loads(download.content) == json.loads(text)
+    out = _Sink()
+    call_command("export_circle", str(circle.pk), stdout=out)
+    assert not [token for token in links if token in out.text]
+
+
+def test_an_older_export_with_links_still_imports_with_new_ones(circle):
+    """Exports made before the links were left out hold them; the import reads the
+    rest of such a file as before, and its links open nothing."""
+    document = json.loads(json.dumps(export_circle(circle)))
+    older = with_links(document, circle)
+    assert older["circle"]["invite_token"] == circle.invite_token
+    old_links = links_of(circle)
+    wipe()
+    imported = import_circle(older, accounts=local_accounts())
+    assert not links_of(imported) & old_links
+    second = export_circle(Circle.objects.get(pk=imported.pk))
+    assert mapped(document, player_ids(document, second)) == second
 
 
 def damaged(document: dict, how: str) -> object:
@@ -416,8 +467,8 @@ def test_the_commands_round_trip_through_a_file(circle, tmp_path):
     imported = Circle.objects.get()
     assert f"Imported Tuesday club as circle {imported.pk}." in out.text
     second = export_circle(imported)
-    assert mapped(json.loads(json.dumps(first)), player_ids(first, second)) == unlinked(
-        json.loads(json.dumps(second))
+    assert mapped(json.loads(json.dumps(first)), player_ids(first, second)) == json.loads(
+        json.dumps(second)
     )
     assert standings_by_name(imported) == standings
 
@@ -448,8 +499,8 @@ def test_the_commands_refuse_what_they_cannot_read(circle, tmp_path):
 
 
 def test_the_export_file_is_its_owners_alone_whatever_the_umask(circle, tmp_path):
-    # It holds every sheet's edit link, the invite link and the members' e-mails: 0600,
-    # also when it overwrites a file others could read.
+    # It holds no link, but the members' e-mail addresses and the circle's names and
+    # games: 0600, also when it overwrites a file others could read.
     fresh, again = tmp_path / "fresh.json", tmp_path / "again.json"
     again.write_text("old", encoding="utf-8")
     again.chmod(0o644)
@@ -460,7 +511,8 @@ def test_the_export_file_is_its_owners_alone_whatever_the_umask(circle, tmp_path
             call_command("export_circle", str(circle.pk), "--output", str(path), stdout=out)
             assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
             assert json.loads(path.read_text(encoding="utf-8"))["format"] == "scorekeeper-circle"
-            assert "edit link" in out.text
+            assert "e-mail addresses" in out.text
+            assert "none of the circle's links" in out.text
     finally:
         os.umask(before)
 

@@ -4,8 +4,9 @@ Every case starts from a real export (``tests.test_circles_transfer.build_circle
 members, players, two seasons, Skat, Pitch and Manipulation sheets with deals, an
 undone round and a correction in the change log) and damages it in one place. Each
 bad file is answered with a one-line ``CommandError`` that says what is wrong where,
-and nothing is stored. The good file imports with new links only, its pages answer,
-and no account is attached or made unless the operator maps it.
+and nothing is stored. The good file imports with new links only (an export holds
+none, an older one's are never used), its pages answer, and no account is attached or
+made unless the operator maps it.
 """
 
 from __future__ import annotations
@@ -71,12 +72,25 @@ URLSAFE = re.compile(r"[A-Za-z0-9_-]{32,64}")
 
 
 @pytest.fixture(scope="module")
-def export_text(django_db_setup, django_db_blocker) -> str:
-    """One real export for the whole module, made in a transaction that is undone."""
+def exported(django_db_setup, django_db_blocker) -> tuple[str, frozenset[str]]:
+    """One real export for the whole module, and the links (tokens) its circle had,
+    made in a transaction that is undone."""
     with django_db_blocker.unblock(), transaction.atomic():
         text = json.dumps(export_circle(build_circle()))
+        links = frozenset(tokens_here())
         transaction.set_rollback(True)
-    return text
+    return text, links
+
+
+@pytest.fixture
+def export_text(exported) -> str:
+    return exported[0]
+
+
+@pytest.fixture
+def old_links(exported) -> frozenset[str]:
+    """The links of the exported circle on the server it came from."""
+    return exported[1]
 
 
 @pytest.fixture
@@ -242,6 +256,7 @@ CASES = [
     case("seasons.0.name", "", "6-name-empty"),
     case("seasons.0.name", "x" * 61, "6-name-long"),
     case("seasons.0.name", "Win\x00ter", "6-name-nul"),
+    case("seasons.0.name", "Win\x07ter", "6-name-bell"),
     # Finding 7: names and options as the pages check them.
     case("circle.name", "x" * 61, "7-circle-long"),
     case("circle.name", "", "7-circle-empty"),
@@ -251,11 +266,15 @@ CASES = [
     case("players.1.name", "Be\x00n", "7-player-nul"),
     case("players.1.name", "\x1b[31mBen", "7-player-escape"),
     case("players.1.name", "\ud800", "7-player-surrogate"),
+    case("players.1.name", "Ben\x7f", "7-player-delete"),
+    case("players.1.name", "\x9b31mBen", "7-player-c1-escape"),
     case("players.1.name", "OLGA", "7-two-players-one-name"),
     case("players.0.shown_as", "nickname", "7-shown-as"),
     case("sheets.2.seats.0.name", "x" * 41, "7-seat-long", where="sheets.2"),
     case("sheets.2.seats.0.name", "A\x00na", "7-seat-nul", where="sheets.2"),
     case("sheets.2.seats.0.name", "\x1b[2J", "7-seat-escape"),
+    case("sheets.2.seats.0.name", "An\x08a", "7-seat-backspace"),
+    case(f"{MOVE}.name", "Ol\x1bga", "7-move-escape"),
     case("sheets.2.seats.1.name", "Ana Lee", "7-two-seats-one-name", where="sheets.2"),
     case("sheets.0.options", {"series_deals": -1}, "7-options-value"),
     case("sheets.0.options", {"kontra_re": "yes"}, "7-options-type"),
@@ -298,6 +317,7 @@ CASES = [
     case("players.1.user", "olga", "8-two-players-one-user"),
     case("members.1.username", "olga", "8-member-twice"),
     case("members.0.username", "", "8-member-no-name"),
+    case("members.0.username", "ol\x1bga", "8-member-escape"),
     # Finding 9: moments are kept, but checked.
     case("circle.created_at", "yesterday", "9-words"),
     case("circle.created_at", "2025-01-01T10:00:00", "9-naive"),
@@ -323,8 +343,8 @@ def test_a_hostile_file_is_refused_with_a_message_and_stores_nothing(
 def _fields(document: dict) -> list[str]:
     """The field paths of the first member, player, season, sheet (its first seat and
     deal) and change (its first move), the circle and the head: the values the import
-    reads. The links (tokens) and e-mail addresses are not among them: the import
-    never uses them."""
+    reads. The e-mail addresses are not among them: the import never uses them (nor
+    the links, or tokens, an older export holds)."""
     ignored = {"invite_token", "view_token", "edit_token", "email"}
     paths = [key for key in document if key not in ("circle", *LISTS)]
     paths += [f"circle.{key}" for key in document["circle"] if key not in ignored]
@@ -383,13 +403,6 @@ def test_a_file_that_is_no_export_is_refused_with_a_message(document, tmp_path, 
 # -- What a good file does ---------------------------------------------------------------
 
 
-def tokens_of(document: dict) -> set[str]:
-    found = {document["circle"]["invite_token"]}
-    found |= {season["view_token"] for season in document["seasons"]}
-    found |= {t for sheet in document["sheets"] for t in (sheet["edit_token"], sheet["view_token"])}
-    return found
-
-
 def tokens_here() -> list[str]:
     found = list(Circle.objects.values_list("invite_token", flat=True))
     found += Season.objects.values_list("view_token", flat=True)
@@ -424,13 +437,21 @@ def pages_answer(account) -> None:
         assert Client().get(reverse("games:sheet-view", args=[sheet.view_token])).status_code == 200
 
 
-def test_a_real_export_imports_with_new_links_and_its_pages_answer(document, tmp_path):
+def test_a_real_export_holds_no_link(export_text, old_links):
+    """The export leaves out every link (token) of the circle: the file opens nothing
+    on the server it came from."""
+    assert len(old_links) == 1 + 2 + 2 * 6
+    assert not [token for token in old_links if token in export_text]
+    assert "token" not in export_text
+
+
+def test_a_real_export_imports_with_new_links_and_its_pages_answer(document, old_links, tmp_path):
     """issue 19, finding 2: every link of the import is new, and the pages work."""
     out = run(write(tmp_path, document), *OWNER)
     stored = tokens_here()
     assert len(stored) == len(set(stored)) == 1 + 2 + 2 * 6
     assert all(URLSAFE.fullmatch(token) for token in stored)
-    assert not set(stored) & tokens_of(document)
+    assert not set(stored) & old_links
     assert "links" in out
     assert Hand.objects.filter(removed_at__isnull=False).count() == 1
     assert StandingsChange.objects.count() == 2
@@ -441,19 +462,21 @@ def test_a_real_export_imports_with_new_links_and_its_pages_answer(document, tmp
     assert outcome.hand.number == 2
 
 
-def test_links_in_the_file_are_never_used(document, tmp_path):
-    """issue 19, finding 2: a token with "/", guessable tokens and an edit token equal
-    to its view token in the file change nothing: the import makes its own."""
+def test_links_in_the_file_are_never_used(document, old_links, tmp_path):
+    """issue 19, finding 2: an export holds no links, but an older one does. The
+    circle's own links there, a token with "/", guessable tokens and an edit token
+    equal to its view token change nothing: the import makes its own."""
+    given = sorted(old_links)
     document["circle"]["invite_token"] = "a/b"
     document["seasons"][0]["view_token"] = "a"
     document["seasons"][1]["view_token"] = "b"
-    for sheet in document["sheets"]:
-        sheet["view_token"] = sheet["edit_token"]
+    for sheet, token in zip(document["sheets"], given, strict=False):
+        sheet["edit_token"] = sheet["view_token"] = token
     document["sheets"][1]["edit_token"] = document["sheets"][1]["view_token"] = "../x?y#z"
     run(write(tmp_path, document), *OWNER)
     stored = tokens_here()
     assert all(URLSAFE.fullmatch(token) for token in stored)
-    assert not set(stored) & tokens_of(document)
+    assert not set(stored) & (old_links | {"a/b", "a", "b", "../x?y#z"})
     pages_answer(User.objects.get(username="olga_here"))
 
 

@@ -1,8 +1,8 @@
 """``manage.py export_circle ID [--output FILE]``: a whole circle as one JSON file.
 
-The file holds every sheet's edit link, the circle's invite link, the seasons' share
-links and the members' e-mail addresses, so it is written for its owner alone (0600,
-whatever the umask, also over an older file)."""
+The file holds none of the circle's links (``circles.transfer``), but it holds the
+members' user names and e-mail addresses and every name and game of the circle, so it
+is written for its owner alone (0600, whatever the umask, also over an older file)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,10 @@ def write_private(path: str, text: str) -> None:
 
 
 class Command(BaseCommand):
-    help = "Write a circle (members, players, seasons, sheets and deals) as one JSON file."
+    help = (
+        "Write a circle (members with their e-mail addresses, players, seasons, sheets and "
+        "deals) as one JSON file, without its links: import_circle makes new ones."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("circle", type=int, help="the circle's id")
@@ -46,9 +49,9 @@ class Command(BaseCommand):
             self.stdout.write(f"Wrote {circle.name} to {options['output']}.")
             self.stdout.write(
                 _(
-                    "Only you can read the file: it holds the edit link of every sheet, the "
-                    "invite link, the share links of the seasons and the members' e-mail "
-                    "addresses. Keep it as private as a password."
+                    "Only you can read the file: it holds the members' e-mail addresses and "
+                    "every name and game of the circle. It holds none of the circle's links; "
+                    "an import makes new ones. Keep it private."
                 )
             )
         else:
