@@ -12,6 +12,7 @@ from circles.signals import player_erased
 from evenings.locking import bump
 from evenings.models import EveningChange, EveningPlayer, EveningTable
 from evenings.services import table_from_sheet
+from games import privacy
 from games.models import Sheet
 from games.rules.sheet import SheetState
 from games.signals import sheet_changed
@@ -40,11 +41,15 @@ def keep_table(*, sheet: Sheet, state: SheetState, change: str, **_: Any) -> Non
 
 
 @receiver(player_erased, sender=Player, dispatch_uid="evenings-erase-player")
-def erase_from_rolls(*, player: Player, placeholder: str, **_: Any) -> set[str]:
-    """A circle player was erased: their name goes from every club evening's roll and
-    its change notes (the evening's pages are drawn anew: its version moves). Answers
-    the names the rolls held, for circles.services.player_erase to look for elsewhere."""
+def erase_from_rolls(
+    *, player: Player, placeholder: str, names: frozenset[str] = frozenset(), **_: Any
+) -> set[str]:
+    """A circle player was erased: their name goes from every club evening's roll, its
+    change notes and the kept answers of its writes (the evening's pages are drawn
+    anew: its version moves). Answers the names the rolls held, for
+    circles.services.player_erase to look for elsewhere."""
     found: set[str] = set()
+    evenings: set[int] = set()
     for entry in EveningPlayer.objects.filter(circle_player=player).select_related("evening"):
         found.add(entry.name)
         entry.name = placeholder
@@ -62,4 +67,11 @@ def erase_from_rolls(*, player: Player, placeholder: str, **_: Any) -> set[str]:
                 ]
                 change.save(update_fields=["moves"])
         bump(entry.evening)
+        evenings.add(entry.evening_id)
+    if evenings:
+        privacy.forget_in_kept_answers(
+            scopes=[f"evening:{pk}:" for pk in sorted(evenings)],
+            names=found | names,
+            placeholder=placeholder,
+        )
     return found

@@ -71,16 +71,37 @@ def forget(*, seats: Mapping[int, int], names: Iterable[str], placeholder: str) 
         if before != event.before or after != event.after:
             event.before, event.after = before, after
             event.save(update_fields=["before", "after"])
-    scopes = Q(scope__startswith="sheets:")
-    for sheet_id in seats:
-        scopes |= Q(scope__startswith=f"sheet:{sheet_id}:")
+    _rewrite_kept([f"sheet:{sheet_id}:" for sheet_id in seats], words, starts=seats)
+    _forget_in_sessions(words)
+
+
+def forget_in_kept_answers(
+    *, scopes: Iterable[str], names: Iterable[str], placeholder: str
+) -> None:
+    """Write ``placeholder`` for the person in the kept answers of Idempotency-Keys whose
+    scope begins with one of ``scopes`` (an app's own writes, such as a club evening's)."""
+    words = _Names(names, placeholder)
+    if words:
+        _rewrite_kept(list(scopes), words)
+
+
+def _rewrite_kept(
+    prefixes: list[str], words: _Names, starts: Mapping[int, int] | None = None
+) -> None:
+    """Rewrite kept answers in place, so that a retry is still answered (and never
+    counted twice) without the name. ``starts``: also the answers to starting these
+    sheets (a sheet started elsewhere is another person of that name)."""
+    scopes = Q(pk__in=[])
+    for prefix in prefixes:
+        scopes |= Q(scope__startswith=prefix)
+    if starts:
+        scopes |= Q(scope__startswith="sheets:")
     for kept in IdempotencyKey.objects.filter(scopes).only("pk", "scope", "response"):
-        if kept.scope.startswith("sheets:") and not _about(kept.response, seats):
-            continue  # a sheet started elsewhere: another person of that name
+        if kept.scope.startswith("sheets:") and not _about(kept.response, starts or {}):
+            continue
         response = words.within(kept.response)
         if response != kept.response:
             IdempotencyKey.objects.filter(pk=kept.pk).update(response=response)
-    _forget_in_sessions(words)
 
 
 def _about(response: Any, seats: Mapping[int, int]) -> bool:

@@ -406,10 +406,12 @@ def test_the_export_button_says_what_the_file_holds_and_what_an_import_needs(cli
     client.force_login(people["owner"])
     page = client.get(f"/en/circles/{people['circle'].pk}/settings/").content.decode()
     section = page.split('id="export-heading"')[1].split("</section>")[0]
-    assert "edit link of every sheet" in section
+    # Issue 19: the export holds no links (an import makes new ones), and an import
+    # attaches only accounts the operator maps; the page says both.
+    assert "holds none of the circle's links" in section
     assert "invite link" in section
     assert "e-mail addresses" in section
-    assert "Forgot your password?" in section
+    assert "the operator attaches the members" in section
     assert section.index("e-mail addresses") < section.index("Download the circle (JSON)")
 
 

@@ -323,12 +323,41 @@ def test_erasure_reaches_the_club_evenings_roll(client, club):
         circle=circle, by=club["owner"], name="Friday", played_on=datetime.date.today()
     )
     nina = _player(club, "Nina")
-    evening_services.players_add(evening=evening, circle_players=[nina.pk])
+    # The roll is taken through the API with a key: the kept answer holds her name.
+    answer = client.post(
+        f"/api/v1/evenings/{evening.pk}/players",
+        json.dumps({"players": [nina.pk]}),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {evening.organiser_token}",
+        HTTP_IDEMPOTENCY_KEY="roll-1",
+    )
+    assert answer.status_code in (200, 201), answer.content
+    assert "Nina" in answer.content.decode()
     version = type(evening).objects.get(pk=evening.pk).version
     services.player_erase(player=nina, by=club["owner"])
     entry = EveningPlayer.objects.get(evening=evening, circle_player=nina)
     assert entry.name == "Former player 1"
     assert type(evening).objects.get(pk=evening.pk).version > version
+    kept = json.dumps(
+        list(
+            IdempotencyKey.objects.filter(scope__startswith=f"evening:{evening.pk}:").values_list(
+                "response", flat=True
+            )
+        )
+    )
+    assert "Former player 1" in kept
+    assert "nina" not in kept.casefold()
+    # The retry is still answered once, without her name.
+    again = client.post(
+        f"/api/v1/evenings/{evening.pk}/players",
+        json.dumps({"players": [nina.pk]}),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {evening.organiser_token}",
+        HTTP_IDEMPOTENCY_KEY="roll-1",
+    )
+    assert again.status_code == answer.status_code
+    assert "nina" not in again.content.decode().casefold()
+    assert EveningPlayer.objects.filter(evening=evening).count() == 1
 
 
 # -- The log -------------------------------------------------------------------------------

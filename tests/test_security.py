@@ -436,6 +436,8 @@ TOKEN = "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-Xy7"
 )
 def test_mask_tokens(text, masked):
     assert mask_tokens(text) == masked
+    # Masking twice (a logger's filter, then the handler's) changes nothing more.
+    assert mask_tokens(mask_tokens(text)) == masked
 
 
 def test_django_request_warnings_show_no_token(client, db, caplog):
