@@ -485,16 +485,9 @@ def player_erase(*, player: Player, by: Any = None) -> Player:
         player.save()
         _show_name_on_sheets(player, seats)
         for noted in StandingsChange.objects.filter(circle_id=player.circle_id):
-            if any(move.get("player") == player.pk for move in noted.moves):
-                names.update(
-                    move["name"]
-                    for move in noted.moves
-                    if move.get("player") == player.pk and isinstance(move.get("name"), str)
-                )
-                noted.moves = [
-                    {**move, "name": placeholder} if move.get("player") == player.pk else move
-                    for move in noted.moves
-                ]
+            noted.moves, found = privacy.moves_renamed(noted.moves, player.pk, placeholder)
+            if found:
+                names.update(found)
                 noted.save(update_fields=["moves"])
         for entry in AuditEntry.objects.filter(
             circle_id=player.circle_id, detail__player=player.pk

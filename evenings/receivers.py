@@ -55,16 +55,9 @@ def erase_from_rolls(
         entry.name = placeholder
         entry.save(update_fields=["name"])
         for change in EveningChange.objects.filter(evening_id=entry.evening_id):
-            if any(move.get("player") == entry.pk for move in change.moves):
-                found.update(
-                    move["name"]
-                    for move in change.moves
-                    if move.get("player") == entry.pk and isinstance(move.get("name"), str)
-                )
-                change.moves = [
-                    {**move, "name": placeholder} if move.get("player") == entry.pk else move
-                    for move in change.moves
-                ]
+            change.moves, names_there = privacy.moves_renamed(change.moves, entry.pk, placeholder)
+            if names_there:
+                found.update(names_there)
                 change.save(update_fields=["moves"])
         bump(entry.evening)
         evenings.add(entry.evening_id)

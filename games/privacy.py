@@ -75,6 +75,30 @@ def forget(*, seats: Mapping[int, int], names: Iterable[str], placeholder: str) 
     _forget_in_sessions(words)
 
 
+def moves_renamed(moves: Any, player: int, placeholder: str) -> tuple[Any, set[str]]:
+    """A change note's moves (``[{"player": id, "name": …, …}]``, as the circles' and the
+    club evenings' notes keep them) with ``player``'s name replaced, and the names it
+    had there; the moves as they were when they name nobody of that id."""
+    if not isinstance(moves, list):
+        return moves, set()
+    found = {
+        move["name"]
+        for move in moves
+        if isinstance(move, dict)
+        and move.get("player") == player
+        and isinstance(move.get("name"), str)
+    }
+    if not found:
+        return moves, set()
+    renamed = [
+        {**move, "name": placeholder}
+        if isinstance(move, dict) and move.get("player") == player
+        else move
+        for move in moves
+    ]
+    return renamed, found
+
+
 def forget_in_kept_answers(
     *, scopes: Iterable[str], names: Iterable[str], placeholder: str
 ) -> None:

@@ -406,3 +406,22 @@ def test_the_log_pages_through_older_entries(client, club, django_assert_max_num
     rest = client.get(f"/en/circles/{circle.pk}/log/?before={more}").content.decode()
     assert rest.count("A new invite link was made") == 5
     assert "Older entries" not in rest
+
+
+def test_change_notes_are_renamed_by_player_id_and_read_like_input():
+    """The change notes of circles and club evenings name players by id: an erasure
+    renames that id's moves only, says which names they held, and leaves damaged notes
+    (read from the database) as they were."""
+    from games.privacy import moves_renamed
+
+    moves = [
+        {"player": 7, "name": "nina", "before": 3, "after": 5},
+        {"player": 8, "name": "Nina", "before": 1, "after": 0},
+        "damaged",
+    ]
+    renamed, found = moves_renamed(moves, 7, "Former player 1")
+    assert found == {"nina"}
+    assert renamed[0] == {"player": 7, "name": "Former player 1", "before": 3, "after": 5}
+    assert renamed[1:] == moves[1:]
+    assert moves_renamed(moves, 9, "X") == (moves, set())
+    assert moves_renamed({"not": "a list"}, 7, "X") == ({"not": "a list"}, set())
