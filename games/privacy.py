@@ -29,6 +29,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.models import IdempotencyKey, Seat, SheetEvent
+from games.session_keys import NOTICE, RECENT_NAMES, STARTED
 
 
 def names_at_seats(seats: Mapping[int, int]) -> set[str]:
@@ -141,9 +142,6 @@ def _started(seats: Mapping[int, int]) -> Iterable[SheetEvent]:
 
 
 def _forget_in_sessions(words: _Names) -> None:
-    from games.views import NOTICE, RECENT_NAMES
-    from games.views_app import STARTED
-
     store = SessionStore()
     for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator():
         data = session.get_decoded()

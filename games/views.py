@@ -47,6 +47,7 @@ from games.qr import qr_svg
 from games.rules.errors import Problem, RuleError
 from games.rules.sheet import NextDeal, SheetState
 from games.rules.text import in_source_language
+from games.session_keys import NOTICE, RECENT_NAMES
 from scorekeeper import i18n
 from scorekeeper.rounding import rounded_int
 
@@ -81,7 +82,6 @@ def _game(slug: str) -> GameEntry:
     return entry
 
 
-RECENT_NAMES = "recent_names"
 RECENT_LIMIT = 40
 
 
@@ -705,9 +705,6 @@ def deal_correct(request: HttpRequest, token: str, number: int) -> HttpResponse:
         "ends_early": ends_early,
     }
     return render(request, "games/deal_correct.html", context, status=status)
-
-
-NOTICE = "sheet_notice"
 
 
 def _keep_notice(request: HttpRequest, sheet: Sheet, place: str, number: int, text: str) -> None:

@@ -50,6 +50,7 @@ from django.views.decorators.http import require_GET
 from games import selectors, services
 from games.games import GameEntry
 from games.models import Sheet
+from games.session_keys import STARTED
 
 # The colours of templates/base.html's theme-color (light) and of the splash screen.
 THEME_COLOR = "#14532d"
@@ -181,7 +182,6 @@ FORM_KEY = re.compile(r"[A-Za-z0-9_-]{16,100}")
 # first POST started the sheet, a second one is Back and Start again.
 FORM_PRINT = services.fingerprint("POST", "new-sheet-form", {})
 # The session's record of the sheets this visitor started from a form, newest first.
-STARTED = "sheets_started"
 STARTED_KEPT = 10
 # How long the new-sheet page points back at the sheet just started from it.
 RECENT_START = datetime.timedelta(minutes=30)

@@ -39,7 +39,7 @@ NO_TIME = re.compile(r"\b0 (minutes|Minuten|minutoj)")
 def test_a_sheet_started_under_a_minute_ago_was_started_just_now(client, language):
     import datetime
 
-    from games.views_app import STARTED
+    from games.session_keys import STARTED
 
     form_page = client.get(f"/{language}/new/manipulation/").content.decode()
     key = re.search(r'name="idempotency_key" value="([^"]+)"', form_page).group(1)
