@@ -11,16 +11,14 @@ checked again.
 
 from __future__ import annotations
 
-import contextlib
 import datetime
 import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib import import_module
 from typing import Any, NamedTuple
 
-from django.conf import settings
+from django.contrib.sessions.models import Session
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -1001,11 +999,11 @@ def sheet_undelete(*, sheet: Sheet, by: Actor = ANONYMOUS) -> Sheet:
 
 class Cleared(NamedTuple):
     """What ``clear_expired`` deleted: keys, sheets (with their deals and history) and
-    sessions (None for a session engine that keeps no rows, as signed cookies)."""
+    sessions."""
 
     keys: int
     sheets: int
-    sessions: int | None
+    sessions: int
 
 
 def clear_expired(now: datetime.datetime | None = None) -> Cleared:
@@ -1018,11 +1016,7 @@ def clear_expired(now: datetime.datetime | None = None) -> Cleared:
     old = Sheet.objects.filter(deleted_at__lt=now - datetime.timedelta(days=TRASH_DAYS))
     sheets = old.count()
     old.delete()
-    store = import_module(settings.SESSION_ENGINE).SessionStore
-    sessions: int | None = None
-    if hasattr(store, "get_model_class"):  # the database's sessions (db, cached_db)
-        sessions, _ = store.get_model_class().objects.filter(expire_date__lt=now).delete()
-    else:
-        with contextlib.suppress(NotImplementedError):  # signed cookies expire by themselves
-            store.clear_expired()
+    # Sessions live in the database (Django's default engine; games.privacy reads them
+    # there too).
+    sessions, _ = Session.objects.filter(expire_date__lt=now).delete()
     return Cleared(keys=keys, sheets=sheets, sessions=sessions)

@@ -22,9 +22,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         cleared = clear_expired()
         if options["verbosity"]:
-            sessions = "" if cleared.sessions is None else f"{cleared.sessions} "
             self.stdout.write(
                 f"Forgot {cleared.keys} idempotency key(s) older than {KEY_DAYS} days; deleted "
                 f"{cleared.sheets} sheet(s) in the trash for more than {TRASH_DAYS} days "
-                f"and {sessions}expired session(s)."
+                f"and {cleared.sessions} expired session(s)."
             )
