@@ -11,12 +11,13 @@ import dataclasses
 from typing import Any
 
 from django.http import HttpRequest
+from django.utils import timezone
 from django.utils.cache import patch_cache_control
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
 
-from circles import permissions, selectors, wording
+from circles import permissions, selectors, standings_cache, wording
 from circles.models import Season
 from games.api_sheets import bearer_token
 from scorekeeper.i18n import JsonResponse
@@ -76,6 +77,18 @@ def season_standings(request: HttpRequest, season_id: int) -> JsonResponse:
         )
     member = permissions.can_view_circle(request.user, season.circle)
     include_guests = request.GET.get("guests") in ("1", "true")
+    # Computed from every counted sheet once per standings version (and language, view
+    # and day: the title race counts the evenings left), then kept.
+    key = ("season-api", season.pk, member, include_guests, get_language(), timezone.localdate())
+    body = standings_cache.kept(
+        season.circle, key, lambda: _standings_body(season, member, include_guests)
+    )
+    response = JsonResponse(body)
+    patch_cache_control(response, no_cache=True, private=True)
+    return response
+
+
+def _standings_body(season: Season, member: bool, include_guests: bool) -> dict[str, Any]:
     standings = selectors.season_standings(season, include_guests=include_guests)
     names = wording.Names(standings.players, public=not member)
     games: dict[str, Any] = {}
@@ -109,9 +122,7 @@ def season_standings(request: HttpRequest, season_id: int) -> JsonResponse:
         "title_race": wording.title_race(standings, public=not member),
         "changes": wording.changes(standings, public=not member, include_guests=include_guests),
     }
-    response = JsonResponse(body)
-    patch_cache_control(response, no_cache=True, private=True)
-    return response
+    return body
 
 
 REASON = {

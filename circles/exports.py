@@ -9,10 +9,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import formats
 from django.utils.text import slugify
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from circles import permissions, selectors, wording
+from circles import permissions, selectors, standings_cache, wording
 from circles.models import Circle, Season
 from circles.transfer import export_circle
 from games.csv_export import CsvFormat, csv_format, csv_response
@@ -23,8 +24,16 @@ def _standings_csv(request: HttpRequest, season: Season, *, public: bool) -> Htt
     """One row per player and game under one row of headings: Game, Place, Player and
     each table's columns by their full names (a column of one game is empty on another
     game's rows; a name two games share says whose column it is)."""
-    standings = selectors.season_standings(season, include_guests=request.GET.get("guests") == "1")
-    tables = wording.tables(standings, public=public)
+    include_guests = request.GET.get("guests") == "1"
+    # The tables as the page words them, kept per standings version (the page's own
+    # cache entry is another: the CSV needs no title race).
+    tables = standings_cache.kept(
+        season.circle,
+        ("season-tables", season.pk, public, include_guests, get_language()),
+        lambda: wording.tables(
+            selectors.season_standings(season, include_guests=include_guests), public=public
+        ),
+    )
     headings = [[c["title"] or c["label"] for c in table["columns"]] for table in tables]
     shared = {h for h in {h for hs in headings for h in hs} if sum(h in hs for hs in headings) > 1}
     header = [_("Game"), _("Place"), _("Player")]
@@ -76,7 +85,7 @@ def season_csv(request: HttpRequest, circle_id: int, season_id: int) -> HttpResp
 
 @require_GET
 def season_public_csv(request: HttpRequest, token: str) -> HttpResponse:
-    season = Season.objects.filter(view_token=token).first()
+    season = Season.objects.select_related("circle").filter(view_token=token).first()
     if season is None:
         raise Http404(_("No standings at this link"))
     return _standings_csv(request, season, public=True)

@@ -24,6 +24,7 @@ from django.dispatch import receiver
 from circles.models import CircleSheet
 from circles.results import counted_moves, note_change, store_results
 from circles.services import date_link
+from circles.standings_cache import moved
 from games.models import Sheet
 from games.rules.sheet import SheetState
 from games.signals import sheet_changed
@@ -57,6 +58,8 @@ def keep_results(
             moves = counted_moves(link, counted=change == "undeleted")
             if moves:
                 note_change(link, change=change, number=None, moves=moves)
+        # Finished or open, the season's page counts it (or no longer does).
+        moved(link.circle_id)
         return
     # A new deal added to the engine the sheet kept comes without entries, its state
     # with the latest deals only: the stored stats take that deal (store_results).

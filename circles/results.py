@@ -15,6 +15,7 @@ from django.db import transaction
 
 from circles.models import Circle, CircleSheet, SeatPlayer, SheetResult, StandingsChange
 from circles.rules.contributions import follows, seat_stats, seat_stats_after
+from circles.standings_cache import moved
 from games import selectors as sheet_selectors
 from games.models import Sheet
 from games.rules.sheet import SheetState
@@ -65,6 +66,7 @@ def store_results(
     counted_before = not link.excluded and any(r.stats.get("finished") for r in before.values())
     counted_after = not link.excluded and state.finished
     moves = []
+    written = False
     for position, seat in enumerate(stats):
         player_id = seats[position]
         old = before.get(position)
@@ -72,6 +74,7 @@ def store_results(
             SheetResult.objects.create(
                 sheet=link, position=position, player_id=player_id, stats=seat
             )
+            written = True
             continue
         if counted_before or counted_after:
             old_number = headline(sheet.game, old.stats) if counted_before else None
@@ -89,11 +92,17 @@ def store_results(
             old.stats = seat
             old.player_id = player_id
             old.save(update_fields=["stats", "player", "updated_at"])
+            written = True
     # A change to a counted sheet is noted; so is the undone last deal brought back,
     # which counts the sheet again after its removal was noted.
     noted = counted_before or (counted_after and change == "restored")
     if noted and change in ("corrected", "removed", "restored") and moves:
         note_change(link, change=change, number=number, moves=moves)
+    # What a counted sheet contributes moved (or the sheet just finished, or stopped
+    # being finished): the standings and records computed before are out of date. A
+    # deal on an open sheet leaves them be, so the evening's play never waits for them.
+    if written and (counted_before or counted_after):
+        moved(link.circle_id)
 
 
 def _after_new_deal(

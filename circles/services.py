@@ -32,6 +32,7 @@ from circles.models import (
 from circles.results import counted_moves, note_change, replay_results
 from circles.rules.standings import ClubRules
 from circles.signals import player_erased
+from circles.standings_cache import moved
 from games import privacy
 from games import selectors as sheet_selectors
 from games import services as sheet_services
@@ -254,7 +255,10 @@ def player_add(*, circle: Circle, name: object) -> Player:
         raise RuleError([problem])
     if Player.objects.filter(circle=circle, name_key=name.casefold()).exists():
         raise RuleError(_("%(name)s is already a player here.") % {"name": name}, "name")
-    return player_for_name(circle, name)
+    with transaction.atomic():
+        player = player_for_name(circle, name)
+        moved(circle.pk)
+    return player
 
 
 def player_for_name(circle: Circle, name: object) -> Player:
@@ -347,6 +351,7 @@ def player_update(
                 member=(user or before).get_username(),
             )
         player.save()
+        moved(player.circle_id)
     return player
 
 
@@ -378,6 +383,7 @@ def player_claim(*, circle: Circle, user: Any, player: object) -> Player:
             )
         found.user = user
         found.save(update_fields=["user"])
+        moved(circle.pk)
     return found
 
 
@@ -438,6 +444,7 @@ def player_merge(*, keep: Player, absorb: Player, by: Any = None) -> Player:
                 noted.save(update_fields=["moves"])
         absorb.delete()
         _show_name_on_sheets(keep, seats)
+        moved(keep.circle_id)
         _audit(
             keep.circle_id,
             by,
@@ -506,6 +513,7 @@ def player_erase(*, player: Player, by: Any = None) -> Player:
         ):
             names.update(found or ())
         privacy.forget(seats=at_seats, names=names, placeholder=placeholder)
+        moved(player.circle_id)
         _audit(player.circle_id, by, AuditEntry.ERASED, player=player.pk, name=placeholder)
     return player
 
@@ -582,6 +590,8 @@ def _attach(sheet: Sheet, circle: Circle) -> CircleSheet:
         for i, name in enumerate(names)
     )
     replay_results(link, change="started")
+    # One more sheet for the season's page to count, open or finished.
+    moved(circle.pk)
     return link
 
 
@@ -607,6 +617,7 @@ def sheet_set_counted(*, link: CircleSheet, counted: bool) -> CircleSheet:
             note_change(
                 link, change="included" if counted else "excluded", number=None, moves=moves
             )
+        moved(link.circle_id)
     return link
 
 
@@ -630,6 +641,7 @@ def date_link(link: CircleSheet, played_on: datetime.date) -> None:
     if link.played_on != played_on:
         link.played_on = played_on
         link.save(update_fields=["played_on"])
+        moved(link.circle_id)
     StandingsChange.objects.filter(sheet=link).update(played_on=played_on)
 
 
@@ -704,11 +716,14 @@ def season_save(*, circle: Circle, data: Mapping[str, Any], season: Season | Non
             )
     if problems:
         raise RuleError(problems)
-    if season is None:
-        return Season.objects.create(circle=circle, **values)
-    for field, value in values.items():
-        setattr(season, field, value)
-    season.save()
+    with transaction.atomic():
+        if season is None:
+            season = Season.objects.create(circle=circle, **values)
+        else:
+            for field, value in values.items():
+                setattr(season, field, value)
+            season.save()
+        moved(circle.pk)
     return season
 
 

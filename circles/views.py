@@ -17,11 +17,21 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from circles import audit, charts_data, permissions, selectors, services, wording
+from circles import (
+    audit,
+    charts_data,
+    permissions,
+    selectors,
+    services,
+    standings_cache,
+    wording,
+)
 from circles.forms import CircleForm, NewPlayerForm, PlayerForm, SeasonForm
 from circles.models import Circle, CircleSheet, Membership, Player, Season
 from games.games import GAMES
@@ -321,20 +331,29 @@ def player_page(request: HttpRequest, circle_id: int, player_id: int) -> HttpRes
                 messages.success(request, _("Saved."))
                 return redirect(player.get_absolute_url())
         status = 422
-    profile = selectors.player_profile(circle, player)
+    players = list(circle.players.all())
+
+    def record() -> dict[str, Any]:
+        profile = selectors.player_profile(circle, player)
+        return {
+            "profile": wording.profile(
+                profile, wording.Names({p.pk: p for p in players}, public=False)
+            ),
+            "charts": charts_data.player_charts(profile, player),
+        }
+
+    # The record over every counted sheet, computed once per standings version.
+    kept = standings_cache.kept(circle, ("player-page", player.pk, get_language()), record)
     context = {
         "circle": circle,
         "player": player,
         "form": form,
-        "profile": wording.profile(
-            profile, wording.Names({p.pk: p for p in circle.players.all()}, public=False)
-        ),
-        "others": [p for p in circle.players.all() if p.pk != player.pk],
+        **kept,
+        "others": [p for p in players if p.pk != player.pk],
         "can_manage": permissions.can_manage_circle(request.user, circle),
         "is_me": player.user_id == request.user.pk,
         "speaks_for": permissions.can_speak_for(request.user, player),
         "can_link_to_me": permissions.can_link_to_me(request.user, player),
-        "charts": charts_data.player_charts(profile, player),
     }
     return render(request, "circles/player.html", context, status=status)
 
@@ -535,15 +554,27 @@ def season_edit(request: HttpRequest, circle_id: int, season_id: int | None = No
 
 def _standings_context(request: HttpRequest, season: Season, *, public: bool) -> dict[str, Any]:
     include_guests = request.GET.get("guests") == "1"
-    standings = selectors.season_standings(season, include_guests=include_guests)
+
+    def build() -> dict[str, Any]:
+        standings = selectors.season_standings(season, include_guests=include_guests)
+        return {
+            "standings": {
+                "counted_sheets": standings.counted_sheets,
+                "open_sheets": standings.open_sheets,
+            },
+            "tables": wording.tables(standings, public=public),
+            "race": wording.title_race(standings, public=public),
+            "changes": wording.changes(standings, public=public, include_guests=include_guests),
+            "charts": charts_data.season_charts(standings, public=public),
+        }
+
+    # Computed from every counted sheet once per standings version (and language, view
+    # and day: the title race counts the evenings left), then kept.
+    key = ("season-page", season.pk, public, include_guests, get_language(), timezone.localdate())
     return {
+        **standings_cache.kept(season.circle, key, build),
         "season": season,
         "circle": season.circle,
-        "standings": standings,
-        "tables": wording.tables(standings, public=public),
-        "race": wording.title_race(standings, public=public),
-        "changes": wording.changes(standings, public=public, include_guests=include_guests),
-        "charts": charts_data.season_charts(standings, public=public),
         "include_guests": include_guests,
         "public": public,
     }

@@ -14,7 +14,10 @@ the database aborts one of them, which was a 500):
 3. ``Player`` rows of a circle, in pk order;
 4. what belongs to a sheet: its seats, deals, kept engine, history, and the circle's
    ``SeatPlayer``, ``SheetResult`` and ``StandingsChange`` rows, which
-   ``circles.receivers`` writes inside the sheet's write, after the sheet is locked.
+   ``circles.receivers`` writes inside the sheet's write, after the sheet is locked;
+5. last, the ``Circle`` row's standings version (``circles.standings_cache.moved``): a
+   write that changes what the standings show moves it just before it commits, so two
+   tables finishing at once queue there holding nothing the other waits for.
 
 So a player merge, rename or erasure first locks every sheet the player sat at (in pk
 order), then the players; a deal write locks its sheet and then writes that sheet's

@@ -1,0 +1,80 @@
+"""What the standings pages, the standings API and CSV and the player pages compute,
+kept by the circle's standings version, so that a read costs the same at 5,000 sheets
+as at 10.
+
+A season's table and a player's record are added up from every counted sheet of the
+circle (``circles.selectors``): thousands of stored results at a club's scale. They
+change only when one of those writes happens, and every such write moves the circle's
+``standings_version`` in its own transaction (``moved``):
+
+- what a sheet contributes changed while it counts, it finished, or it was left out,
+  brought back, moved to another day, put in the trash or taken out of it, joined the
+  circle or started in it (the open sheets are counted on the page);
+- a player was added, renamed, merged, erased, linked or made a guest;
+- a season was made or changed.
+
+A read takes the version with the circle it reads anyway, and takes what was computed at that
+version, in the reader's language and for the same view (public or not, guests or
+not, the day: the title race counts the evenings left); anything else is computed from
+the sheets as before and kept. So what a page shows is always what a computation from
+the sheets shows at that version: ``tests/test_standings_cache.py`` compares the two
+after every kind of write.
+
+The kept values live in each worker's memory (a few hundred, the least recently used
+dropped first), as the objects the pages render: nothing is serialized, so nothing is
+read back as code, and several servers never disagree, since every key names the
+version the database holds. A write in flight may let a reader keep newer numbers under
+the old version; the version moves at its commit all the same, and the next read
+computes again.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import TypeVar
+
+from django.db.models import F
+
+from circles.models import Circle
+
+T = TypeVar("T")
+
+# Per worker: a standings page's parts are a few kilobytes to a few hundred.
+LIMIT = 256
+
+_kept: OrderedDict[tuple[Hashable, ...], object] = OrderedDict()
+_lock = threading.Lock()
+
+
+def moved(circle_id: int) -> None:
+    """Say that what the circle's standings or records show has changed: called inside
+    the write's transaction, after everything else it locks (scorekeeper/db.py)."""
+    Circle.objects.filter(pk=circle_id).update(standings_version=F("standings_version") + 1)
+
+
+def kept(circle: Circle, key: tuple[Hashable, ...], build: Callable[[], T]) -> T:
+    """What ``build`` computes for ``key`` at the standings version of ``circle`` (as
+    the request just read it): computed once per version and kept; never shared
+    between circles. The moment the circle was made is in the key too, so a circle made
+    again under a freed id (SQLite reuses the id of a rolled-back insert) is never
+    taken for the one before."""
+    full = (circle.pk, circle.created_at, circle.standings_version, *key)
+    with _lock:
+        if full in _kept:
+            _kept.move_to_end(full)
+            return _kept[full]  # type: ignore[return-value]
+    value = build()
+    with _lock:
+        _kept[full] = value
+        _kept.move_to_end(full)
+        while len(_kept) > LIMIT:
+            _kept.popitem(last=False)
+    return value
+
+
+def forget() -> None:
+    """Drop everything kept (tests, and a worker that wants its memory back)."""
+    with _lock:
+        _kept.clear()
