@@ -76,21 +76,36 @@ HEADLINES = {
 }
 
 
+# A player chart shows the latest sheets of a game, so many: a line of thousands of
+# points says nothing on a phone (and would weigh the page down).
+CHART_SHEETS = 50
+
+
 def player_charts(profile: Profile, player: Player) -> list[dict[str, Any]]:
     """Per game the player played at least twice: their number at each table, sheet by
     sheet (Seeger-Fabian for Skat, the team's total for Pitch, penalties for
-    Manipulation)."""
+    Manipulation), the latest ``CHART_SHEETS`` sheets."""
     charts = []
     for game, entry in GAMES.items():
         history = [item for item in profile.history if item.game == game]
         if len(history) < 2:
             continue
+        played = len(history)
+        history = history[-CHART_SHEETS:]
         x_labels = [date_format(item.played_on, _day_format()) for item in history]
         measure = str(HEADLINES[game])
-        title = _("%(name)s at %(game)s, sheet by sheet") % {
-            "name": player.name,
-            "game": entry.name,
-        }
+        if played > len(history):
+            title = _("%(name)s at %(game)s, the latest %(count)s of %(played)s sheets") % {
+                "name": player.name,
+                "game": entry.name,
+                "count": number(len(history)),
+                "played": number(played),
+            }
+        else:
+            title = _("%(name)s at %(game)s, sheet by sheet") % {
+                "name": player.name,
+                "game": entry.name,
+            }
         charts.append(
             {
                 "game": game,

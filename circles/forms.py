@@ -3,6 +3,8 @@ seasons overlapping) are the services'; these read and tidy what was typed."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -142,3 +144,30 @@ class SeasonForm(forms.Form):
             "drop_worst": rules.drop_worst,
             "missed": rules.missed,
         }
+
+
+class SheetFilterForm(forms.Form):
+    """The circle page's search of its sheets: by player, game and days (all optional)."""
+
+    player = forms.ModelChoiceField(
+        label=_("Player"), queryset=Player.objects.none(), required=False, empty_label=_("Anyone")
+    )
+    game = forms.ChoiceField(label=_("Game"), required=False)
+    since = forms.DateField(label=_("From"), required=False, widget=DateInput())
+    until = forms.DateField(label=_("To"), required=False, widget=DateInput())
+
+    def __init__(self, *args: Any, circle: Any, games: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = Player.objects.filter(circle=circle, erased=False)
+        self.fields["game"].choices = [("", _("Any game")), *((g.slug, g.name) for g in games)]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        since, until = data.get("since"), data.get("until")
+        if since and until and since > until:
+            self.add_error("until", _("The last day comes after the first day."))
+        return data
+
+    @property
+    def filtering(self) -> bool:
+        return self.is_bound and any(self.data.get(name) for name in self.fields)

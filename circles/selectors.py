@@ -84,11 +84,28 @@ def sheets_of(user: Any, limit: int = 50) -> list[Sheet]:
     )
 
 
-def circle_sheets(circle: Circle) -> list[CircleSheet]:
-    """The circle's sheets by date, the open ones on top."""
-    return list(
-        CircleSheet.objects.filter(circle=circle, sheet__deleted_at__isnull=True)
-        .select_related("sheet")
+def circle_sheets(
+    circle: Circle,
+    *,
+    player: Player | None = None,
+    game: str = "",
+    since: datetime.date | None = None,
+    until: datetime.date | None = None,
+) -> QuerySet[CircleSheet]:
+    """The circle's sheets by date, the open ones on top; those a player sat at, of one
+    game or between two days when asked. A query to page through: a circle of years
+    has thousands."""
+    found = CircleSheet.objects.filter(circle=circle, sheet__deleted_at__isnull=True)
+    if player is not None:
+        found = found.filter(seat_players__player=player)
+    if game:
+        found = found.filter(sheet__game=game)
+    if since is not None:
+        found = found.filter(played_on__gte=since)
+    if until is not None:
+        found = found.filter(played_on__lte=until)
+    return (
+        found.select_related("sheet")
         .prefetch_related("sheet__seats")
         .order_by("sheet__finished", "-played_on", "-sheet_id")
     )

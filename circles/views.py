@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -32,7 +33,7 @@ from circles import (
     standings_cache,
     wording,
 )
-from circles.forms import CircleForm, NewPlayerForm, PlayerForm, SeasonForm
+from circles.forms import CircleForm, NewPlayerForm, PlayerForm, SeasonForm, SheetFilterForm
 from circles.models import Circle, CircleSheet, Membership, Player, Season
 from games.games import GAMES
 from games.rules.errors import RuleError
@@ -87,23 +88,47 @@ def circle_new(request: HttpRequest) -> HttpResponse:
     return render(request, "circles/circle_new.html", {"form": form}, status=status)
 
 
+# The circle page lists its latest sheets and club evenings, so many a page.
+SHEETS_A_PAGE = 25
+EVENINGS_A_PAGE = 8
+# A player page's history: the latest sheets, so many a page.
+HISTORY_A_PAGE = 30
+
+
 @login_required
 @require_GET
 def circle_page(request: HttpRequest, circle_id: int) -> HttpResponse:
+    """The circle's seasons, its latest club evenings and sheets, a page at a time: a
+    circle of years has thousands of sheets; the search finds one by player, game and
+    days."""
     circle = _circle(request, circle_id)
     seasons = list(circle.seasons.all())
-    links = selectors.circle_sheets(circle)
-    current = selectors.current_season(circle)
+    search = SheetFilterForm(
+        request.GET if "search" in request.GET else None, circle=circle, games=GAMES.values()
+    )
+    wanted: dict[str, Any] = {}
+    if search.is_bound and search.is_valid():
+        wanted = {k: v for k, v in search.cleaned_data.items() if v not in (None, "")}
+    page = Paginator(selectors.circle_sheets(circle, **wanted), SHEETS_A_PAGE).get_page(
+        request.GET.get("page")
+    )
+    evenings = Paginator(circle.evenings.all(), EVENINGS_A_PAGE).get_page(
+        request.GET.get("evenings")
+    )
     context = {
         "circle": circle,
         "membership": permissions.membership(request.user, circle),
-        "sheets": [{"link": link, "season": selectors.season_of(link, seasons)} for link in links],
+        "sheets": [{"link": link, "season": selectors.season_of(link, seasons)} for link in page],
+        "page": page,
+        "search": search,
+        "evenings": evenings,
         "seasons": seasons,
-        "current": current,
-        "players": list(circle.players.all()),
+        "current": selectors.current_season(circle),
+        "player_count": circle.players.count(),
         "games": GAMES.values(),
     }
-    return render(request, "circles/circle.html", context)
+    status = 400 if search.errors else 200
+    return render(request, "circles/circle.html", context, status=status)
 
 
 @login_required
@@ -344,11 +369,16 @@ def player_page(request: HttpRequest, circle_id: int, player_id: int) -> HttpRes
 
     # The record over every counted sheet, computed once per standings version.
     kept = standings_cache.kept(circle, ("player-page", player.pk, get_language()), record)
+    # The history, the latest sheets first, a page at a time.
+    history = Paginator(kept["profile"]["history"], HISTORY_A_PAGE).get_page(
+        request.GET.get("history")
+    )
     context = {
         "circle": circle,
         "player": player,
         "form": form,
         **kept,
+        "history": history,
         "others": [p for p in players if p.pk != player.pk],
         "can_manage": permissions.can_manage_circle(request.user, circle),
         "is_me": player.user_id == request.user.pk,
