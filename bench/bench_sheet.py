@@ -131,8 +131,15 @@ class Phone:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
             headers["X-CSRFToken"] = self.cookies.get("csrftoken", "")
             headers["Origin"] = "http://127.0.0.1"
-        self.connection.request(method, path, body=data, headers=headers)
-        response = self.connection.getresponse()
+        try:
+            self.connection.request(method, path, body=data, headers=headers)
+            response = self.connection.getresponse()
+        except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+            # The server closed the kept-alive connection after its keepalive (5 s)
+            # idle: a phone opens a new one, as a browser does.
+            self.connection.close()
+            self.connection.request(method, path, body=data, headers=headers)
+            response = self.connection.getresponse()
         sent = response.read()
         for header, value in response.getheaders():
             if header.lower() == "set-cookie":

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.utils.translation import get_language, gettext_lazy
@@ -60,7 +60,7 @@ def _rows(rows: Any, names: wording.Names) -> list[dict[str, Any]]:
 
 # Read-only: any other method gets the API's 405, not the CSRF failure page.
 @csrf_exempt
-def season_standings(request: HttpRequest, season_id: int) -> JsonResponse:
+def season_standings(request: HttpRequest, season_id: int) -> HttpResponse:
     if request.method != "GET":
         response = _error(405, _("Read a season's standings with GET."))
         response["Allow"] = "GET"
@@ -80,10 +80,14 @@ def season_standings(request: HttpRequest, season_id: int) -> JsonResponse:
     # Computed from every counted sheet once per standings version (and language, view
     # and day: the title race counts the evenings left), then kept.
     key = ("season-api", season.pk, member, include_guests, get_language(), timezone.localdate())
-    body = standings_cache.kept(
-        season.circle, key, lambda: _standings_body(season, member, include_guests)
+    # Kept as the bytes sent: a season of thousands of sheets lists every one of them,
+    # encoded once per version instead of at every read.
+    content = standings_cache.kept(
+        season.circle,
+        key,
+        lambda: JsonResponse(_standings_body(season, member, include_guests)).content,
     )
-    response = JsonResponse(body)
+    response = HttpResponse(content, content_type="application/json")
     patch_cache_control(response, no_cache=True, private=True)
     return response
 
@@ -117,7 +121,8 @@ def _standings_body(season: Season, member: bool, include_guests: bool) -> dict[
             for pid in sorted(shown)
         ],
         "standings": games,
-        "sheets": sorted(r.sheet_id for found in standings.records.values() for r in found),
+        # How many, not which: a season of thousands of sheets would list them all.
+        "counted_sheets": standings.counted_sheets,
         "open_sheets": standings.open_sheets,
         "title_race": wording.title_race(standings, public=not member),
         "changes": wording.changes(standings, public=not member, include_guests=include_guests),
@@ -255,7 +260,7 @@ def _table(row: str) -> dict[str, Any]:
 
 STANDINGS = {
     "type": "object",
-    "required": ["season", "players", "standings", "sheets"],
+    "required": ["season", "players", "standings", "counted_sheets"],
     "properties": {
         "season": {
             "type": "object",
@@ -285,10 +290,9 @@ STANDINGS = {
                 "manipulation": _table("ManipulationStandingsRow"),
             },
         },
-        "sheets": {
-            "type": "array",
-            "items": INT,
-            "description": gettext_lazy("The ids of the sheets counted."),
+        "counted_sheets": {
+            "type": "integer",
+            "description": gettext_lazy("How many finished sheets count in the standings."),
         },
         "open_sheets": INT,
         "title_race": {

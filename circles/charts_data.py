@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -23,6 +24,23 @@ def _day_format() -> str:
     return _("j M")
 
 
+# A season chart shows so many evenings at most: a long season's are spread out, the
+# first and the latest always among them (a line of hundreds of points says nothing on a
+# phone, and would weigh the page down).
+CHART_EVENINGS = 30
+
+T = TypeVar("T")
+
+
+def spread(items: Sequence[T], most: int) -> Sequence[T]:
+    """``items`` as they are, or ``most`` of them spread evenly from the first to the
+    last."""
+    if len(items) <= most:
+        return items
+    last = len(items) - 1
+    return [items[round(i * last / (most - 1))] for i in range(most)]
+
+
 def season_charts(standings: SeasonStandings, *, public: bool) -> list[dict[str, Any]]:
     """Each game's standings evening by evening: the ranked value after each evening."""
     names = Names(standings.players, public=public)
@@ -33,9 +51,10 @@ def season_charts(standings: SeasonStandings, *, public: bool) -> list[dict[str,
         players = [row.player for row in table.ranked] + [
             row.player for row in getattr(table, "unranked", ())
         ]
-        x_labels = [date_format(day, _day_format()) for day, _values in table.progress]
+        progress = spread(table.progress, CHART_EVENINGS)
+        x_labels = [date_format(day, _day_format()) for day, _values in progress]
         series = [
-            Series(names(player), tuple(values.get(player) for _day, values in table.progress))
+            Series(names(player), tuple(values.get(player) for _day, values in progress))
             for player in players
         ]
         if game == "skat":
@@ -55,7 +74,15 @@ def season_charts(standings: SeasonStandings, *, public: bool) -> list[dict[str,
                 "game": game,
                 "svg": line_chart(
                     title=title,
-                    description=_("One line per player, one point per evening."),
+                    description=(
+                        _("One line per player, one point per evening.")
+                        if len(progress) == len(table.progress)
+                        else _(
+                            "One line per player; %(shown)s of the %(evenings)s evenings, "
+                            "spread over the season, the first and the latest among them."
+                        )
+                        % {"shown": number(len(progress)), "evenings": number(len(table.progress))}
+                    ),
                     x_labels=x_labels,
                     series=series,
                     y_label=measure,

@@ -2,7 +2,7 @@
 its latest sheets and club evenings a page at a time and finds sheets by player, game
 and days; a player page shows the latest of their history and charts the latest
 sheets. The cost and the size of each page stay the same as the circle grows
-(``bench/bench_circle_scale.py`` measures 10, 1,000 and 5,000 sheets).
+(``bench/bench_standings.py`` measures 10, 1,000 and 5,000 sheets).
 """
 
 from __future__ import annotations
