@@ -300,6 +300,42 @@ def test_query_counts_do_not_grow_with_the_number_of_tables(client, page):
         assert warm == [2, 2]
 
 
+def _evening_after_series(count):
+    """Eight players at two tables, ``count`` series of four deals played."""
+    e = make(8, series_count=3, series_deals={"3": 3, "4": 4})
+    for _ in range(count):
+        series = services.series_draw(evening=e, method="lot", seed=5)
+        for table in EveningTable.objects.filter(series=series):
+            for _deal in range(4):
+                sheet_services.hand_record(sheet=table.sheet, data=PASS)
+    return e
+
+
+@pytest.mark.parametrize(
+    "page",
+    ["e/{organiser}/", "e/{organiser}/tables", "r/{view}/", "r/{view}/screen/live"],
+)
+def test_query_counts_do_not_grow_with_the_number_of_series(client, page):
+    """Issue 20: the board, the big screen and the ranking are flat in the series played
+    too: after three series they cost the queries they cost after one."""
+    from django.core.cache import caches
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    cold, warm = [], []
+    for series in (1, 3):
+        e = _evening_after_series(series)
+        assert e.series.count() == series
+        url = "/en/" + page.format(organiser=e.organiser_token, view=e.view_token)
+        caches["renders"].clear()
+        for counts in (cold, warm):
+            with CaptureQueriesContext(connection) as captured:
+                assert client.get(url).status_code == 200
+            counts.append(len(captured))
+    assert cold[0] == cold[1], cold
+    assert warm[0] == warm[1], warm
+
+
 def test_a_poll_after_one_deal_draws_that_tables_card_alone(client):
     """The board's cards are kept renderings, each chosen by what it shows: after a
     deal at table 2 the poll draws table 2's card again and takes the others as
