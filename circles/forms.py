@@ -170,4 +170,5 @@ class SheetFilterForm(forms.Form):
 
     @property
     def filtering(self) -> bool:
-        return self.is_bound and any(self.data.get(name) for name in self.fields)
+        """A search was asked for and could be read (else the latest sheets show)."""
+        return self.is_bound and self.is_valid() and any(self.data.get(n) for n in self.fields)

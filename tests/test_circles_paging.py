@@ -114,8 +114,11 @@ def test_a_search_that_cannot_be_read_says_why_with_400(query, message):
     assert response.status_code == 400
     html = response.content.decode()
     assert message in html
-    # The page still shows the latest sheets, unfiltered; nothing changed.
+    # The page still shows the latest sheets, unfiltered, and says so; nothing changed.
+    assert "This search cannot be read: see what is marked." in html
     assert listed(html) == 6
+    assert "6 sheets, the open ones first" in html
+    assert "nothing was saved" not in html
     assert CircleSheet.objects.count() == before
 
 
