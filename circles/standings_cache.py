@@ -46,6 +46,8 @@ LIMIT = 256
 
 _kept: OrderedDict[tuple[Hashable, ...], object] = OrderedDict()
 _lock = threading.Lock()
+# The keys being computed right now, each with the lock its computation holds.
+_building: dict[tuple[Hashable, ...], threading.Lock] = {}
 
 
 def moved(circle_id: int) -> None:
@@ -65,12 +67,25 @@ def kept(circle: Circle, key: tuple[Hashable, ...], build: Callable[[], T]) -> T
         if full in _kept:
             _kept.move_to_end(full)
             return _kept[full]  # type: ignore[return-value]
-    value = build()
-    with _lock:
-        _kept[full] = value
-        _kept.move_to_end(full)
-        while len(_kept) > LIMIT:
-            _kept.popitem(last=False)
+        building = _building.setdefault(full, threading.Lock())
+    # One computation per key at a time: the phones that ask while the first reader
+    # computes (a sheet just finished, everyone looks) wait for its result instead of
+    # each computing the same thing again on the worker's other threads.
+    with building:
+        with _lock:
+            if full in _kept:
+                _kept.move_to_end(full)
+                return _kept[full]  # type: ignore[return-value]
+        try:
+            value = build()
+        finally:
+            with _lock:
+                _building.pop(full, None)
+        with _lock:
+            _kept[full] = value
+            _kept.move_to_end(full)
+            while len(_kept) > LIMIT:
+                _kept.popitem(last=False)
     return value
 
 

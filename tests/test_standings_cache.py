@@ -66,7 +66,13 @@ def world(django_user_model):
     ]
     member = Client()
     member.force_login(owner)
-    return {"circle": circle, "spring": spring, "summer": summer, "sheets": sheets, "member": member}
+    return {
+        "circle": circle,
+        "spring": spring,
+        "summer": summer,
+        "sheets": sheets,
+        "member": member,
+    }
 
 
 def shown(world) -> dict:
@@ -270,7 +276,7 @@ def test_a_deal_on_an_open_sheet_keeps_what_was_computed(world):
     assert Circle.objects.get(pk=world["circle"].pk).standings_version > version
 
 
-@pytest.mark.parametrize("size", (3, 30))
+@pytest.mark.parametrize("size", [3, 30])
 def test_a_second_read_costs_the_same_few_queries_at_any_size(size, django_assert_num_queries):
     season, user = build_season(size, seed=size)
     member = Client()
@@ -295,3 +301,41 @@ def test_a_second_read_costs_the_same_few_queries_at_any_size(size, django_asser
     # The season with its circle, nothing else.
     with django_assert_num_queries(1):
         assert Client().get(api, **bearer).status_code == 200
+
+
+def test_readers_who_ask_while_the_first_computes_wait_for_its_result(world):
+    """A sheet just finished and every phone looks: one computation per worker, the
+    others wait for it instead of computing the same numbers again."""
+    import threading
+    import time
+
+    circle = Circle.objects.get(pk=world["circle"].pk)
+    calls = []
+
+    def build():
+        calls.append(1)
+        time.sleep(0.2)
+        return {"computed": len(calls)}
+
+    answers = []
+    readers = [
+        threading.Thread(
+            target=lambda: answers.append(standings_cache.kept(circle, ("test",), build))
+        )
+        for _ in range(4)
+    ]
+    for reader in readers:
+        reader.start()
+    for reader in readers:
+        reader.join()
+    assert calls == [1]
+    assert answers == [{"computed": 1}] * 4
+    # A build that fails lets the next reader try again.
+    standings_cache.forget()
+
+    def fails():
+        raise RuntimeError("the database went away")
+
+    with pytest.raises(RuntimeError):
+        standings_cache.kept(circle, ("test",), fails)
+    assert standings_cache.kept(circle, ("test",), build) == {"computed": 2}
