@@ -7,9 +7,12 @@ Run (about a minute per database; not part of ``make bench``):
 
 SQLite always (a fresh DATA_DIR in a temporary directory for each run); PostgreSQL
 too when ``--postgres URL`` or DATABASE_URL names a database (it is migrated, and
-the sheets the runs create stay in it). For each number of clients (16 and 64), a
-fresh gunicorn on a free loopback port serves; the clients (threads, http.client)
-enter Skat deals through the JSON API for ``--seconds``:
+the sheets the runs create stay in it). For each number of clients (``--clients``,
+16 and 64 unless told), a fresh gunicorn on a free loopback port serves; the clients
+(threads, http.client) enter Skat deals through the JSON API for ``--seconds``.
+``--sqlite-queue both`` runs SQLite twice at each number of clients, without its write
+queue (SQLITE_WRITE_QUEUE=0: SQLite's busy handler alone) and then with it, so the two
+are measured side by side on the same machine at the same time:
 
 - ``POST /api/v1/sheets``, then ``POST /api/v1/sheets/{id}/hands`` with the edit token
   and a new Idempotency-Key per deal; ``--per-sheet`` clients share a sheet (row
@@ -35,7 +38,8 @@ enter Skat deals through the JSON API for ``--seconds``:
 Then every sheet is read back (``GET /api/v1/sheets/{id}``) and compared with what
 was acknowledged (a 201 came back): every acknowledged deal stored exactly once,
 none doubled, none lost. The table gives requests, throughput, latency percentiles,
-5xx answers, and those counts; errors are listed with gunicorn's tracebacks.
+5xx answers, and those counts; errors are listed with gunicorn's tracebacks. Deal
+entries (``POST /api/v1/sheets/{id}/hands``, 429s left out) get percentiles of their own.
 """
 
 from __future__ import annotations
@@ -72,6 +76,10 @@ GAMES = ("clubs", "spades", "hearts", "diamonds", "grand")
 POINTS = range(31, 90)  # no schneider either way: every deal is legal at bid 18
 MATADORS = ({"with": 1}, {"with": 2}, {"with": 3}, {"against": 1}, {"against": 2}, {"against": 3})
 DISTINCT = len(POINTS) * len(GAMES) * len(MATADORS)
+
+
+# A deal entry's path: its latencies are reported on their own.
+DEALS = re.compile(r"/api/v1/sheets/\d+/hands$")
 
 
 def deal(index: int) -> dict[str, Any]:
@@ -192,6 +200,9 @@ class Tally:
 
     lock: threading.RLock = field(default_factory=threading.RLock)
     latencies: list[float] = field(default_factory=list)
+    # Deal entries (POST /api/v1/sheets/{id}/hands) answered other than 429, on their own:
+    # the issue's number is theirs, and reads and replays would dilute them.
+    deal_latencies: list[float] = field(default_factory=list)
     statuses: Counter[int] = field(default_factory=Counter)
     connection_errors: Counter[str] = field(default_factory=Counter)
     server_errors: Counter[str] = field(default_factory=Counter)
@@ -209,10 +220,12 @@ class Tally:
     client_cpu: float = 0.0  # seconds of CPU the load threads used
     load: float = 0.0  # the machine's load average at the end
 
-    def answered(self, status: int, seconds: float) -> None:
+    def answered(self, status: int, seconds: float, deal_entry: bool = False) -> None:
         with self.lock:
             self.latencies.append(seconds)
             self.statuses[status] += 1
+            if deal_entry and status != 429:
+                self.deal_latencies.append(seconds)
 
     def count(self, counter: Counter[str], what: str) -> None:
         with self.lock:
@@ -288,7 +301,11 @@ class Client:
                 self.reset()
                 failures += 1
                 continue
-            self.tally.answered(response.status, time.perf_counter() - start)
+            self.tally.answered(
+                response.status,
+                time.perf_counter() - start,
+                method == "POST" and DEALS.match(path) is not None,
+            )
             if response.status >= 500:
                 first = raw.decode(errors="replace").strip().splitlines()[:1]
                 route = re.sub(r"/\d+", "/{id}", path)
@@ -451,6 +468,7 @@ class Result:
             unacknowledged += sum((got - ack).values())
         requests = sum(t.statuses.values())
         ms = [s * 1000 for s in t.latencies]
+        deal_ms = [s * 1000 for s in t.deal_latencies]
         fives = sum(n for status, n in t.statuses.items() if status >= 500)
         boots = len(re.findall(r"Booting worker", self.log_text))
         return {
@@ -459,6 +477,13 @@ class Result:
             "latency p50 (ms)": f"{statistics.median(ms):.0f}" if ms else "-",
             "latency p95 (ms)": f"{percentile(ms, 0.95):.0f}",
             "latency p99 (ms)": f"{percentile(ms, 0.99):.0f}",
+            "deal entries answered (not 429)": f"{len(deal_ms):,}",
+            "deal entry p50 / p95 / p99 (ms)": (
+                f"{statistics.median(deal_ms):.0f} / {percentile(deal_ms, 0.95):.0f} / "
+                f"{percentile(deal_ms, 0.99):.0f}"
+                if deal_ms
+                else "-"
+            ),
             "5xx answers": f"{fives}",
             "connection errors (retried)": f"{sum(t.connection_errors.values())}",
             "workers killed / started": f"{len(t.kills)} / {boots}",
@@ -666,6 +691,14 @@ def main() -> None:
     parser.add_argument(
         "--phones", type=int, default=8, help="client addresses per load thread (rate limits)"
     )
+    parser.add_argument(
+        "--sqlite-queue",
+        choices=("on", "off", "both"),
+        default="on",
+        help="SQLite's write queue (SQLITE_WRITE_QUEUE, scorekeeper/sqlite_queue.py): on as "
+        "the app runs, off (SQLite's busy handler alone), or both, one after the other at "
+        "each number of clients",
+    )
     parser.add_argument("--workers", default=os.environ.get("WORKERS", "2"))
     parser.add_argument("--threads", default=os.environ.get("THREADS", "8"))
     parser.add_argument(
@@ -680,27 +713,32 @@ def main() -> None:
         raise SystemExit("Run `make setup` first (the pages need the static files).")
     workdir = Path(tempfile.mkdtemp(prefix="scorekeeper-load-"))
     base = server_environment(os.environ, workers=args.workers, threads=args.threads)
-    databases: list[tuple[str, dict[str, str] | None]] = [("SQLite", None)]
+    # SQLite runs: (label, SQLITE_WRITE_QUEUE); PostgreSQL has no such queue.
+    queues = {"on": [("SQLite", "1")], "off": [("SQLite, no queue", "0")]}
+    queues["both"] = queues["off"] + queues["on"]
+    postgres = None
     if args.postgres:
-        pg = {**base, "DATABASE_URL": args.postgres, "DATA_DIR": str(workdir / "postgres")}
-        prepare(pg)
-        databases.append(("PostgreSQL", pg))
+        postgres = {**base, "DATABASE_URL": args.postgres, "DATA_DIR": str(workdir / "postgres")}
+        prepare(postgres)
     print(
         f"gunicorn: {args.workers} workers x {args.threads} threads; {args.seconds:.0f} s per run; "
         f"{args.per_sheet} clients per sheet; {args.replay:.0%} resent; {args.double_tap:.0%} "
         f"sent twice at once; {args.kills} workers killed; {args.phones} phones per client"
     )
     results = []
-    for database, postgres in databases:
-        for clients in args.clients:
-            name = f"{database.lower()}-{clients}"
-            env = postgres
-            if env is None:
-                # A fresh SQLite file for every run.
-                env = {**base, "DATA_DIR": str(workdir / name)}
-                prepare(env)
+    for clients in args.clients:
+        for database, queue in queues[args.sqlite_queue]:
+            name = f"sqlite-{'queue' if queue == '1' else 'busy'}-{clients}"
+            # A fresh SQLite file for every run.
+            env = {**base, "DATA_DIR": str(workdir / name), "SQLITE_WRITE_QUEUE": queue}
+            prepare(env)
             print(f"{database}, {clients} clients ...", flush=True)
             results.append(run(database, env, clients, args, workdir / f"{name}.log"))
+    if postgres is not None:
+        for clients in args.clients:
+            print(f"PostgreSQL, {clients} clients ...", flush=True)
+            log = workdir / f"postgresql-{clients}.log"
+            results.append(run("PostgreSQL", postgres, clients, args, log))
     report(results)
 
 

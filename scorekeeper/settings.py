@@ -179,6 +179,17 @@ TEMPLATES = [
 
 # SQLite by default, in WAL mode with IMMEDIATE transactions so that concurrent
 # writers queue on the lock instead of failing halfway through a transaction.
+# Its backend (scorekeeper/sqlite_backend) lines the writers up in a fair queue in front
+# of that lock, across threads and worker processes (scorekeeper/sqlite_queue.py): a
+# turn is taken before BEGIN IMMEDIATE and given back at COMMIT or ROLLBACK, so they no
+# longer poll in SQLite's busy handler, where some lose again and again. A wait longer
+# than "timeout" goes on to the busy handler as before. SQLITE_WRITE_QUEUE=0 leaves it
+# out (Django's own backend; bench/load.py --sqlite-queue both compares the two).
+SQLITE_ENGINE = (
+    "django.db.backends.sqlite3"
+    if os.environ.get("SQLITE_WRITE_QUEUE", "").strip() == "0"
+    else "scorekeeper.sqlite_backend"
+)
 SQLITE_OPTIONS = {
     "transaction_mode": "IMMEDIATE",
     "timeout": 20,
@@ -198,7 +209,7 @@ else:
     _make_data_dir()
     DATABASES = {
         "default": {
-            "ENGINE": "django.db.backends.sqlite3",
+            "ENGINE": SQLITE_ENGINE,
             "NAME": DATA_DIR / "db.sqlite3",
             "OPTIONS": SQLITE_OPTIONS,
             # Opening the file and setting WAL costs milliseconds: keep connections.
@@ -212,8 +223,9 @@ else:
             "TEST": {"NAME": str(_TEST_DB_DIR / f"scorekeeper-test-{os.getpid()}.sqlite3")},
         }
     }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # A sqlite:// DATABASE_URL gets the same WAL and IMMEDIATE settings.
+if DATABASES["default"]["ENGINE"] in ("django.db.backends.sqlite3", SQLITE_ENGINE):
+    # A sqlite:// DATABASE_URL gets the same WAL and IMMEDIATE settings, and the queue.
+    DATABASES["default"]["ENGINE"] = SQLITE_ENGINE
     DATABASES["default"].setdefault("OPTIONS", SQLITE_OPTIONS)
     # Made empty (a valid database) and readable by its owner only before SQLite opens
     # it, which would make it 0644; its -wal and -shm files take the file's mode.

@@ -145,3 +145,57 @@ def test_a_double_tap_on_the_deal_that_ends_the_series_gets_one_answer_twice():
     answers = together(2, tap)
     assert answers == [(201, {"number": 2}), (201, {"number": 2})]
     assert len(live_hands(sheet)) == 2
+
+
+def skat_deal(points: int) -> dict[str, object]:
+    """A legal Skat deal at bid 18, told from the others by its points (31 to 89)."""
+    return {
+        "declarer": points % 3,
+        "game": "grand",
+        "bid": 18,
+        "matadors": {"with": 1},
+        "declarer_points": points,
+        "declarer_tricks": 5,
+    }
+
+
+@pytest.mark.rate_limits
+def test_deal_entries_at_once_are_all_stored_once_and_on_sqlite_never_meet_a_locked_database():
+    """Sixteen phones at four tables enter two deals each, all at once, through the API
+    with the rate limits on (their counter is a write too). On SQLite every thread's busy
+    handler is off (busy_timeout 0): a write anywhere on the path that did not wait in
+    the write queue (scorekeeper/sqlite_queue.py), whether a transaction or a statement
+    on its own, would fail at once with "database is locked". Every acknowledged deal
+    is stored once, and each sheet is numbered 1..n."""
+    sheets = [services.sheet_create(game="skat", players=["Ana", "Ben", "Cem"]) for _ in range(4)]
+
+    def enter(i: int) -> list[tuple[int, int, dict]]:
+        if connection.vendor == "sqlite":
+            connection.ensure_connection()
+            with connection.cursor() as cursor:
+                cursor.execute("PRAGMA busy_timeout = 0")
+        sheet = sheets[i % 4]
+        client = Client(REMOTE_ADDR=f"10.0.0.{i + 1}")
+        answers = []
+        for n in range(2):
+            data = skat_deal(31 + i * 2 + n)
+            response = client.post(
+                f"/api/v1/sheets/{sheet.pk}/hands",
+                json.dumps(data),
+                content_type="application/json",
+                HTTP_AUTHORIZATION=f"Bearer {sheet.edit_token}",
+                HTTP_IDEMPOTENCY_KEY=f"phone-{i}-deal-{n}",
+            )
+            answers.append((response.status_code, sheet.pk, data))
+        return answers
+
+    results = together(16, enter)
+    assert [r for r in results if not isinstance(r, list)] == []
+    sent = [answer for answers in results for answer in answers]
+    assert [status for status, _, _ in sent] == [201] * 32
+    for sheet in sheets:
+        hands = live_hands(sheet)
+        assert [hand.number for hand in hands] == list(range(1, 9))
+        stored = sorted(json.dumps(hand.entry, sort_keys=True) for hand in hands)
+        acknowledged = sorted(json.dumps(d, sort_keys=True) for _, pk, d in sent if pk == sheet.pk)
+        assert stored == acknowledged
