@@ -59,7 +59,9 @@ class PlainDatabaseCache(DatabaseCache):
     """Django's database cache with JSON rows (the module's docstring).
 
     ``get_many`` and ``_base_set`` follow Django 5.2's own, line for line, but for the
-    one line each that loads or dumps a value.
+    one line each that loads or dumps a value, and ``_base_set`` counts the rows (to
+    cull the oldest past MAX_ENTRIES) only before it inserts one: Django counts them
+    at every write, a scan of the table on every rate-limited request.
     """
 
     serializer = PlainSerializer()
@@ -120,8 +122,6 @@ class PlainDatabaseCache(DatabaseCache):
         table = quote_name(self._table)
 
         with connection.cursor() as cursor:
-            cursor.execute(f"SELECT COUNT(*) FROM {table}")
-            num = cursor.fetchone()[0]
             now = tz_now()
             now = now.replace(microsecond=0)
             if timeout is None:
@@ -130,8 +130,6 @@ class PlainDatabaseCache(DatabaseCache):
                 tz = UTC if settings.USE_TZ else None
                 exp = datetime.fromtimestamp(timeout, tz=tz)
             exp = exp.replace(microsecond=0)
-            if num > self._max_entries:
-                self._cull(db, cursor, now, num)
             try:
                 with transaction.atomic(using=db):
                     cursor.execute(
@@ -172,6 +170,14 @@ class PlainDatabaseCache(DatabaseCache):
                             [text, exp, key],
                         )
                     elif mode != "touch":
+                        # Only a new row can take the table past its size: the rows are
+                        # counted (and the oldest culled) then, not at every update of a
+                        # rate-limit counter (a count of up to MAX_ENTRIES rows, inside
+                        # SQLite's one write lock, on every request).
+                        cursor.execute(f"SELECT COUNT(*) FROM {table}")
+                        num = cursor.fetchone()[0]
+                        if num > self._max_entries:
+                            self._cull(db, cursor, now, num)
                         cursor.execute(
                             "INSERT INTO {} ({}, {}, {}) VALUES (%s, %s, %s)".format(
                                 table,

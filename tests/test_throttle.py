@@ -622,3 +622,29 @@ def test_redis_url_puts_the_cache_in_redis(tmp_path):
     assert "scorekeeper.plain_cache.PlainSerializer" in shown["redis"]
     assert "DatabaseCache" in shown["db"]
     assert "scorekeeper_cache" in shown["db"]
+
+
+def test_a_counter_update_does_not_count_the_table_and_a_new_row_culls_past_the_limit():
+    """Django's database cache counts every row of its table at every write (to cull
+    the oldest past MAX_ENTRIES): a scan on every rate-limited request, inside SQLite's
+    one write lock. Only an insert can take the table past its size, so only an
+    insert counts (issue 20)."""
+    from django.test.utils import CaptureQueriesContext
+
+    cache = caches["default"]
+    cache.set("counter", 1, 60)
+    with CaptureQueriesContext(connection) as update:
+        cache.set("counter", 2, 60)
+    assert cache.get("counter") == 2
+    assert not [q for q in update.captured_queries if "COUNT(" in q["sql"].upper()]
+    with CaptureQueriesContext(connection) as insert:
+        cache.set("another", 1, 60)
+    assert [q for q in insert.captured_queries if "COUNT(" in q["sql"].upper()]
+    # Past MAX_ENTRIES, a new row culls the table as Django's own cache does.
+    small = type(cache)(cache._table, {"OPTIONS": {"MAX_ENTRIES": 3, "CULL_FREQUENCY": 2}})
+    small.clear()
+    for n in range(6):
+        small.set(f"row-{n}", n, 60)
+    kept = [n for n in range(6) if small.get(f"row-{n}") is not None]
+    assert len(kept) < 6
+    assert 5 in kept
