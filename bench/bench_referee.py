@@ -2,9 +2,18 @@
 
 Run: .venv/bin/python bench/bench_referee.py   (or: make bench)
 
-Each case scores a fixed, varied set of inputs in a loop for about a second, several
-times, and reports the best and the median rate. Numbers depend on the machine;
-the README records them for the project's 2-core reference machine.
+Each case scores a fixed, varied set of inputs (200 Skat games, 200 Pitch hands, every
+one accepted by the referee) in a loop for about a second, several times, and reports
+the best and the median rate. "scored" only scores; "scored, explained" also reads every
+step of the explanation as a player would (``str()``, English). Numbers depend on the
+machine; the README records them for the project's 2-core reference machine.
+
+To compare with another commit, score with its referee in the same run: a checkout
+named by PYTHONPATH comes before this one, e.g.
+
+    git worktree add /tmp/before 30b55fd
+    for tree in /tmp/before . /tmp/before .; do PYTHONPATH=$tree .venv/bin/python bench/bench_referee.py; done
+    git worktree remove /tmp/before
 """
 
 from __future__ import annotations
@@ -16,7 +25,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# Appended, not inserted: a tree named by PYTHONPATH (an older checkout) is measured instead.
+sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 from games.rules import pitch, skat
 from games.rules.cards import SKAT_DECK
@@ -53,8 +63,8 @@ def skat_inputs(count: int, rng: random.Random) -> list[dict]:
         if rng.random() < 0.3:
             arguments["declarer_cards"] = deck[:12]
         else:
-            count = rng.randint(1, 4 if game == "grand" else 11)
-            arguments["matadors"] = skat.Matadors(rng.choice(["with", "against"]), count)
+            matadors = rng.randint(1, 4 if game == "grand" else 11)
+            arguments["matadors"] = skat.Matadors(rng.choice(["with", "against"]), matadors)
         result_style = rng.randrange(3)
         if result_style == 0 and "matadors" in arguments:
             arguments["declarer_trick_cards"] = trick_cards
@@ -97,21 +107,42 @@ def rate(function: Callable[[dict], object], inputs: list[dict]) -> tuple[float,
     return max(rates), statistics.median(rates)
 
 
+def explained(result: object) -> list[str]:
+    """Every step of a result's explanation as a player reads it."""
+    return [str(step.text) for step in result.explanation]  # type: ignore[attr-defined]
+
+
+def checked(function: Callable[[dict], object], inputs: list[dict], count: int) -> list[dict]:
+    """The inputs, once each scored: as many as asked for, none refused."""
+    assert len(inputs) == count, f"{len(inputs)} inputs, not {count}"
+    for arguments in inputs:
+        function(arguments)  # a RuleError here is a bench bug: it would measure a refusal
+    return inputs
+
+
 def main() -> None:
     rng = random.Random(20261129)
     options = pitch.PitchOptions()
+
+    def score_skat(a: dict) -> object:
+        return skat.score_game(**a)
+
+    def score_pitch(a: dict) -> object:
+        return pitch.score_hand(**a, options=options)
+
+    skat_games = checked(score_skat, skat_inputs(200, rng), 200)
+    pitch_hands = checked(score_pitch, pitch_inputs(200, rng), 200)
     cases = [
-        ("Skat games scored", lambda a: skat.score_game(**a), skat_inputs(200, rng)),
-        (
-            "Pitch hands scored",
-            lambda a: pitch.score_hand(**a, options=options),
-            pitch_inputs(200, rng),
-        ),
+        ("Skat games scored", score_skat, skat_games),
+        ("Skat games scored, explained", lambda a: explained(score_skat(a)), skat_games),
+        ("Pitch hands scored", score_pitch, pitch_hands),
+        ("Pitch hands scored, explained", lambda a: explained(score_pitch(a)), pitch_hands),
     ]
-    print(f"{'case':<22} {'best /s':>12} {'median /s':>12}")
+    print(f"referee: {Path(skat.__file__).resolve().parent}")
+    print(f"{'case':<30} {'best /s':>12} {'median /s':>12}")
     for name, function, inputs in cases:
         best, median = rate(function, inputs)
-        print(f"{name:<22} {best:>12,.0f} {median:>12,.0f}")
+        print(f"{name:<30} {best:>12,.0f} {median:>12,.0f}")
 
 
 if __name__ == "__main__":

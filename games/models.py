@@ -75,18 +75,21 @@ class Sheet(models.Model):
 
 
 class SheetSnapshot(models.Model):
-    """The game engine as the last write left it, and the sheet version it belongs to.
+    """The game engine's running counts as the last write left them (before the deals
+    the sheet page lists, and after each of them), and the sheet version they belong to.
 
     A cache, never a record: the next deal, its preview and the sheet page start from
-    it instead of replaying the sheet (``games.snapshots``); when it is missing, old
-    or written by other rules code, the deals are replayed and it is written again.
-    Its own table, so that lists of sheets never load it."""
+    it instead of replaying the sheet (``games.snapshots``); when it is missing, old,
+    written by other rules code or not a record the engine takes, the deals are
+    replayed and it is written again. ``engine`` is plain JSON (``snapshots.dump``), a
+    few hundred bytes whatever the sheet's length. Its own table, so that lists of
+    sheets never load it."""
 
     sheet = models.OneToOneField(
         Sheet, on_delete=models.CASCADE, primary_key=True, related_name="snapshot"
     )
     version = models.PositiveIntegerField()
-    engine = models.BinaryField()
+    engine = models.JSONField()
 
     def __str__(self) -> str:
         return f"snapshot of sheet {self.sheet_id} at version {self.version}"

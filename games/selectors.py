@@ -10,6 +10,7 @@ from django.db.models import Q, QuerySet
 from games import snapshots
 from games.games import GAMES
 from games.models import Hand, Sheet, SheetSnapshot
+from games.rules.errors import RuleError
 from games.rules.sheet import SheetState
 
 
@@ -42,18 +43,30 @@ def replayed_engine(sheet: Sheet, hands: list[Hand]) -> Any:
 
 
 def engine_for(sheet: Sheet) -> Any:
-    """The game engine after the sheet's last deal, ready for the next one: the one the
-    last write kept when it is current (no replay), else replayed from the deals and
-    kept for next time. Each call gives a fresh engine that the caller may change."""
-    blob = getattr(sheet, "_snapshot", None)
-    if blob is None and Sheet.snapshot.is_cached(sheet):
+    """The game engine after the sheet's last deal, ready for the next one: rebuilt from
+    the counts the last write kept when they are current (no deal replayed, none listed
+    in its state), else replayed from every deal and kept for next time. Each call gives
+    a fresh engine that the caller may change."""
+    return _engine(sheet, listed=False)
+
+
+def current_state(sheet: Sheet) -> SheetState:
+    """Totals, headline and the next deal without replaying the sheet; its ``deals`` are
+    the latest ones only (``games.snapshots.TAIL``), replayed on the counts kept before
+    them (the deals :func:`latest_hands` read for the same page, or read here)."""
+    return _engine(sheet, listed=True).state
+
+
+def _engine(sheet: Sheet, *, listed: bool) -> Any:
+    kept = getattr(sheet, "_snapshot", None)
+    if kept is None and Sheet.snapshot.is_cached(sheet):
         # Read with the sheet (the write's lock reads them together).
-        kept = getattr(sheet, "snapshot", None)
-        blob = (kept.version, kept.engine) if kept is not None else (None, None)
-    if blob is None or blob[0] != sheet.version:
+        row = getattr(sheet, "snapshot", None)
+        kept = (row.version, row.engine) if row is not None else (None, None)
+    if kept is None or kept[0] != sheet.version:
         found = SheetSnapshot.objects.filter(sheet_id=sheet.pk, version=sheet.version)
-        blob = (sheet.version, found.values_list("engine", flat=True).first())
-    engine = snapshots.load(blob[1])
+        kept = (sheet.version, found.values_list("engine", flat=True).first())
+    engine = _kept_engine(sheet, kept[1], listed=listed)
     if engine is not None:
         return engine
     engine = replayed_engine(sheet, live_hands(sheet))
@@ -61,28 +74,74 @@ def engine_for(sheet: Sheet) -> Any:
     return engine
 
 
+def _kept_engine(sheet: Sheet, kept: object, *, listed: bool) -> Any | None:
+    """The engine rebuilt from what the sheet keeps (after its last deal, or ``listed``:
+    before the deals the page lists, those replayed on it); None when nothing usable is
+    kept, or the deals after the kept counts are not the sheet's latest ones."""
+    entry = GAMES[sheet.game]
+    options = entry.sheet_options(sheet)
+    # The names kept with the counts are the seats' at this version (a rename is a write).
+    names = getattr(sheet, "_seat_names", None)
+    engine = snapshots.load(
+        kept,
+        entry.sheet_class,
+        listed=listed,
+        players=names,
+        first_dealer=sheet.first_dealer,
+        options=options,
+    )
+    if engine is None:
+        return None
+    names = engine.players
+    counted = engine.deals_played
+    if counted >= sheet.deal_count:
+        return engine if counted == sheet.deal_count else None
+    after = _hands_after(sheet, counted)
+    if [hand.number for hand in after] != list(range(counted + 1, sheet.deal_count + 1)):
+        return None  # not the deals the counts were kept before
+    try:
+        for hand in after:
+            engine.add(entry.read_deal(hand.entry, players=len(names), options=options))
+    except RuleError:
+        return None  # the full replay says what is wrong
+    return engine
+
+
+def _hands_after(sheet: Sheet, counted: int) -> list[Hand]:
+    """The live deals after deal ``counted``: those :func:`latest_hands` read for this
+    sheet at this version when they reach back so far, else read now."""
+    read = getattr(sheet, "_latest_hands", None)
+    if read is not None and read[0] == sheet.version:
+        hands = [hand for hand in read[1] if hand.number > counted]
+        if len(hands) == sheet.deal_count - counted:
+            return hands
+    return list(
+        Hand.objects.filter(sheet=sheet, removed_at__isnull=True, number__gt=counted).order_by(
+            "number"
+        )
+    )
+
+
 def keep_engine(sheet: Sheet, engine: Any) -> None:
-    """Keep ``engine`` as the sheet's at its current version (one query: an upsert)."""
-    blob = snapshots.dump(engine)
+    """Keep ``engine``'s counts (``snapshots.dump``) as the sheet's at its current version
+    (one query: an upsert)."""
+    kept = snapshots.dump(engine)
     SheetSnapshot.objects.bulk_create(
-        [SheetSnapshot(sheet_id=sheet.pk, version=sheet.version, engine=blob)],
+        [SheetSnapshot(sheet_id=sheet.pk, version=sheet.version, engine=kept)],
         update_conflicts=True,
         unique_fields=["sheet"],
         update_fields=["version", "engine"],
     )
-    sheet._snapshot = (sheet.version, blob)
-
-
-def current_state(sheet: Sheet) -> SheetState:
-    """Totals, headline and the next deal without replaying the sheet; its ``deals`` are
-    the latest ones only (``games.snapshots.TAIL``)."""
-    return engine_for(sheet).state
+    sheet._snapshot = (sheet.version, kept)
 
 
 def latest_hands(sheet: Sheet, count: int = snapshots.TAIL) -> list[Hand]:
-    """The last ``count`` deals on the sheet, in order."""
+    """The last ``count`` deals on the sheet, in order (kept with the sheet for
+    :func:`current_state`, which replays them)."""
     hands = Hand.objects.filter(sheet=sheet, removed_at__isnull=True).order_by("-number")
-    return list(hands[:count])[::-1]
+    latest = list(hands[:count])[::-1]
+    sheet._latest_hands = (sheet.version, latest)
+    return latest
 
 
 def sheets_with_links() -> QuerySet[Sheet]:

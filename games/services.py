@@ -3,10 +3,10 @@
 Thin views and the API call these typed, keyword-only services. Each runs in one
 transaction that first locks the sheet row, so two phones writing to the same
 sheet queue up instead of interleaving (SQLite's IMMEDIATE transactions do the same
-for the whole file). A new deal is added to the engine the last write kept
-(``games.snapshots``), so it costs the same at deal 200 as at deal 10; a
-correction, a deletion or an undo replays the whole sheet, so every later deal is
-checked again.
+for the whole file). A new deal is added to the engine rebuilt from the running counts
+the last write kept (``games.snapshots``), nothing replayed, so it costs the same at
+deal 200 as at deal 10; a correction, a deletion or an undo replays the whole sheet, so
+every later deal is checked again.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ class HandOutcome:
     very deals (``hands``) it stored, so a page never pairs a state with other deals.
 
     A new deal added to the kept engine replays nothing: its ``hands`` is None and
-    ``state.deals`` holds the latest deals only (``games.snapshots``)."""
+    ``state.deals`` holds that deal only (``games.snapshots``)."""
 
     hand: Hand | None
     state: SheetState
@@ -381,7 +381,7 @@ def _touch(
     Sheet.objects.filter(pk=sheet.pk).update(
         version=F("version") + 1,
         updated_at=timezone.now(),
-        deal_count=len(state.deals) if entries is not None else sheet.deal_count + 1,
+        deal_count=engine.deals_played,
         finished=state.finished,
     )
     sheet.refresh_from_db(fields=["version", "updated_at", "deal_count", "finished"])
@@ -622,7 +622,8 @@ def hand_record(
 ) -> HandOutcome:
     """Check and store the next deal. Callers wrap this with the idempotency key.
 
-    The deal is added to the engine the last write kept: nothing earlier is replayed."""
+    The deal is added to the engine rebuilt from the counts the last write kept: nothing
+    earlier is replayed (``games.snapshots``)."""
     entry = GAMES[sheet.game]
     with transaction.atomic():
         sheet = _locked(sheet, expected_version)

@@ -17,10 +17,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise, product
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from .cards import MANIPULATION_DECK, RANKS, SUITS, Card, labels
-from .errors import Problem, ProblemCollector, RuleError, Step
+from .errors import Explanation, Problem, ProblemCollector, RuleError, Step
 from .text import Text, _, join, ngettext, pgettext
 from .words import capitalised, joined
 
@@ -1162,7 +1162,7 @@ class RoundResult:
     game_over: bool
     winners: tuple[str, ...]
     went_out: str | None
-    explanation: tuple[Step, ...]
+    explanation: Explanation
 
 
 def score_round(
@@ -1171,7 +1171,8 @@ def score_round(
     scores_before: Mapping[str, int] | None = None,
     options: ManipulationOptions,
 ) -> RoundResult:
-    """Score a round from the cards each player is left holding."""
+    """Score a round from the cards each player is left holding (the explanation is worded
+    when it is first read)."""
     problems = ProblemCollector()
     _check_players(hands, "hands", problems)
     for name, hand in hands.items():
@@ -1216,6 +1217,15 @@ def score_round(
     problems.raise_if_any()
 
     penalties = {name: penalty_of(hand) for name, hand in hands.items()}
+    held_by = {name: tuple(hand) for name, hand in hands.items()}
+    return _scored(
+        _Round(penalties, empty[0] if empty else None, _kept(scores_before), options, held_by),
+        None,
+    )
+
+
+def _hand_steps(hands: Mapping[str, Sequence[Card]], penalties: Mapping[str, int]) -> list[Step]:
+    """What each player is left holding, and what it costs."""
     steps = []
     for name, hand in hands.items():
         if not hand:
@@ -1247,7 +1257,7 @@ def score_round(
                 points=points,
             )
         steps.append(Step(text, "manipulation-penalties"))
-    return _finish_round(penalties, empty[0] if empty else None, scores_before, options, steps)
+    return steps
 
 
 def score_round_from_penalties(
@@ -1256,7 +1266,8 @@ def score_round_from_penalties(
     scores_before: Mapping[str, int] | None = None,
     options: ManipulationOptions,
 ) -> RoundResult:
-    """Score a round from penalty points the table has already counted."""
+    """Score a round from penalty points the table has already counted (the explanation is
+    worded when it is first read)."""
     problems = ProblemCollector()
     _check_players(penalties, "penalties", problems)
     for name, points in penalties.items():
@@ -1323,8 +1334,13 @@ def score_round_from_penalties(
         )
     _check_scores_before(penalties, scores_before, options, problems)
     problems.raise_if_any()
+    went_out = zero[0] if zero else None
+    return _scored(_Round(dict(penalties), went_out, _kept(scores_before), options, None), None)
 
-    steps = [
+
+def _penalty_steps(penalties: Mapping[str, int]) -> list[Step]:
+    """The penalty each player takes, as the table counted it."""
+    return [
         Step(
             _went_out(name)
             if points == 0
@@ -1339,7 +1355,6 @@ def score_round_from_penalties(
         )
         for name, points in penalties.items()
     ]
-    return _finish_round(dict(penalties), zero[0] if zero else None, scores_before, options, steps)
 
 
 def _went_out(name: str) -> Text:
@@ -1409,60 +1424,108 @@ def _check_scores_before(
             )
 
 
-def _finish_round(
-    penalties: dict[str, int],
-    went_out: str | None,
-    scores_before: Mapping[str, int] | None,
-    options: ManipulationOptions,
-    steps: list[Step],
-) -> RoundResult:
-    if went_out is None:
-        if options.stock_out == "end_round":
-            text = _(
-                "Nobody went out: the stock ran out and the player to move could not meld, "
-                "which ends the round."
-            )
+class _Round(NamedTuple):
+    """A checked round: what a result keeps to word its explanation when it is read."""
+
+    penalties: dict[str, int]
+    went_out: str | None
+    scores_before: dict[str, int] | None
+    options: ManipulationOptions
+    hands: dict[str, tuple[Card, ...]] | None  # None: entered as penalties
+
+
+def _kept(scores: Mapping[str, int] | None) -> dict[str, int] | None:
+    return None if scores is None else dict(scores)
+
+
+def _explain_round(checked: _Round) -> list[Step]:
+    """The explanation of a scored round: the round scored again, saying every step."""
+    steps: list[Step] = []
+    _scored(checked, steps)
+    return steps
+
+
+def _scored(checked: _Round, say: list[Step] | None) -> RoundResult:
+    """Score a checked round. With ``say``, every step of the explanation is appended to
+    it as the round is scored: deciding and wording follow the same branches."""
+    penalties, went_out, scores_before, options, hands = checked
+    explanation = Explanation(_explain_round, checked)
+    if say is not None:
+        if hands is not None:
+            say.extend(_hand_steps(hands, penalties))
         else:
-            text = _(
-                "Nobody went out: the stock ran out and every player passed in turn, which "
-                "ends the round."
-            )
-        steps.append(Step(text, "manipulation-stock-out"))
+            say.extend(_penalty_steps(penalties))
+        if went_out is None:
+            say.append(Step(_stock_out(options), "manipulation-stock-out"))
     before = dict.fromkeys(penalties, 0) if scores_before is None else dict(scores_before)
     after = {name: before[name] + points for name, points in penalties.items()}
-    if scores_before is None:
-        # Translators: a player's total, "Ana 25".
-        totals = [_("{name} {total}", name=name, total=after[name]) for name in penalties]
-        # Translators: {totals} is a list such as "Ana 25, Ben 0, Cem 40".
-        text = _("Totals after this first round: {totals}.", totals=join(_(", "), totals))
-    else:
-        totals = [
-            _(
-                # Translators: a player's total before the round, plus this round's penalty,
-                # and the new total: "Ana 25 + 10 = 35".
-                "{name} {before} + {penalty} = {after}",
-                name=name,
-                before=before[name],
-                penalty=penalties[name],
-                after=after[name],
-            )
-            for name in penalties
-        ]
-        # Translators: {totals} is a list such as "Ana 25 + 10 = 35, Ben 40 + 0 = 40".
-        text = _("Totals: {totals}.", totals=join(_(", "), totals))
-    steps.append(Step(text, "manipulation-game-end"))
-    reached = [name for name, total in after.items() if total >= options.target]
-    if not reached:
-        steps.append(
+    if say is not None:
+        say.append(
             Step(
-                _("Nobody has reached {target}, so the game goes on.", target=options.target),
+                _totals(penalties, before, after, first=scores_before is None),
                 "manipulation-game-end",
             )
         )
-        return RoundResult(penalties, after, False, (), went_out, tuple(steps))
+    reached = [name for name, total in after.items() if total >= options.target]
+    if not reached:
+        if say is not None:
+            say.append(
+                Step(
+                    _("Nobody has reached {target}, so the game goes on.", target=options.target),
+                    "manipulation-game-end",
+                )
+            )
+        return RoundResult(penalties, after, False, (), went_out, explanation)
     lowest = min(after.values())
     winners = tuple(name for name, total in after.items() if total == lowest)
-    steps.append(
+    if say is not None:
+        say.extend(_winning_steps(reached, winners, lowest, options.target))
+    return RoundResult(penalties, after, True, winners, went_out, explanation)
+
+
+def _stock_out(options: ManipulationOptions) -> Text:
+    if options.stock_out == "end_round":
+        return _(
+            "Nobody went out: the stock ran out and the player to move could not meld, "
+            "which ends the round."
+        )
+    return _(
+        "Nobody went out: the stock ran out and every player passed in turn, which ends the round."
+    )
+
+
+def _totals(
+    penalties: Mapping[str, int],
+    before: Mapping[str, int],
+    after: Mapping[str, int],
+    *,
+    first: bool,
+) -> Text:
+    if first:
+        # Translators: a player's total, "Ana 25".
+        totals = [_("{name} {total}", name=name, total=after[name]) for name in penalties]
+        # Translators: {totals} is a list such as "Ana 25, Ben 0, Cem 40".
+        return _("Totals after this first round: {totals}.", totals=join(_(", "), totals))
+    totals = [
+        _(
+            # Translators: a player's total before the round, plus this round's penalty,
+            # and the new total: "Ana 25 + 10 = 35".
+            "{name} {before} + {penalty} = {after}",
+            name=name,
+            before=before[name],
+            penalty=penalties[name],
+            after=after[name],
+        )
+        for name in penalties
+    ]
+    # Translators: {totals} is a list such as "Ana 25 + 10 = 35, Ben 40 + 0 = 40".
+    return _("Totals: {totals}.", totals=join(_(", "), totals))
+
+
+def _winning_steps(
+    reached: Sequence[str], winners: Sequence[str], lowest: int, target: int
+) -> list[Step]:
+    steps = [
         Step(
             ngettext(
                 # Translators: {names} are player names, "Ana" or "Ana and Ben".
@@ -1470,11 +1533,11 @@ def _finish_round(
                 "{names} reached the target of {target}, so the game ends with this round.",
                 len(reached),
                 names=joined(reached),
-                target=options.target,
+                target=target,
             ),
             "manipulation-game-end",
         )
-    )
+    ]
     if len(winners) == 1:
         text = _("{name} has the lowest total, {lowest}, and wins.", name=winners[0], lowest=lowest)
     else:
@@ -1485,4 +1548,4 @@ def _finish_round(
             lowest=lowest,
         )
     steps.append(Step(text, "manipulation-game-end"))
-    return RoundResult(penalties, after, True, winners, went_out, tuple(steps))
+    return steps

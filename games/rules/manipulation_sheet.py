@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import Card
-from .errors import Problem, ProblemCollector, RuleError, Step
+from .errors import Explanation, Problem, ProblemCollector, RuleError, Step
 from .manipulation import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -37,7 +37,16 @@ from .manipulation import (
     score_round,
     score_round_from_penalties,
 )
-from .sheet import DealResult, NextDeal, SheetState, check_player_names, replay_deals
+from .sheet import (
+    DealResult,
+    NextDeal,
+    RunningSheet,
+    SheetState,
+    UnreadableRecord,
+    check_player_names,
+    replay_deals,
+    wholes,
+)
 from .text import Text, _, join, ngettext
 from .words import capitalised, joined
 
@@ -56,8 +65,13 @@ class ManipulationDeal:
     penalties: tuple[int, ...] | None = None
 
 
-class ManipulationSheet:
-    """The running penalty totals of one game of Manipulation, fed one round at a time."""
+class ManipulationSheet(RunningSheet):
+    """The running penalty totals of one game of Manipulation, fed one round at a time.
+
+    Its record (:meth:`record`) holds the totals and, once the game is over, the winners.
+    """
+
+    GAME = "manipulation"
 
     def __init__(
         self,
@@ -72,9 +86,9 @@ class ManipulationSheet:
         problems.raise_if_any()
         self.players = tuple(players)
         self.first_dealer = first_dealer
-        self._deals: list[DealResult] = []
         self._totals = (0,) * len(self.players)
         self._winners: tuple[int, ...] = ()
+        self._start_running()
 
     @property
     def finished(self) -> bool:
@@ -95,7 +109,7 @@ class ManipulationSheet:
             raise RuleError(message, None)
         self._check_entries(deal)
         # In the first round there is nothing before it; the referee then says so.
-        before = dict(zip(self.players, self._totals, strict=True)) if self._deals else None
+        before = dict(zip(self.players, self._totals, strict=True)) if self.deals_played else None
         try:
             if deal.hands is not None:
                 played = score_round(
@@ -114,10 +128,28 @@ class ManipulationSheet:
                 Problem(self._seat_field(p.field), p.message) for p in error.problems
             ) from None
         result = self._deal_result(played)
-        self._deals.append(result)
         self._totals = result.totals
         self._winners = tuple(self.players.index(name) for name in played.winners)
+        self._scored(result)
         return result
+
+    # -- the record -------------------------------------------------------------------
+
+    def _counts(self) -> dict[str, Any]:
+        return {"totals": list(self._totals), "winners": list(self._winners)}
+
+    def _take_counts(self, counts: Mapping[str, Any], deals: int) -> None:
+        seats = len(self.players)
+        # Two decks of 5, 10 and 15 penalty points a card: a round costs far below this.
+        totals = wholes(counts.get("totals"), seats, 0, 10_000 * deals, "totals")
+        winners = counts.get("winners")
+        if not isinstance(winners, list) or len(winners) > seats:
+            raise UnreadableRecord("winners: not a list of seats")
+        won = wholes(winners, len(winners), 0, seats - 1, "winners")
+        if len(set(won)) != len(won) or (won and not deals):
+            raise UnreadableRecord("winners: not seats, each once")
+        self._totals = totals
+        self._winners = won
 
     def _check_entries(self, deal: ManipulationDeal) -> None:
         entered = {"hands": deal.hands, "penalties": deal.penalties}
@@ -179,19 +211,10 @@ class ManipulationSheet:
         return field
 
     def _deal_result(self, played: RoundResult) -> DealResult:
-        number = len(self._deals) + 1
+        number = self.deals_played + 1
         dealer = self._dealer(number)
         went_out = None if played.went_out is None else self.players.index(played.went_out)
         penalties = tuple(played.penalties[name] for name in self.players)
-        opening_text = _(
-            # Translators: {went_out} is "Ana went out" or "nobody went out".
-            "Round {number}: {dealer} dealt and {first} played first; {went_out}.",
-            number=number,
-            dealer=self.players[dealer],
-            first=self.players[self._forehand(dealer)],
-            went_out=_went_out_words(played.went_out),
-        )
-        opening = Step(opening_text, "manipulation-deal")
         scored = [
             # Translators: a player's penalty points this round, "Ana +25".
             _("{name} +{points}", name=name, points=points)
@@ -208,7 +231,9 @@ class ManipulationSheet:
             scores=penalties,
             totals=tuple(played.scores_after[name] for name in self.players),
             summary=summary,
-            explanation=(opening, *played.explanation),
+            explanation=Explanation(
+                _round_steps, self.players, number, dealer, self._forehand(dealer), played
+            ),
             details={"went_out": went_out, "penalties": penalties},
         )
 
@@ -235,20 +260,20 @@ class ManipulationSheet:
         )
 
     def _next_deal(self) -> NextDeal:
-        number = len(self._deals) + 1
+        number = self.deals_played + 1
         dealer = self._dealer(number)
         return NextDeal(number=number, dealer=dealer, forehand=self._forehand(dealer))
 
     def _headline(self) -> Text:
         # The headline is a few short parts, each its own message, shown with " · ".
         if self.finished:
-            rounds = len(self._deals)
+            rounds = self.deals_played
             over = ngettext(
                 "Game over after {n} round", "Game over after {n} rounds", rounds, n=rounds
             )
             return join(" · ", (over, self._reached(), self._won()))
         lowest, highest = min(self._totals), max(self._totals)
-        number = len(self._deals) + 1
+        number = self.deals_played + 1
         target = self.options.target
         if lowest == highest:
             return join(
@@ -381,6 +406,22 @@ def _check_seating(players: Sequence[str], first_dealer: int, problems: ProblemC
 
 
 # -- wording ----------------------------------------------------------------------------
+
+
+def _round_steps(
+    players: tuple[str, ...], number: int, dealer: int, first: int, played: RoundResult
+) -> list[Step]:
+    """A round's explanation, worded when it is read: who dealt, played first and went
+    out, then the referee's steps."""
+    opening_text = _(
+        # Translators: {went_out} is "Ana went out" or "nobody went out".
+        "Round {number}: {dealer} dealt and {first} played first; {went_out}.",
+        number=number,
+        dealer=players[dealer],
+        first=players[first],
+        went_out=_went_out_words(played.went_out),
+    )
+    return [Step(opening_text, "manipulation-deal"), *played.explanation]
 
 
 def _went_out_words(name: str | None) -> Text:

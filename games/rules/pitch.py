@@ -24,7 +24,7 @@ from types import MappingProxyType
 from typing import Any, cast
 
 from .cards import JOKER_HIGH, JOKER_LOW, PITCH_DECK, SUIT_NAMES, SUIT_SYMBOLS, Card
-from .errors import ProblemCollector, RuleError, Step
+from .errors import Explanation, ProblemCollector, RuleError, Step
 from .text import _, join, ngettext, pgettext
 from .words import capitalised, joined, number
 
@@ -610,7 +610,7 @@ class HandResult:
     scores_after: dict[str, int]
     game_over: bool
     winner: str | None
-    explanation: tuple[Step, ...]
+    explanation: Explanation
 
 
 @dataclass(frozen=True)
@@ -641,17 +641,52 @@ def score_hand(
     ``points`` says for each point card which team scores it (``"A"``/``"B"``) or that
     it was ``"out"`` of play. With ``two_goes_to="player"`` the ``two`` entry names the
     team that played the two rather than the one that won it.
+
+    The explanation is worded when it is first read (:class:`Explanation`).
     """
-    hand = _check_hand(bid, pitcher_team, points, scores_before, options)
+    return _scored(_check_hand(bid, pitcher_team, points, scores_before, options), None)
+
+
+def _scored(hand: _Hand, say: list[Step] | None) -> HandResult:
+    """Score a checked hand. With ``say``, every step of the explanation is appended to
+    it as the hand is scored: deciding and wording follow the same branches, so the
+    words always say what was decided."""
     taken = dict.fromkeys(TEAMS, 0)
     for key, holder in hand.points.items():
         if holder != OUT:
             taken[holder] += POINT_CARDS[key]
+    if say is not None:
+        say.extend(_points_steps(hand, taken))
     if hand.bid == MOON:
-        made, delta, winner, pitcher_steps = _score_moon(hand, taken)
+        made, delta, winner = _score_moon(hand, taken, say)
     else:
-        made, delta, pitcher_steps = _score_numbered_bid(hand, taken)
+        made, delta = _score_numbered_bid(hand, taken, say)
     after = {team: hand.before[team] + delta[team] for team in TEAMS}
+    if say is not None:
+        say.append(_scores_step(hand, after))
+    # A moon settles the end of the game by itself (won, lost, or on at 0); any other
+    # hand ends the game only when a team reaches the target.
+    if hand.bid != MOON:
+        winner = _game_end(hand, made, after, say)
+    return HandResult(
+        made=made,
+        taken=taken,
+        delta=delta,
+        scores_after=after,
+        game_over=winner is not None,
+        winner=winner,
+        explanation=Explanation(_explain_hand, hand),
+    )
+
+
+def _explain_hand(hand: _Hand) -> list[Step]:
+    """The explanation of a checked hand: the hand scored again, saying every step."""
+    steps: list[Step] = []
+    _scored(hand, steps)
+    return steps
+
+
+def _scores_step(hand: _Hand, after: dict[str, int]) -> Step:
     changes = [
         _(
             # Translators: one team's score before and after the hand, e.g. "team A 12 → 17".
@@ -663,21 +698,7 @@ def score_hand(
         for t in TEAMS
     ]
     # Translators: {scores} is e.g. "team A 12 → 17, team B 30 → 30".
-    scores_step = Step(_("Scores: {scores}.", scores=join(", ", changes)), "pitch-game-end")
-    end_steps: list[Step] = []
-    # A moon settles the end of the game by itself (won, lost, or on at 0); any other
-    # hand ends the game only when a team reaches the target.
-    if hand.bid != MOON:
-        winner, end_steps = _game_end(hand, made, after)
-    return HandResult(
-        made=made,
-        taken=taken,
-        delta=delta,
-        scores_after=after,
-        game_over=winner is not None,
-        winner=winner,
-        explanation=(*_points_steps(hand, taken), *pitcher_steps, scores_step, *end_steps),
-    )
+    return Step(_("Scores: {scores}.", scores=join(", ", changes)), "pitch-game-end")
 
 
 def _points_steps(hand: _Hand, taken: dict[str, int]) -> list[Step]:
@@ -732,39 +753,41 @@ def _points_steps(hand: _Hand, taken: dict[str, int]) -> list[Step]:
 
 
 def _score_numbered_bid(
-    hand: _Hand, taken: dict[str, int]
-) -> tuple[bool, dict[str, int], list[Step]]:
+    hand: _Hand, taken: dict[str, int], say: list[Step] | None
+) -> tuple[bool, dict[str, int]]:
     bid = int(hand.bid)
     pitcher, opponents = hand.pitcher, hand.opponents
     made = taken[pitcher] >= bid
     delta = {opponents: taken[opponents]}
     if made and hand.options.made_scores == "bid":
         delta[pitcher] = bid
-        text = _(
-            # Translators: {team} is "A" or "B"; {taken} is how many points it took.
-            "Team {team} bid {bid} and took {taken}, so it made its bid; on this "
-            "sheet a made bid scores the bid: {bid}.",
-            team=pitcher,
-            bid=bid,
-            taken=taken[pitcher],
-        )
-        steps = [Step(text, "pitch-made")]
+        if say is not None:
+            text = _(
+                # Translators: {team} is "A" or "B"; {taken} is how many points it took.
+                "Team {team} bid {bid} and took {taken}, so it made its bid; on this "
+                "sheet a made bid scores the bid: {bid}.",
+                team=pitcher,
+                bid=bid,
+                taken=taken[pitcher],
+            )
+            say.append(Step(text, "pitch-made"))
     elif made:
         delta[pitcher] = taken[pitcher]
-        text = _(
-            # Translators: {team} is "A" or "B"; {taken} is how many points it took and
-            # {points} the same as words, e.g. "5 points".
-            "Team {team} bid {bid} and took {taken}, so it made its bid and "
-            "scores the {points} it took.",
-            team=pitcher,
-            bid=bid,
-            taken=taken[pitcher],
-            points=_points_words(taken[pitcher]),
-        )
-        steps = [Step(text, "pitch-made")]
+        if say is not None:
+            text = _(
+                # Translators: {team} is "A" or "B"; {taken} is how many points it took and
+                # {points} the same as words, e.g. "5 points".
+                "Team {team} bid {bid} and took {taken}, so it made its bid and "
+                "scores the {points} it took.",
+                team=pitcher,
+                bid=bid,
+                taken=taken[pitcher],
+                points=_points_words(taken[pitcher]),
+            )
+            say.append(Step(text, "pitch-made"))
     else:
         delta[pitcher] = -bid
-        if hand.before[pitcher] - bid < 0:
+        if say is not None and hand.before[pitcher] - bid < 0:
             text = _(
                 "Team {team} bid {bid} but took only {taken}, so it is set: "
                 "its bid of {bid} is taken off its score. Scores can go below zero.",
@@ -772,7 +795,8 @@ def _score_numbered_bid(
                 bid=bid,
                 taken=taken[pitcher],
             )
-        else:
+            say.append(Step(text, "pitch-set"))
+        elif say is not None:
             text = _(
                 # Translators: {team} is "A" or "B"; {taken} is how many points it took.
                 # Translators: {team} is "A" or "B"; {taken} is how many points it took.
@@ -782,9 +806,10 @@ def _score_numbered_bid(
                 bid=bid,
                 taken=taken[pitcher],
             )
-        steps = [Step(text, "pitch-set")]
-    steps.append(_opponents_step(opponents, taken[opponents]))
-    return made, {team: delta[team] for team in TEAMS}, steps
+            say.append(Step(text, "pitch-set"))
+    if say is not None:
+        say.append(_opponents_step(opponents, taken[opponents]))
+    return made, {team: delta[team] for team in TEAMS}
 
 
 def _opponents_step(opponents: str, points: int) -> Step:
@@ -802,87 +827,36 @@ def _opponents_step(opponents: str, points: int) -> Step:
 
 
 def _score_moon(
-    hand: _Hand, taken: dict[str, int]
-) -> tuple[bool, dict[str, int], str | None, list[Step]]:
+    hand: _Hand, taken: dict[str, int], say: list[Step] | None
+) -> tuple[bool, dict[str, int], str | None]:
     pitcher, opponents = hand.pitcher, hand.opponents
     before = hand.before[pitcher]
     target = hand.options.target
-    out = [POINT_CARD_NAMES[k] for k in POINT_CARDS if hand.points[k] == OUT]
     if taken[pitcher] < TOTAL_POINTS:
-        if out:
-            reason = _(
-                "With the {cards} out of play, team {team} could not take all "
-                "{total} points, so its moon fails.",
-                cards=joined(out),
-                team=pitcher,
-                total=TOTAL_POINTS,
-            )
-        else:
-            reason = _(
-                # Translators: {cards} lists point cards, e.g. "jack and three"; {team} is
-                # "A" or "B".
-                "Team {team} bid moon but took only {taken} of the "
-                "{total} points, so its moon fails.",
-                team=pitcher,
-                taken=taken[pitcher],
-                total=TOTAL_POINTS,
-            )
-        if taken[opponents]:
-            lost = _(
-                # Translators: {team} is "A" or "B"; {taken} is how many points it took.
-                # Translators: {pitcher} and {opponents} are teams, "A" or "B"; {score} is the
-                # pitcher's score before the hand; {points} is e.g. "3 points".
-                "A failed moon loses the game at once: team {pitcher} keeps its {score}, "
-                "and team {opponents} adds the {points} it took and wins the game.",
-                pitcher=pitcher,
-                score=number(before),
-                opponents=opponents,
-                points=_points_words(taken[opponents]),
-            )
-        else:
-            lost = _(
-                # Translators: {pitcher} and {opponents} are teams, "A" or "B"; {score} is the
-                # pitcher's score before the hand.
-                "A failed moon loses the game at once: team {pitcher} keeps its {score}, "
-                "and team {opponents}, which took no points, keeps its score and wins the "
-                "game.",
-                pitcher=pitcher,
-                score=number(before),
-                opponents=opponents,
-            )
-        steps = [Step(reason, "pitch-moon"), Step(lost, "pitch-moon")]
-        if hand.options.win_condition == "bid_out":
-            # The moon rule ends the game outright, so the bid-out condition does not apply.
-            steps.append(
-                Step(
-                    _(
-                        # Translators: {team} is "A" or "B".
-                        "That holds on this sheet too, although team {team} did not pitch: "
-                        "a failed moon ends the game whoever pitched.",
-                        team=opponents,
-                    ),
-                    "pitch-moon",
-                )
-            )
+        if say is not None:
+            say.extend(_failed_moon_steps(hand, taken))
         delta = {pitcher: 0, opponents: taken[opponents]}
-        return False, {team: delta[team] for team in TEAMS}, opponents, steps
+        return False, {team: delta[team] for team in TEAMS}, opponents
 
-    steps = [
-        Step(
-            _(
-                # Translators: {team} is "A" or "B".
-                "Team {team} bid moon and took all {total} points.",
-                team=pitcher,
-                total=TOTAL_POINTS,
-            ),
-            "pitch-moon",
+    if say is not None:
+        say.append(
+            Step(
+                _(
+                    # Translators: {team} is "A" or "B".
+                    "Team {team} bid moon and took all {total} points.",
+                    team=pitcher,
+                    total=TOTAL_POINTS,
+                ),
+                "pitch-moon",
+            )
         )
-    ]
+    winner: str | None
     if before > 0:
         # A made moon wins outright; under bid-out a team can already stand above the
         # target, and the moon must not lower its score.
         new = max(before, target)
-        if before > target:
+        winner = pitcher
+        if say is not None and before > target:
             text = _(
                 "Team {team} already had {score}, above the target of {target}; a made "
                 "moon does not lower it, and team {team} wins the game at once.",
@@ -890,7 +864,8 @@ def _score_moon(
                 score=before,
                 target=target,
             )
-        else:
+            say.append(Step(text, "pitch-moon"))
+        elif say is not None:
             text = _(
                 # Translators: {team} is "A" or "B"; {score} is its score before the hand.
                 # Translators: {team} is "A" or "B"; {score} is its score before the hand.
@@ -900,51 +875,120 @@ def _score_moon(
                 score=before,
                 target=target,
             )
-        winner: str | None = pitcher
+            say.append(Step(text, "pitch-moon"))
     else:
         new = 0
-        text = _(
-            # Translators: {team} is "A" or "B"; {score} is its score before the hand.
-            "Team {team} had {score}, not above zero, so its score becomes 0 and play goes on.",
-            team=pitcher,
-            score=number(before),
-        )
         winner = None
-    steps.append(Step(text, "pitch-moon"))
-    steps.append(_opponents_step(opponents, taken[opponents]))
+        if say is not None:
+            text = _(
+                # Translators: {team} is "A" or "B"; {score} is its score before the hand.
+                "Team {team} had {score}, not above zero, so its score becomes 0 and play goes on.",
+                team=pitcher,
+                score=number(before),
+            )
+            say.append(Step(text, "pitch-moon"))
+    if say is not None:
+        say.append(_opponents_step(opponents, taken[opponents]))
     delta = {pitcher: new - before, opponents: taken[opponents]}
-    return True, {team: delta[team] for team in TEAMS}, winner, steps
+    return True, {team: delta[team] for team in TEAMS}, winner
 
 
-def _game_end(hand: _Hand, made: bool, after: dict[str, int]) -> tuple[str | None, list[Step]]:
+def _failed_moon_steps(hand: _Hand, taken: dict[str, int]) -> list[Step]:
+    pitcher, opponents = hand.pitcher, hand.opponents
+    before = hand.before[pitcher]
+    out = [POINT_CARD_NAMES[k] for k in POINT_CARDS if hand.points[k] == OUT]
+    if out:
+        reason = _(
+            "With the {cards} out of play, team {team} could not take all "
+            "{total} points, so its moon fails.",
+            cards=joined(out),
+            team=pitcher,
+            total=TOTAL_POINTS,
+        )
+    else:
+        reason = _(
+            # Translators: {cards} lists point cards, e.g. "jack and three"; {team} is
+            # "A" or "B".
+            "Team {team} bid moon but took only {taken} of the {total} points, so its moon fails.",
+            team=pitcher,
+            taken=taken[pitcher],
+            total=TOTAL_POINTS,
+        )
+    if taken[opponents]:
+        lost = _(
+            # Translators: {team} is "A" or "B"; {taken} is how many points it took.
+            # Translators: {pitcher} and {opponents} are teams, "A" or "B"; {score} is the
+            # pitcher's score before the hand; {points} is e.g. "3 points".
+            "A failed moon loses the game at once: team {pitcher} keeps its {score}, "
+            "and team {opponents} adds the {points} it took and wins the game.",
+            pitcher=pitcher,
+            score=number(before),
+            opponents=opponents,
+            points=_points_words(taken[opponents]),
+        )
+    else:
+        lost = _(
+            # Translators: {pitcher} and {opponents} are teams, "A" or "B"; {score} is the
+            # pitcher's score before the hand.
+            "A failed moon loses the game at once: team {pitcher} keeps its {score}, "
+            "and team {opponents}, which took no points, keeps its score and wins the "
+            "game.",
+            pitcher=pitcher,
+            score=number(before),
+            opponents=opponents,
+        )
+    steps = [Step(reason, "pitch-moon"), Step(lost, "pitch-moon")]
+    if hand.options.win_condition == "bid_out":
+        # The moon rule ends the game outright, so the bid-out condition does not apply.
+        steps.append(
+            Step(
+                _(
+                    # Translators: {team} is "A" or "B".
+                    "That holds on this sheet too, although team {team} did not pitch: "
+                    "a failed moon ends the game whoever pitched.",
+                    team=opponents,
+                ),
+                "pitch-moon",
+            )
+        )
+    return steps
+
+
+def _game_end(hand: _Hand, made: bool, after: dict[str, int], say: list[Step] | None) -> str | None:
     target = hand.options.target
     pitcher = hand.pitcher
     reached = [team for team in TEAMS if after[team] >= target]
     if hand.options.win_condition == "bid_out":
-        return _game_end_bid_out(hand, made, after, reached)
+        return _game_end_bid_out(hand, made, after, reached, say)
     if not reached:
-        return None, [_nobody_reached(target)]
+        if say is not None:
+            say.append(_nobody_reached(target))
+        return None
     if len(reached) == 2:
-        return pitcher, [
+        if say is not None:
+            say.append(
+                Step(
+                    _(
+                        # Translators: {team} is "A" or "B".
+                        "Both teams reached {target} on this hand; then the pitcher's team "
+                        "wins, so team {team} wins the game.",
+                        target=target,
+                        team=pitcher,
+                    ),
+                    "pitch-game-end",
+                )
+            )
+        return pitcher
+    team = reached[0]
+    if say is not None:
+        say.append(
             Step(
-                _(
-                    # Translators: {team} is "A" or "B".
-                    "Both teams reached {target} on this hand; then the pitcher's team wins, "
-                    "so team {team} wins the game.",
-                    target=target,
-                    team=pitcher,
-                ),
+                # Translators: {team} is "A" or "B".
+                _("Team {team} reached {target} and wins the game.", team=team, target=target),
                 "pitch-game-end",
             )
-        ]
-    team = reached[0]
-    return team, [
-        Step(
-            # Translators: {team} is "A" or "B".
-            _("Team {team} reached {target} and wins the game.", team=team, target=target),
-            "pitch-game-end",
         )
-    ]
+    return team
 
 
 def _nobody_reached(target: int) -> Step:
@@ -954,25 +998,30 @@ def _nobody_reached(target: int) -> Step:
 
 
 def _game_end_bid_out(
-    hand: _Hand, made: bool, after: dict[str, int], reached: list[str]
-) -> tuple[str | None, list[Step]]:
+    hand: _Hand, made: bool, after: dict[str, int], reached: list[str], say: list[Step] | None
+) -> str | None:
     target = hand.options.target
     pitcher = hand.pitcher
     if made and pitcher in reached:
-        return pitcher, [
-            Step(
-                _(
-                    # Translators: {team} is "A" or "B".
-                    "Team {team} pitched, made its bid and reached {target}, so it wins the game.",
-                    team=pitcher,
-                    target=target,
-                ),
-                "pitch-game-end",
+        if say is not None:
+            say.append(
+                Step(
+                    _(
+                        # Translators: {team} is "A" or "B".
+                        "Team {team} pitched, made its bid and reached {target}, so it wins "
+                        "the game.",
+                        team=pitcher,
+                        target=target,
+                    ),
+                    "pitch-game-end",
+                )
             )
-        ]
+        return pitcher
+    if say is None:
+        return None
     if not reached:
-        return None, [_nobody_reached(target)]
-    steps = []
+        say.append(_nobody_reached(target))
+        return None
     for team in reached:
         if team == pitcher:
             text = _(
@@ -994,8 +1043,8 @@ def _game_end_bid_out(
                 score=after[team],
                 target=target,
             )
-        steps.append(Step(text, "pitch-game-end"))
-    return None, steps
+        say.append(Step(text, "pitch-game-end"))
+    return None
 
 
 # -- Checking a hand -------------------------------------------------------------

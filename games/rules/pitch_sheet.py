@@ -26,9 +26,18 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, cast
 
-from .errors import ProblemCollector, RuleError, Step
+from .errors import Explanation, ProblemCollector, RuleError, Step
 from .pitch import MOON, TEAMS, HandResult, PitchOptions, score_hand
-from .sheet import DealResult, NextDeal, SheetState, check_player_names, replay_deals
+from .sheet import (
+    DealResult,
+    NextDeal,
+    RunningSheet,
+    SheetState,
+    UnreadableRecord,
+    check_player_names,
+    replay_deals,
+    whole,
+)
 from .text import _, join, pgettext
 from .words import number, signed
 
@@ -51,6 +60,15 @@ def _other(team: str) -> str:
 
 
 @dataclass(frozen=True)
+class _Ending:
+    """How the deal that ended the game went: a moon or not, made or set, by which team."""
+
+    moon: bool
+    made: bool
+    team: str
+
+
+@dataclass(frozen=True)
 class PitchDeal:
     """One deal as entered: who pitched, the winning bid, and who took each point card."""
 
@@ -59,8 +77,14 @@ class PitchDeal:
     points: Mapping[str, str]
 
 
-class PitchSheet:
-    """The running score of one game of Pitch, fed one deal at a time."""
+class PitchSheet(RunningSheet):
+    """The running score of one game of Pitch, fed one deal at a time.
+
+    Its record (:meth:`record`) holds the teams' scores and, once the game is over, the
+    winner and how the deal that ended it went (the headline says why the game ended).
+    """
+
+    GAME = "pitch"
 
     def __init__(
         self,
@@ -75,9 +99,16 @@ class PitchSheet:
         problems.raise_if_any()
         self.players = tuple(players)
         self.first_dealer = first_dealer
-        self._deals: list[DealResult] = []
         self._teams = dict.fromkeys(TEAMS, 0)
         self._winner: str | None = None
+        # The deal that ended the game: whether it was a moon, whether the bid was made,
+        # and the pitcher's team.
+        self._ended_by: _Ending | None = None
+        self._start_running()
+
+    @property
+    def finished(self) -> bool:
+        return self._winner is not None
 
     # -- adding a deal ----------------------------------------------------------------
 
@@ -125,38 +156,58 @@ class PitchSheet:
         # score_hand either answered or its problems were raised just above.
         hand = cast(HandResult, hand)
         result = self._deal_result(deal, hand)
-        self._deals.append(result)
         self._teams = dict(hand.scores_after)
         self._winner = hand.winner
+        if hand.winner is not None:
+            self._ended_by = _Ending(deal.bid == MOON, hand.made, team_of(deal.pitcher))
+        self._scored(result)
         return result
 
+    # -- the record -------------------------------------------------------------------
+
+    def _counts(self) -> dict[str, Any]:
+        ended = self._ended_by
+        return {
+            "teams": dict(self._teams),
+            "winner": self._winner,
+            "ended_by": None
+            if ended is None
+            else {"moon": ended.moon, "made": ended.made, "team": ended.team},
+        }
+
+    def _take_counts(self, counts: Mapping[str, Any], deals: int) -> None:
+        teams = counts.get("teams")
+        if not isinstance(teams, Mapping) or set(teams) != set(TEAMS):
+            raise UnreadableRecord("teams: not a score for each team")
+        # A hand moves a score by 10 at most (a made moon up to the target).
+        most = max(10, self.options.target) * max(deals, 1)
+        scores = {team: whole(teams[team], -most, most, f"teams.{team}") for team in TEAMS}
+        winner = counts.get("winner")
+        ended = counts.get("ended_by")
+        if winner is None and ended is None:
+            ending = None
+        elif winner in TEAMS and isinstance(ended, Mapping) and deals > 0:
+            moon, made, team = ended.get("moon"), ended.get("made"), ended.get("team")
+            if not isinstance(moon, bool) or not isinstance(made, bool) or team not in TEAMS:
+                raise UnreadableRecord("ended_by: not how a deal went")
+            ending = _Ending(moon, made, str(team))
+        else:
+            raise UnreadableRecord("winner and ended_by: not a game over")
+        self._teams = scores
+        self._winner = winner
+        self._ended_by = ending
+
     def _deal_result(self, deal: PitchDeal, hand: HandResult) -> DealResult:
-        number = len(self._deals) + 1
+        number = self.deals_played + 1
         dealer = self._dealer(number)
         team = team_of(deal.pitcher)
-        steps = [self._opening_step(number, dealer, deal), *hand.explanation]
-        if hand.winner is not None:
-            first, second = (self.players[s] for s in TEAM_SEATS[hand.winner])
-            steps.append(
-                Step(
-                    _(
-                        # Translators: {first} and {second} are players' names; {team} is
-                        # "A" or "B".
-                        "The game is over: {first} and {second} win it for team {team}.",
-                        first=first,
-                        second=second,
-                        team=hand.winner,
-                    ),
-                    "pitch-game-end",
-                )
-            )
         return DealResult(
             number=number,
             dealer=dealer,
             scores=tuple(hand.delta[team_of(seat)] for seat in range(SEATS)),
             totals=tuple(hand.scores_after[team_of(seat)] for seat in range(SEATS)),
             summary=self._summary(deal, hand),
-            explanation=tuple(steps),
+            explanation=Explanation(_deal_steps, self.players, number, dealer, deal, hand),
             details={
                 "pitcher": deal.pitcher,
                 "team": team,
@@ -167,36 +218,6 @@ class PitchSheet:
                 "winner": hand.winner,
             },
         )
-
-    def _opening_step(self, number: int, dealer: int, deal: PitchDeal) -> Step:
-        team = team_of(deal.pitcher)
-        partner = self.players[(deal.pitcher + 2) % SEATS]
-        if deal.bid == MOON:
-            text = _(
-                # Translators: {number} is the deal's number; {dealer}, {pitcher} and
-                # {partner} are players' names; {team} is "A" or "B".
-                "Deal {number}: {dealer} dealt, and {pitcher} (team {team}, with {partner}) "
-                "bid moon and pitched.",
-                number=number,
-                dealer=self.players[dealer],
-                pitcher=self.players[deal.pitcher],
-                team=team,
-                partner=partner,
-            )
-        else:
-            text = _(
-                # Translators: {number} is the deal's number; {dealer}, {pitcher} and
-                # {partner} are players' names; {team} is "A" or "B"; {bid} is 4 to 9.
-                "Deal {number}: {dealer} dealt, and {pitcher} (team {team}, with {partner}) "
-                "won the bidding with {bid} and pitched.",
-                number=number,
-                dealer=self.players[dealer],
-                pitcher=self.players[deal.pitcher],
-                team=team,
-                partner=partner,
-                bid=deal.bid,
-            )
-        return Step(text, "pitch-bidding")
 
     def _summary(self, deal: PitchDeal, hand: HandResult) -> str:
         team = team_of(deal.pitcher)
@@ -249,7 +270,7 @@ class PitchSheet:
         )
 
     def _next_deal(self) -> NextDeal:
-        number = len(self._deals) + 1
+        number = self.deals_played + 1
         dealer = self._dealer(number)
         name = self.players[dealer]
         if self.options.all_pass == "dealer_4":
@@ -290,17 +311,18 @@ class PitchSheet:
 
     def _why_won(self, winner: str) -> str:
         """Why the game ended, from the deal that ended it (a moon, or the target)."""
-        last = self._deals[-1].details
+        last = self._ended_by
+        assert last is not None
         target = self.options.target
-        if last["bid"] == MOON:
+        if last.moon:
             # Shooting the moon settles the game by itself, made or failed.
-            if last["made"]:
+            if last.made:
                 # Translators: why a team won the game, e.g. "Team A won 52 to 30: it shot
                 # the moon"; "it" is the winning team.
                 return _("it shot the moon")
             # Translators: why a team won the game, e.g. "Team A won 52 to 30: team B's
             # moon failed"; {team} is the other team, "A" or "B".
-            return _("team {team}'s moon failed", team=last["team"])
+            return _("team {team}'s moon failed", team=last.team)
         if self.options.win_condition == "bid_out":
             # Translators: why a team won the game; "it" is the winning team.
             return _("it pitched, made its bid and reached {target}", target=target)
@@ -355,6 +377,64 @@ def replay(
     return replay_deals(
         PitchSheet(players=players, first_dealer=first_dealer, options=options), deals
     )
+
+
+# -- wording a deal ---------------------------------------------------------------------
+
+
+def _deal_steps(
+    players: tuple[str, ...], number: int, dealer: int, deal: PitchDeal, hand: HandResult
+) -> list[Step]:
+    """A deal's explanation, worded when it is read: who dealt and pitched, the referee's
+    steps, and who won the game if it ended."""
+    steps = [_opening_step(players, number, dealer, deal), *hand.explanation]
+    if hand.winner is not None:
+        first, second = (players[s] for s in TEAM_SEATS[hand.winner])
+        steps.append(
+            Step(
+                _(
+                    # Translators: {first} and {second} are players' names; {team} is
+                    # "A" or "B".
+                    "The game is over: {first} and {second} win it for team {team}.",
+                    first=first,
+                    second=second,
+                    team=hand.winner,
+                ),
+                "pitch-game-end",
+            )
+        )
+    return steps
+
+
+def _opening_step(players: tuple[str, ...], number: int, dealer: int, deal: PitchDeal) -> Step:
+    team = team_of(deal.pitcher)
+    partner = players[(deal.pitcher + 2) % SEATS]
+    if deal.bid == MOON:
+        text = _(
+            # Translators: {number} is the deal's number; {dealer}, {pitcher} and
+            # {partner} are players' names; {team} is "A" or "B".
+            "Deal {number}: {dealer} dealt, and {pitcher} (team {team}, with {partner}) "
+            "bid moon and pitched.",
+            number=number,
+            dealer=players[dealer],
+            pitcher=players[deal.pitcher],
+            team=team,
+            partner=partner,
+        )
+    else:
+        text = _(
+            # Translators: {number} is the deal's number; {dealer}, {pitcher} and
+            # {partner} are players' names; {team} is "A" or "B"; {bid} is 4 to 9.
+            "Deal {number}: {dealer} dealt, and {pitcher} (team {team}, with {partner}) "
+            "won the bidding with {bid} and pitched.",
+            number=number,
+            dealer=players[dealer],
+            pitcher=players[deal.pitcher],
+            team=team,
+            partner=partner,
+            bid=deal.bid,
+        )
+    return Step(text, "pitch-bidding")
 
 
 # -- checking the table -----------------------------------------------------------------

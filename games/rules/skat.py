@@ -16,11 +16,11 @@ import bisect
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
-from typing import Literal
+from functools import cache, lru_cache
+from typing import Literal, NamedTuple
 
 from .cards import SKAT_DECK, SUIT_NAMES, Card, labels
-from .errors import ProblemCollector, RuleError, Step
+from .errors import Explanation, ProblemCollector, RuleError, Step
 from .text import _, join, ngettext, pgettext
 from .words import capitalised, joined, signed
 
@@ -192,13 +192,7 @@ class Matadors:
 
     @property
     def label(self) -> str:
-        if self.direction == "with":
-            # Translators: matadors, "with 2": the declarer holds the top 2 trumps.
-            return _("with {count}", count=self.count)
-        if self.direction == "against":
-            # Translators: matadors, "against 2": the declarer misses the top 2 trumps.
-            return _("against {count}", count=self.count)
-        return f"{self.direction} {self.count}"
+        return _matadors_label(self.direction, self.count)
 
     def as_dict(self) -> dict[str, int]:
         return {self.direction: self.count}
@@ -238,6 +232,18 @@ class Matadors:
         return cls(direction, count)
 
 
+@lru_cache(maxsize=128)
+def _matadors_label(direction: str, count: int) -> str:
+    # A Text is immutable: every result with the same matadors shares one.
+    if direction == "with":
+        # Translators: matadors, "with 2": the declarer holds the top 2 trumps.
+        return _("with {count}", count=count)
+    if direction == "against":
+        # Translators: matadors, "against 2": the declarer misses the top 2 trumps.
+        return _("against {count}", count=count)
+    return f"{direction} {count}"
+
+
 def _most_matadors(game: str) -> int:
     return len(trumps(game))
 
@@ -266,16 +272,27 @@ def check_skat_cards(cards: Sequence[Card], field: str, problems: ProblemCollect
         problems.add(problem.field, problem.message)
 
 
-def _matadors_from_cards(game: str, cards: Iterable[Card]) -> tuple[Matadors, Step]:
+def _matadors_from_cards(game: str, cards: Iterable[Card]) -> Matadors:
     """Walk the trumps from the top; the skat counts too, even in a hand game."""
     order = trumps(game)
     held = set(cards)
-    name = GAME_NAMES[game]
     if order[0] in held:
         run = 0
         while run < len(order) and order[run] in held:
             run += 1
-        result = Matadors("with", run)
+        return Matadors("with", run)
+    missing = 0
+    while missing < len(order) and order[missing] not in held:
+        missing += 1
+    return Matadors("against", missing)
+
+
+def _counted_matadors_step(game: str, result: Matadors) -> Step:
+    """How :func:`_matadors_from_cards` came to ``result``, walking the same trumps."""
+    order = trumps(game)
+    name = GAME_NAMES[game]
+    if result.direction == "with":
+        run = result.count
         if run == len(order):
             text = _(
                 # Translators: {game} is e.g. "Grand"; {matadors} is e.g. "with 4".
@@ -294,10 +311,7 @@ def _matadors_from_cards(game: str, cards: Iterable[Card]) -> tuple[Matadors, St
                 matadors=result.label,
             )
     else:
-        missing = 0
-        while missing < len(order) and order[missing] not in held:
-            missing += 1
-        result = Matadors("against", missing)
+        missing = result.count
         if missing == len(order):
             text = _(
                 # Translators: {game} is e.g. "Grand"; {matadors} is e.g. "against 4".
@@ -315,7 +329,7 @@ def _matadors_from_cards(game: str, cards: Iterable[Card]) -> tuple[Matadors, St
                 highest=order[missing].label,
                 matadors=result.label,
             )
-    return result, Step(text, "skat-matadors")
+    return Step(text, "skat-matadors")
 
 
 def count_matadors(*, game: str, cards: Sequence[Card]) -> Matadors:
@@ -327,7 +341,7 @@ def count_matadors(*, game: str, cards: Sequence[Card]) -> Matadors:
         problems.add("game", _("Null is played without trumps, so it has no matadors."))
     _check_twelve_cards(cards, "declarer_cards", problems)
     problems.raise_if_any()
-    return _matadors_from_cards(game, cards)[0]
+    return _matadors_from_cards(game, cards)
 
 
 # ---------------------------------------------------------------------------
@@ -339,6 +353,14 @@ def contract_name(
 ) -> str:
     """A readable contract: "Clubs Hand, schneider announced", "Grand Ouvert", "Null Ouvert Hand"."""
     _require_game(game)
+    # Any other announcement names the contract as none does.
+    said = announced if announced in ("schneider", "schwarz") else "none"
+    return _contract_name(game, bool(hand), bool(ouvert), said)
+
+
+@lru_cache(maxsize=128)
+def _contract_name(game: str, hand: bool, ouvert: bool, announced: str) -> str:
+    # A Text is immutable: every result with the same contract shares one.
     name = GAME_NAMES[game]
     if game == "null":
         if ouvert:
@@ -504,7 +526,7 @@ class GameResult:
     schneider: bool
     schwarz: bool
     contract: str
-    explanation: tuple[Step, ...]
+    explanation: Explanation
 
 
 @dataclass(frozen=True)
@@ -516,7 +538,7 @@ class _Play:
     schwarz: bool  # one side took no trick
     points: int | None
     tricks: int | None
-    steps: tuple[Step, ...]
+    steps: tuple[Step, ...]  # what the referee says of the play; () when not saying
 
 
 _SORTED_CARD_POINTS = sorted(CARD_POINTS[c.rank] for c in SKAT_DECK.cards)
@@ -589,8 +611,10 @@ def _read_matadors(
     declarer_cards: Sequence[Card] | None,
     cards_ok: bool,
     problems: ProblemCollector,
+    say: bool,
 ) -> tuple[Matadors | None, tuple[Step, ...]]:
-    """The matadors of a suit or grand game, as given or counted from the declarer's cards.
+    """The matadors of a suit or grand game, as given or counted from the declarer's cards,
+    and (``say``) the step that says so.
 
     Both may be given when they agree; null must have none.
     """
@@ -613,13 +637,13 @@ def _read_matadors(
                     game=GAME_NAMES[game],
                 ),
             )
-        if given is None:
-            return None, ()
+        if given is None or not say:
+            return given, ()
         # Translators: {matadors} is e.g. "with 2" or "against 1".
         return given, (Step(_("Matadors: {matadors}.", matadors=given.label), "skat-matadors"),)
     if not cards_ok:
         return None, ()
-    counted, step = _matadors_from_cards(game, declarer_cards)
+    counted = _matadors_from_cards(game, declarer_cards)
     if matadors is not None and given != counted:
         if given is not None:
             problems.add(
@@ -635,7 +659,7 @@ def _read_matadors(
                 ),
             )
         return None, ()
-    return counted, (step,)
+    return counted, (_counted_matadors_step(game, counted),) if say else ()
 
 
 def _check_given_matadors(
@@ -719,8 +743,10 @@ def _read_play(
     outcome: str | None,
     declarer_cards: Sequence[Card] | None,
     problems: ProblemCollector,
+    say: bool,
 ) -> _Play | None:
-    """How the play went, from exactly one of the three ways of telling it."""
+    """How the play went, from exactly one of the three ways of telling it; with ``say``,
+    the steps that say so."""
     ways = _result_ways(
         declarer_points=declarer_points,
         declarer_tricks=declarer_tricks,
@@ -768,7 +794,7 @@ def _read_play(
         )
         return None
     if outcome is not None:
-        return _play_from_outcome(game, outcome, problems)
+        return _play_from_outcome(game, outcome, problems, say)
     if declarer_trick_cards is not None:
         return _play_from_trick_cards(
             game=game,
@@ -777,6 +803,7 @@ def _read_play(
             skat_ok=skat_ok,
             declarer_cards=declarer_cards,
             problems=problems,
+            say=say,
         )
     return _play_from_count(
         game=game,
@@ -784,6 +811,7 @@ def _read_play(
         tricks=declarer_tricks,
         skat=skat if skat_ok else None,
         problems=problems,
+        say=say,
     )
 
 
@@ -798,7 +826,9 @@ _OUTCOME_WORDS = {
 }
 
 
-def _play_from_outcome(game: str, outcome: str, problems: ProblemCollector) -> _Play | None:
+def _play_from_outcome(
+    game: str, outcome: str, problems: ProblemCollector, say: bool
+) -> _Play | None:
     if game == "null":
         if outcome not in NULL_OUTCOMES:
             problems.add(
@@ -811,6 +841,8 @@ def _play_from_outcome(game: str, outcome: str, problems: ProblemCollector) -> _
             )
             return None
         won = outcome == "won"
+        if not say:
+            return _Play(won, False, False, None, 0 if won else None, ())
         text = _("The declarer took no trick.") if won else _("The declarer took a trick.")
         return _Play(won, False, False, None, 0 if won else None, (Step(text, "skat-null"),))
     if outcome not in OUTCOMES:
@@ -828,6 +860,8 @@ def _play_from_outcome(game: str, outcome: str, problems: ProblemCollector) -> _
     won = outcome.startswith("won")
     schwarz = outcome.endswith("schwarz")
     schneider = schwarz or outcome.endswith("schneider")
+    if not say:
+        return _Play(won, schneider, schwarz, None, None, ())
     step = Step(
         # Translators: {outcome} is e.g. "won schneider (90 card points or more)".
         _("The play as entered: {outcome}.", outcome=_OUTCOME_WORDS[outcome]),
@@ -921,6 +955,7 @@ def _play_from_count(
     tricks: int | None,
     skat: Sequence[Card] | None,
     problems: ProblemCollector,
+    say: bool,
 ) -> _Play | None:
     tricks_missing = tricks is None and (game == "null" or not _points_rule_out_schwarz(points))
     if tricks_missing:
@@ -942,9 +977,11 @@ def _play_from_count(
         return None
     if game == "null":
         assert tricks is not None
-        return _null_play(points, tricks, ())
+        return _null_play(points, tricks, (), say)
     if points is None:
         return None
+    if not say:
+        return _suit_play(points, tricks, (), say)
     if tricks is None:
         # The card points alone decide it: more than the skat can hold means a trick
         # taken, fewer than 120 means the opponents took one, so it is not schwarz.
@@ -956,7 +993,7 @@ def _play_from_count(
             ),
             "skat-card-points",
         )
-        return _suit_play(points, None, (step,))
+        return _suit_play(points, None, (step,), say)
     step = Step(
         ngettext(
             "The declarer took {n} trick with {points} card points, skat included.",
@@ -967,7 +1004,7 @@ def _play_from_count(
         ),
         "skat-card-points",
     )
-    return _suit_play(points, tricks, (step,))
+    return _suit_play(points, tricks, (step,), say)
 
 
 def _play_from_trick_cards(
@@ -978,6 +1015,7 @@ def _play_from_trick_cards(
     skat_ok: bool,
     declarer_cards: Sequence[Card] | None,
     problems: ProblemCollector,
+    say: bool,
 ) -> _Play | None:
     before = len(problems.problems)
     field = "declarer_trick_cards"
@@ -1013,8 +1051,18 @@ def _play_from_trick_cards(
         if len(problems.problems) != before:
             return None
     in_tricks = count_points(trick_cards)
+    points = None if skat is None else in_tricks + count_points(skat)
+    steps = (_trick_cards_step(tricks, in_tricks, skat, points),) if say else ()
+    if game == "null":
+        return _null_play(points, tricks, steps, say)
+    assert points is not None
+    return _suit_play(points, tricks, steps, say, pointless_tricks=tricks > 0 and in_tricks == 0)
+
+
+def _trick_cards_step(
+    tricks: int, in_tricks: int, skat: Sequence[Card] | None, points: int | None
+) -> Step:
     if skat is None:
-        points = None
         text = ngettext(
             "The declarer's cards make {n} trick holding {points} card points.",
             "The declarer's cards make {n} tricks holding {points} card points.",
@@ -1023,7 +1071,6 @@ def _play_from_trick_cards(
             points=in_tricks,
         )
     else:
-        points = in_tricks + count_points(skat)
         text = ngettext(
             # Translators: {skat} is the two skat cards, such as "J♣ 10♥"; {skat_points} is
             # what they are worth; {points} is the sum of {in_tricks} and {skat_points}.
@@ -1038,11 +1085,7 @@ def _play_from_trick_cards(
             skat_points=count_points(skat),
             points=points,
         )
-    steps = (Step(text, "skat-card-points"),)
-    if game == "null":
-        return _null_play(points, tricks, steps)
-    assert points is not None
-    return _suit_play(points, tricks, steps, pointless_tricks=tricks > 0 and in_tricks == 0)
+    return Step(text, "skat-card-points")
 
 
 def _check_own_cards(
@@ -1085,7 +1128,9 @@ def _check_own_cards(
         problems.add("declarer_trick_cards", message)
 
 
-def _null_play(points: int | None, tricks: int, steps: tuple[Step, ...]) -> _Play:
+def _null_play(points: int | None, tricks: int, steps: tuple[Step, ...], say: bool) -> _Play:
+    if not say:
+        return _Play(tricks == 0, False, False, points, tricks, ())
     if tricks == 0:
         text = _("The declarer took no trick.")
     else:
@@ -1103,11 +1148,25 @@ def _points_rule_out_schwarz(points: int | None) -> bool:
 
 
 def _suit_play(
-    points: int, tricks: int | None, steps: tuple[Step, ...], *, pointless_tricks: bool = False
+    points: int,
+    tricks: int | None,
+    steps: tuple[Step, ...],
+    say: bool,
+    *,
+    pointless_tricks: bool = False,
 ) -> _Play:
-    said = list(steps)
     won = points >= WINNING_POINTS
-    if won:
+    schneider = points >= ALL_POINTS - SCHNEIDER_POINTS or points <= SCHNEIDER_POINTS
+    schwarz = tricks in (0, ALL_TRICKS)
+    if say:
+        steps = (*steps, *_suit_play_steps(points, tricks, pointless_tricks))
+    return _Play(won, schneider, schwarz, points, tricks, steps)
+
+
+def _suit_play_steps(points: int, tricks: int | None, pointless_tricks: bool) -> list[Step]:
+    """What :func:`_suit_play` decided, said: won or lost, schneider, schwarz."""
+    said = []
+    if points >= WINNING_POINTS:
         said.append(
             Step(
                 _("{points} is 61 or more: the declarer wins the play.", points=points),
@@ -1125,7 +1184,6 @@ def _suit_play(
         said.append(
             Step(_("{points} is below 61: the play is lost.", points=points), "skat-winning")
         )
-    schneider = points >= ALL_POINTS - SCHNEIDER_POINTS or points <= SCHNEIDER_POINTS
     if points >= ALL_POINTS - SCHNEIDER_POINTS:
         said.append(
             Step(
@@ -1136,7 +1194,7 @@ def _suit_play(
                 "skat-schneider",
             )
         )
-    elif schneider:
+    elif points <= SCHNEIDER_POINTS:
         said.append(
             Step(
                 _(
@@ -1147,7 +1205,6 @@ def _suit_play(
                 "skat-schneider",
             )
         )
-    schwarz = tricks in (0, ALL_TRICKS)
     if tricks == ALL_TRICKS:
         said.append(Step(_("The declarer took every trick: schwarz."), "skat-schwarz"))
     elif tricks == 0:
@@ -1180,7 +1237,7 @@ def _suit_play(
                 "skat-schwarz",
             )
         )
-    return _Play(won, schneider, schwarz, points, tricks, tuple(said))
+    return said
 
 
 def _alternatives(
@@ -1206,7 +1263,7 @@ def _alternatives(
         if other == game and matadors is not None:
             held = matadors
         elif declarer_cards is not None:
-            held = _matadors_from_cards(other, declarer_cards)[0]
+            held = _matadors_from_cards(other, declarer_cards)
         else:
             continue
         for ouvert, announced in declarations:
@@ -1357,7 +1414,66 @@ def score_game(
     exactly one of: ``declarer_points`` with ``declarer_tricks``;
     ``declarer_trick_cards`` with ``skat``; or ``outcome``. In null only the tricks
     matter, ``matadors`` must be left out, and ``declarer_cards`` is only checked.
+
+    The explanation is worded when it is first read (:class:`Explanation`).
     """
+    declared = _Game(
+        game,
+        bid,
+        hand,
+        ouvert,
+        announced,
+        matadors,
+        _kept(declarer_cards),
+        declarer_points,
+        declarer_tricks,
+        _kept(declarer_trick_cards),
+        _kept(skat),
+        outcome,
+        kontra,
+        re,
+        bock,
+    )
+    return _score_game(declared, say=False)
+
+
+class _Game(NamedTuple):
+    """The arguments of :func:`score_game`: what a result keeps to word its explanation."""
+
+    game: str
+    bid: int
+    hand: bool
+    ouvert: bool
+    announced: str
+    matadors: Matadors | None
+    declarer_cards: Sequence[Card] | None
+    declarer_points: int | None
+    declarer_tricks: int | None
+    declarer_trick_cards: Sequence[Card] | None
+    skat: Sequence[Card] | None
+    outcome: str | None
+    kontra: bool
+    re: bool
+    bock: bool
+
+
+def _kept(cards: Sequence[Card] | None) -> Sequence[Card] | None:
+    # A list the caller may change later is kept as it was scored.
+    return tuple(cards) if isinstance(cards, list) else cards
+
+
+def _explain_game(declared: _Game) -> Explanation:
+    """The explanation of a scored game: the game scored again, saying every step."""
+    return _score_game(declared, say=True).explanation
+
+
+def _score_game(declared: _Game, *, say: bool) -> GameResult:
+    """Check and score a game. With ``say`` every step of the explanation is made as the
+    game is scored (deciding and wording follow the same branches, so the words always
+    say what was decided); without, the result words it when it is read."""
+    game, bid, hand, ouvert, announced, matadors = declared[:6]
+    declarer_cards, declarer_points, declarer_tricks, declarer_trick_cards = declared[6:10]
+    skat, outcome, kontra, re, bock = declared[10:]
     problems = ProblemCollector()
     game_ok = game in GAMES
     if not game_ok:
@@ -1386,6 +1502,7 @@ def score_game(
         declarer_cards=declarer_cards,
         cards_ok=cards_ok,
         problems=problems,
+        say=say,
     )
     known_cards = declarer_cards if cards_ok else None
     play = _read_play(
@@ -1397,6 +1514,7 @@ def score_game(
         outcome=outcome,
         declarer_cards=known_cards,
         problems=problems,
+        say=say,
     )
     if declaration_ok:
         _check_reachable(
@@ -1412,21 +1530,25 @@ def score_game(
     problems.raise_if_any()
     assert play is not None
     contract = contract_name(game=game, hand=hand, ouvert=ouvert, announced=announced)
-    opening = Step(
-        # Translators: {contract} is e.g. "Grand Hand, schneider announced".
-        _("Contract: {contract}, after a bid of {bid}.", contract=contract, bid=bid),
-        "skat-game-types",
-    )
+    steps: list[Step] = []
+    if say:
+        opening = Step(
+            # Translators: {contract} is e.g. "Grand Hand, schneider announced".
+            _("Contract: {contract}, after a bid of {bid}.", contract=contract, bid=bid),
+            "skat-game-types",
+        )
+        steps = [opening, *matador_steps]
     if game == "null":
         return _score_null(
             contract=contract,
             hand=hand,
             ouvert=ouvert,
             play=play,
-            opening=opening,
+            steps=steps,
             kontra=kontra,
             re=re,
             bock=bock,
+            declared=None if say else declared,
         )
     assert counted is not None
     return _score_suit(
@@ -1438,17 +1560,40 @@ def score_game(
         announced=announced,
         matadors=counted,
         play=play,
-        steps=[opening, *matador_steps],
+        steps=steps,
         kontra=kontra,
         re=re,
         bock=bock,
+        declared=None if say else declared,
     )
 
 
+def _explanation(steps: list[Step], declared: _Game | None) -> Explanation:
+    """The steps said (``declared`` None: the game was scored saying them), or how to say
+    them when they are read."""
+    return Explanation.of(steps) if declared is None else Explanation(_explain_game, declared)
+
+
 def _list_score(
-    *, won: bool, game_value: int, kontra: bool, re: bool, bock: bool
+    *, won: bool, game_value: int, kontra: bool, re: bool, bock: bool, say: bool
 ) -> tuple[int, list[Step]]:
     """Won: +value; lost: −2 × value; then Kontra ×2 (Re ×4 instead) and Bock ×2."""
+    score = game_value if won else -2 * game_value
+    if re:
+        score *= 4
+    elif kontra:
+        score *= 2
+    if bock:
+        score *= 2
+    if not say:
+        return score, []
+    return score, _list_score_steps(won=won, game_value=game_value, kontra=kontra, re=re, bock=bock)
+
+
+def _list_score_steps(
+    *, won: bool, game_value: int, kontra: bool, re: bool, bock: bool
+) -> list[Step]:
+    """:func:`_list_score` said, one factor at a time."""
     steps = []
     if won:
         score = game_value
@@ -1490,7 +1635,7 @@ def _list_score(
         steps.append(
             Step(_("A Bock game counts double: {score}.", score=signed(score)), "skat-bock")
         )
-    return score, steps
+    return steps
 
 
 def _score_null(
@@ -1499,35 +1644,37 @@ def _score_null(
     hand: bool,
     ouvert: bool,
     play: _Play,
-    opening: Step,
+    steps: list[Step],
     kontra: bool,
     re: bool,
     bock: bool,
+    declared: _Game | None,
 ) -> GameResult:
     value = _null_value(hand, ouvert)
-    steps = [
-        opening,
-        Step(
-            _(
-                # Translators: {contract} is e.g. "Null Ouvert Hand".
-                "{contract} has a fixed value of {value}; Null has no matadors and no levels.",
-                contract=contract,
-                value=value,
-            ),
-            "skat-null",
-        ),
-        *play.steps,
-    ]
-    if play.won:
+    say = declared is None
+    if say:
         steps.append(
-            Step(_("A Null game is won when the declarer takes no trick at all."), "skat-null")
+            Step(
+                _(
+                    # Translators: {contract} is e.g. "Null Ouvert Hand".
+                    "{contract} has a fixed value of {value}; Null has no matadors and no levels.",
+                    contract=contract,
+                    value=value,
+                ),
+                "skat-null",
+            )
         )
-    else:
-        steps.append(
-            Step(_("A Null game is lost as soon as the declarer takes a trick."), "skat-null")
-        )
+        steps.extend(play.steps)
+        if play.won:
+            steps.append(
+                Step(_("A Null game is won when the declarer takes no trick at all."), "skat-null")
+            )
+        else:
+            steps.append(
+                Step(_("A Null game is lost as soon as the declarer takes a trick."), "skat-null")
+            )
     score, score_steps = _list_score(
-        won=play.won, game_value=value, kontra=kontra, re=re, bock=bock
+        won=play.won, game_value=value, kontra=kontra, re=re, bock=bock, say=say
     )
     return GameResult(
         won=play.won,
@@ -1543,12 +1690,22 @@ def _score_null(
         schneider=False,
         schwarz=False,
         contract=contract,
-        explanation=(*steps, *score_steps),
+        explanation=_explanation([*steps, *score_steps], declared),
     )
 
 
-def _announcement_steps(announced: str, ouvert: bool, play: _Play) -> tuple[bool, list[Step]]:
-    """Whether the announcement was made, and how the referee says so."""
+def _announcement_made(announced: str, ouvert: bool, play: _Play) -> bool:
+    """Whether the announcement (an open game's schwarz included) was made."""
+    said = _effective_announcement(announced, ouvert)
+    if said == "schneider":
+        return play.won and play.schneider
+    if said == "schwarz":
+        return play.won and play.schwarz
+    return True
+
+
+def _announcement_steps(announced: str, ouvert: bool, play: _Play) -> list[Step]:
+    """How the referee says what :func:`_announcement_made` decided."""
     said = _effective_announcement(announced, ouvert)
     steps = []
     if ouvert:
@@ -1568,39 +1725,36 @@ def _announcement_steps(announced: str, ouvert: bool, play: _Play) -> tuple[bool
                 "too: the declarer must take every trick."
             )
         steps.append(Step(text, "skat-ouvert"))
-    if said == "schneider":
-        if play.won and play.schneider:
-            steps.append(
-                Step(
-                    _("Schneider was announced and the opponents are schneider."),
-                    "skat-announcements",
-                )
+    made = _announcement_made(announced, ouvert, play)
+    if said == "schneider" and made:
+        steps.append(
+            Step(
+                _("Schneider was announced and the opponents are schneider."),
+                "skat-announcements",
             )
-            return True, steps
+        )
+    elif said == "schneider":
         steps.append(
             Step(
                 _("Schneider was announced but the opponents are not schneider: the game is lost."),
                 "skat-announcements",
             )
         )
-        return False, steps
-    if said == "schwarz":
-        if play.won and play.schwarz:
-            steps.append(
-                Step(
-                    _("Schwarz was announced and the declarer took every trick."),
-                    "skat-announcements",
-                )
+    elif said == "schwarz" and made:
+        steps.append(
+            Step(
+                _("Schwarz was announced and the declarer took every trick."),
+                "skat-announcements",
             )
-            return True, steps
+        )
+    elif said == "schwarz":
         steps.append(
             Step(
                 _("Schwarz was announced but the opponents took a trick: the game is lost."),
                 "skat-announcements",
             )
         )
-        return False, steps
-    return True, steps
+    return steps
 
 
 def _levels(
@@ -1647,14 +1801,51 @@ def _score_suit(
     kontra: bool,
     re: bool,
     bock: bool,
+    declared: _Game | None,
 ) -> GameResult:
-    steps.extend(play.steps)
-    announcement_made, announcement_steps = _announcement_steps(announced, ouvert, play)
-    steps.extend(announcement_steps)
+    say = declared is None
+    announcement_made = _announcement_made(announced, ouvert, play)
     levels = _levels(matadors, hand=hand, ouvert=ouvert, announced=announced, play=play)
     multiplier = sum(count for _level, count in levels)
     base = BASE_VALUES[game]
-    steps.append(
+    value = base * multiplier
+    overbid = value < bid
+    won = play.won and announcement_made and not overbid
+    if say:
+        steps.extend(play.steps)
+        steps.extend(_announcement_steps(announced, ouvert, play))
+        steps.extend(_value_steps(game, bid, levels, multiplier))
+    if overbid:
+        value = math.ceil(bid / base) * base
+    score, score_steps = _list_score(
+        won=won, game_value=value, kontra=kontra, re=re, bock=bock, say=say
+    )
+    return GameResult(
+        won=won,
+        overbid=overbid,
+        base_value=base,
+        multiplier=multiplier,
+        matadors=matadors,
+        game_value=value,
+        score=score,
+        levels=levels,
+        declarer_points=play.points,
+        declarer_tricks=play.tricks,
+        schneider=play.schneider,
+        schwarz=play.schwarz,
+        contract=contract,
+        explanation=_explanation([*steps, *score_steps], declared),
+    )
+
+
+def _value_steps(
+    game: str, bid: int, levels: tuple[tuple[str, int], ...], multiplier: int
+) -> list[Step]:
+    """The levels, the game's value, and whether it covers the bid (if not, what the
+    lost game is valued at)."""
+    base = BASE_VALUES[game]
+    value = base * multiplier
+    steps = [
         Step(
             _(
                 # Translators: {levels} is e.g. "with 2 (2) + game (1) + hand (1)";
@@ -1664,10 +1855,7 @@ def _score_suit(
                 multiplier=multiplier,
             ),
             "skat-levels",
-        )
-    )
-    value = base * multiplier
-    steps.append(
+        ),
         Step(
             _(
                 # Translators: {game} is a suit or "Grand"; {base} is its base value.
@@ -1678,11 +1866,9 @@ def _score_suit(
                 value=value,
             ),
             "skat-game-value",
-        )
-    )
-    overbid = value < bid
-    won = play.won and announcement_made and not overbid
-    if overbid:
+        ),
+    ]
+    if value < bid:
         raised = math.ceil(bid / base) * base
         steps.append(
             Step(
@@ -1708,28 +1894,11 @@ def _score_suit(
                 "skat-overbid",
             )
         )
-        value = raised
     else:
         steps.append(
             Step(_("{value} covers the bid of {bid}.", value=value, bid=bid), "skat-overbid")
         )
-    score, score_steps = _list_score(won=won, game_value=value, kontra=kontra, re=re, bock=bock)
-    return GameResult(
-        won=won,
-        overbid=overbid,
-        base_value=base,
-        multiplier=multiplier,
-        matadors=matadors,
-        game_value=value,
-        score=score,
-        levels=levels,
-        declarer_points=play.points,
-        declarer_tricks=play.tricks,
-        schneider=play.schneider,
-        schwarz=play.schwarz,
-        contract=contract,
-        explanation=(*steps, *score_steps),
-    )
+    return steps
 
 
 # ---------------------------------------------------------------------------

@@ -53,8 +53,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
-from .errors import Problem, ProblemCollector, RuleError, Step
-from .sheet import DealResult, NextDeal, SheetState, check_player_names, replay_deals
+from .errors import Explanation, Problem, ProblemCollector, RuleError, Step
+from .sheet import (
+    DealResult,
+    NextDeal,
+    RunningSheet,
+    SheetState,
+    UnreadableRecord,
+    check_player_names,
+    replay_deals,
+    whole,
+    wholes,
+)
 from .skat import BY_VALUE_GAME, WINNING_POINTS, GameResult, contract_name, score_game
 from .skat_list import (
     RAMSCH_TIES,
@@ -377,12 +387,18 @@ class _Scored:
     listed: ListedDeal
     event: BockEvent
     summary: str
-    steps: tuple[Step, ...]
+    steps: Explanation  # worded when the deal's explanation is read
     details: Mapping[str, Any]
 
 
-class SkatSheet:
-    """A Skat list for one series: add the deals in order, read the state at any time."""
+class SkatSheet(RunningSheet):
+    """A Skat list for one series: add the deals in order, read the state at any time.
+
+    Its record (:meth:`record`) holds the Seeger-Fabian counts per seat (the list points
+    among them) and the Bock deals still owed.
+    """
+
+    GAME = "skat"
 
     def __init__(
         self,
@@ -414,18 +430,18 @@ class SkatSheet:
         self.first_dealer = first_dealer
         self.options = options
         self.series_deals = options.deals_in_series(len(players))
-        self._deals: list[DealResult] = []
         # What the rest of the series needs of the deals so far, kept as it goes so
-        # that neither reading nor adding nor pickling the sheet grows with it: the
+        # that neither reading nor adding nor keeping the sheet grows with it: the
         # Seeger-Fabian counts per seat, and the Bock deals still owed (the run of
         # Bock deals that starts with the next deal).
         self._tally = SeegerFabianTally.empty(len(players))
         self._bock_owed = 0
+        self._start_running()
 
     # -- reading ------------------------------------------------------------------
     @property
     def finished(self) -> bool:
-        return len(self._deals) >= self.series_deals
+        return self.deals_played >= self.series_deals
 
     @property
     def state(self) -> SheetState:
@@ -446,18 +462,17 @@ class SkatSheet:
                 "seeger_fabian": standing,
                 "standings": standing.standings,
                 "series_deals": self.series_deals,
-                "deals_left": self.series_deals - len(self._deals),
+                "deals_left": self.series_deals - self.deals_played,
                 "bock_deals_queued": queued,
             },
         )
 
     def _totals(self) -> tuple[int, ...]:
-        if self._deals:
-            return self._deals[-1].totals
-        return (0,) * len(self.players)
+        # Each deal's scores are its list entry's: the tally's list points are the totals.
+        return self._tally.list_points
 
     def _next_deal(self, queued: int) -> NextDeal:
-        number = len(self._deals) + 1
+        number = self.deals_played + 1
         seats = self._seats(number)
         notes: list[str] = []
         if queued:
@@ -491,7 +506,7 @@ class SkatSheet:
         )
 
     def _headline(self, standing: SeegerFabianResult, first: tuple[int, ...]) -> str:
-        played = len(self._deals)
+        played = self.deals_played
         best = standing.rows[first[0]].total
         names = joined([self.players[seat] for seat in first])
         if self.finished:
@@ -547,7 +562,7 @@ class SkatSheet:
                     n=self.series_deals,
                 ),
             )
-        number = len(self._deals) + 1
+        number = self.deals_played + 1
         seats = self._seats(number)
         bock = self._bock_owed > 0
         if deal.passed:
@@ -557,19 +572,19 @@ class SkatSheet:
 
         before = self._totals()
         totals = tuple(t + s for t, s in zip(before, scored.scores, strict=True))
-        steps = [self._opening(number, seats)]
-        if bock:
-            steps.append(
-                Step(_("This is a Bock deal: every score counts double."), "skat-bock-rounds")
-            )
-        steps.extend(scored.steps)
         count = len(self.players)
         owed = bock_deals_owed(players=count, owed=self._bock_owed, event=scored.event)
-        if scored.event.triggers_hit:
-            steps.append(
-                Step(_("Bock deals now queued: {count}.", count=owed), "skat-bock-rounds"),
-            )
-        steps.extend(self._totals_steps(scored.scores, totals))
+        explanation = Explanation(
+            _deal_steps,
+            self.players,
+            number,
+            seats,
+            bock,
+            scored.steps,
+            owed if scored.event.triggers_hit else None,
+            scored.scores,
+            totals,
+        )
         result = DealResult(
             number=number,
             dealer=seats.dealer,
@@ -578,7 +593,7 @@ class SkatSheet:
             # Translators: {summary} is a deal's one-line summary, e.g. "Ana: Grand Hand
             # with 2, won, +96".
             summary=_("{summary} (Bock)", summary=scored.summary) if bock else scored.summary,
-            explanation=tuple(steps),
+            explanation=explanation,
             details={
                 **scored.details,
                 "bock": bock,
@@ -593,8 +608,39 @@ class SkatSheet:
         )
         self._tally = self._tally.plus(scored.listed)
         self._bock_owed = owed
-        self._deals.append(result)
+        self._scored(result)
         return result
+
+    # -- the record -----------------------------------------------------------------
+    def _counts(self) -> dict[str, Any]:
+        tally = self._tally
+        return {
+            "list_points": list(tally.list_points),
+            "games_won": list(tally.games_won),
+            "games_lost": list(tally.games_lost),
+            "lost_by_others": list(tally.lost_by_others),
+            "bock_owed": self._bock_owed,
+        }
+
+    def _take_counts(self, counts: Mapping[str, Any], deals: int) -> None:
+        seats = len(self.players)
+        # No deal moves a list by more than a Grand Ouvert lost schwarz with Re in Bock.
+        most = 10_000 * max(deals, 1)
+        points = wholes(counts.get("list_points"), seats, -most, most, "list_points")
+        won = wholes(counts.get("games_won"), seats, 0, deals, "games_won")
+        lost = wholes(counts.get("games_lost"), seats, 0, deals, "games_lost")
+        by_others = wholes(counts.get("lost_by_others"), seats, 0, deals, "lost_by_others")
+        if sum(won) + sum(lost) > deals:
+            raise UnreadableRecord("more games won and lost than deals")
+        if by_others != tuple(sum(lost) - own for own in lost):
+            raise UnreadableRecord("lost_by_others: not the games the others lost")
+        # Each deal starts at most one Bock round per trigger, one deal per seat each.
+        owed = whole(counts.get("bock_owed"), 0, 4 * seats * deals, "bock_owed")
+        self._tally = SeegerFabianTally(points, won, lost, by_others)
+        self._bock_owed = owed
+
+    def _most_deals(self) -> int:
+        return self.series_deals
 
     def _seats(self, number: int) -> DealSeats:
         return seats_for_deal(
@@ -603,55 +649,6 @@ class SkatSheet:
             deal_number=number,
             names=self.players,
         )
-
-    def _opening(self, number: int, seats: DealSeats) -> Step:
-        dealer = self.players[seats.dealer]
-        forehand = self.players[seats.forehand]
-        if seats.sitting_out is None:
-            text = _(
-                # Translators: {dealer} and {forehand} are players' names.
-                "Deal {number}, dealt by {dealer}; {forehand} is forehand.",
-                number=number,
-                dealer=dealer,
-                forehand=forehand,
-            )
-        elif len(seats.sitting_out_seats) > 1:
-            text = _(
-                # Translators: {dealer}, {other} and {forehand} are players' names.
-                "Deal {number}, dealt by {dealer}, who sits it out with {other}; {forehand} "
-                "is forehand.",
-                number=number,
-                dealer=dealer,
-                other=joined([self.players[s] for s in seats.sitting_out_seats[1:]]),
-                forehand=forehand,
-            )
-        else:
-            text = _(
-                # Translators: {dealer} and {forehand} are players' names.
-                "Deal {number}, dealt by {dealer}, who sits it out; {forehand} is forehand.",
-                number=number,
-                dealer=dealer,
-                forehand=forehand,
-            )
-        return Step(text, "skat-seats")
-
-    def _totals_steps(self, scores: Sequence[int], totals: Sequence[int]) -> list[Step]:
-        moved = [
-            Step(
-                _(
-                    # Translators: {player} is a player's name; {score} a change like +96,
-                    # {total} the list's new total.
-                    "{player}'s list: {score}, now {total}.",
-                    player=self.players[seat],
-                    score=signed(score),
-                    total=number(totals[seat]),
-                ),
-                "skat-score-sheet",
-            )
-            for seat, score in enumerate(scores)
-            if score
-        ]
-        return moved or [Step(_("Nobody's list changes."), "skat-score-sheet")]
 
     # -- a played game ------------------------------------------------------------
     def _score_played(self, deal: SkatDeal, seats: DealSeats, bock: bool) -> _Scored:
@@ -691,26 +688,6 @@ class SkatSheet:
         )
         scores = tuple(result.score if seat == declarer else 0 for seat in range(len(self.players)))
         name = self.players[declarer]
-        defenders = [
-            self.players[seat]
-            for seat in (seats.forehand, seats.middlehand, seats.rearhand)
-            if seat != declarer
-        ]
-        steps = [
-            Step(
-                _(
-                    # Translators: {declarer} is a name, {contract} e.g. "Grand Hand, schneider
-                    # announced", {defenders} e.g. "Ben and Cem".
-                    "{declarer} played {contract} against {defenders}.",
-                    declarer=name,
-                    contract=result.contract,
-                    defenders=joined(defenders),
-                ),
-                "skat-game-types",
-            ),
-            *result.explanation,
-            *triggers,
-        ]
         return _Scored(
             scores=scores,
             listed=ListedDeal(
@@ -719,7 +696,7 @@ class SkatSheet:
             event=BockEvent(len(triggers)),
             # Translators: {declarer} is a name, {game} e.g. "Grand Hand with 2, won, +96".
             summary=_("{declarer}: {game}", declarer=name, game=_game_summary(result, game)),
-            steps=tuple(steps),
+            steps=Explanation(_played_steps, self.players, declarer, seats, result, triggers),
             details={
                 "declarer": declarer,
                 "game": result.contract,
@@ -803,7 +780,7 @@ class SkatSheet:
                 verdict=verdict,
                 score=signed(result.score),
             ),
-            steps=tuple(steps),
+            steps=Explanation.of(steps),
             details={
                 "declarer": declarer,
                 "game": BY_VALUE_GAME,
@@ -972,7 +949,7 @@ class SkatSheet:
             ),
             event=BockEvent(0, thrown_in=True),
             summary=_("Thrown in"),
-            steps=tuple(steps),
+            steps=Explanation.of(steps),
             details=_passed_details(game=None, ramsch=None),
         )
 
@@ -1023,7 +1000,7 @@ class SkatSheet:
             ),
             event=BockEvent(0),
             summary=_ramsch_summary(result, named),
-            steps=tuple(steps),
+            steps=Explanation.of(steps),
             details=_passed_details(
                 game=pgettext("Skat game", "Ramsch"),
                 ramsch={
@@ -1088,6 +1065,110 @@ class SkatSheet:
                     player=self.players[last],
                 ),
             )
+
+
+def _played_steps(
+    players: Sequence[str],
+    declarer: int,
+    seats: DealSeats,
+    result: GameResult,
+    triggers: tuple[Step, ...],
+) -> list[Step]:
+    """A played game's steps: who played what against whom, the referee's explanation,
+    and the Bock rounds it starts."""
+    defenders = [
+        players[seat]
+        for seat in (seats.forehand, seats.middlehand, seats.rearhand)
+        if seat != declarer
+    ]
+    played = Step(
+        _(
+            # Translators: {declarer} is a name, {contract} e.g. "Grand Hand, schneider
+            # announced", {defenders} e.g. "Ben and Cem".
+            "{declarer} played {contract} against {defenders}.",
+            declarer=players[declarer],
+            contract=result.contract,
+            defenders=joined(defenders),
+        ),
+        "skat-game-types",
+    )
+    return [played, *result.explanation, *triggers]
+
+
+def _deal_steps(
+    players: Sequence[str],
+    number: int,
+    seats: DealSeats,
+    bock: bool,
+    scored: Explanation,
+    owed: int | None,
+    scores: Sequence[int],
+    totals: Sequence[int],
+) -> list[Step]:
+    """A deal's explanation, worded when it is read: who dealt, Bock, how the deal was
+    scored, the Bock deals queued (``owed``, when the deal started a Bock round) and the
+    lists that changed."""
+    steps = [_opening(players, number, seats)]
+    if bock:
+        steps.append(Step(_("This is a Bock deal: every score counts double."), "skat-bock-rounds"))
+    steps.extend(scored)
+    if owed is not None:
+        steps.append(Step(_("Bock deals now queued: {count}.", count=owed), "skat-bock-rounds"))
+    steps.extend(_totals_steps(players, scores, totals))
+    return steps
+
+
+def _opening(players: Sequence[str], number: int, seats: DealSeats) -> Step:
+    dealer = players[seats.dealer]
+    forehand = players[seats.forehand]
+    if seats.sitting_out is None:
+        text = _(
+            # Translators: {dealer} and {forehand} are players' names.
+            "Deal {number}, dealt by {dealer}; {forehand} is forehand.",
+            number=number,
+            dealer=dealer,
+            forehand=forehand,
+        )
+    elif len(seats.sitting_out_seats) > 1:
+        text = _(
+            # Translators: {dealer}, {other} and {forehand} are players' names.
+            "Deal {number}, dealt by {dealer}, who sits it out with {other}; {forehand} "
+            "is forehand.",
+            number=number,
+            dealer=dealer,
+            other=joined([players[s] for s in seats.sitting_out_seats[1:]]),
+            forehand=forehand,
+        )
+    else:
+        text = _(
+            # Translators: {dealer} and {forehand} are players' names.
+            "Deal {number}, dealt by {dealer}, who sits it out; {forehand} is forehand.",
+            number=number,
+            dealer=dealer,
+            forehand=forehand,
+        )
+    return Step(text, "skat-seats")
+
+
+def _totals_steps(
+    players: Sequence[str], scores: Sequence[int], totals: Sequence[int]
+) -> list[Step]:
+    moved = [
+        Step(
+            _(
+                # Translators: {player} is a player's name; {score} a change like +96,
+                # {total} the list's new total.
+                "{player}'s list: {score}, now {total}.",
+                player=players[seat],
+                score=signed(score),
+                total=number(totals[seat]),
+            ),
+            "skat-score-sheet",
+        )
+        for seat, score in enumerate(scores)
+        if score
+    ]
+    return moved or [Step(_("Nobody's list changes."), "skat-score-sheet")]
 
 
 def _ramsch_count_problem(name: str, count: int, out: tuple[int, ...], given: int) -> str:

@@ -9,7 +9,7 @@ translated into the language active at that moment, with the parameters shown in
 that language too: numbers with the language's grouping and a true minus sign, card
 names, nested sentences.
 
-A result can be kept (pickled in a snapshot, cached) and shown later to a reader with
+A result can be kept (cached, pickled) and shown later to a reader with
 another language: it carries the message, not the translation.
 
 The web app installs the translation (Django's ``gettext`` and number formats) with
