@@ -369,7 +369,8 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    # Our scripts and style sheets minified, then hashed and compressed (WhiteNoise).
+    # Our scripts and style sheets minified, then hashed and compressed (WhiteNoise: a .gz
+    # and, with the Brotli package, a .br copy of each, sent to browsers that take br).
     "staticfiles": {"BACKEND": "scorekeeper.staticfiles.MinifiedStaticFilesStorage"},
 }
 

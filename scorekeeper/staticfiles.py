@@ -6,7 +6,9 @@ a comment), and a phone at the card table fetches them on a slow connection: a s
 first load must stay within 60 KB compressed (``tests/test_page_weight.py``). So
 ``collectstatic`` strips their comments and whitespace with rjsmin and rcssmin (the
 minifiers django-compressor uses; they only remove what does not count, never rename),
-then WhiteNoise's manifest storage hashes the names and writes gzip and brotli copies.
+then WhiteNoise's manifest storage hashes the names and writes gzip and brotli copies
+(brotli needs the Brotli package: requirements.txt; WhiteNoise sends the .br file to
+every browser that asks for br, phones included).
 The source files in ``static/`` stay as written.
 
 Comments that start with ``/*!`` (a licence) are kept.

@@ -173,7 +173,9 @@
     }
     var hint = form.querySelector(".legend-hint");
     if (hint) {
-      hint.textContent = value === null ? "" : "· " + hint.dataset.worth.replace("%(value)s", value);
+      // (Written only when it changes: the same words written again still cost a layout.)
+      var worth = value === null ? "" : "· " + hint.dataset.worth.replace("%(value)s", value);
+      if (hint.textContent !== worth) hint.textContent = worth;
     }
   }
 
@@ -340,11 +342,11 @@
     note.setAttribute("role", "status");
     note.textContent = form.dataset.restored || "";
     form.insertBefore(note, form.firstElementChild);
-    // After htmx has read the page (it listens from DOMContentLoaded on, after this):
-    // the preview shows the restored deal.
-    window.setTimeout(function () {
+    // Once htmx has read the page (on DOMContentLoaded, which may be still to come: this
+    // script runs before it), the preview shows the restored deal.
+    afterHtmxRead(function () {
       form.dispatchEvent(new CustomEvent("entry:restored", { bubbles: true }));
-    }, 0);
+    });
     return true;
   }
 
@@ -477,14 +479,30 @@
 
   // -- Wiring ------------------------------------------------------------------------------
 
-  function sync(form) {
+  // ``atLoad``: the page is just loaded. What the form hides is found once the page has
+  // been drawn the first time: reading it now would make the phone work out the style of
+  // the whole page at once, in this task, before it could show anything.
+  function sync(form, atLoad) {
     skatBids(form);
     ramschWorkOut(form);
     pitchDefaults(form);
     form.querySelectorAll(".penalty-field").forEach(function (field) {
       field.classList.toggle("is-out", field.dataset.seat === checked(form, "went_out"));
     });
-    hideHidden(form);
+    if (atLoad) afterFirstFrame(function () { hideHidden(form); });
+    else hideHidden(form);
+  }
+
+  function afterFirstFrame(run) {
+    // (A page in a background tab draws no frame: then on the timer alone.)
+    var done = false;
+    function once() {
+      if (done) return;
+      done = true;
+      run();
+    }
+    window.requestAnimationFrame(function () { window.setTimeout(once, 0); });
+    window.setTimeout(once, 500);
   }
 
   function onChange(event) {
@@ -534,7 +552,8 @@
     nextNumber(target.form, target);
   }
 
-  function init(root) {
+  // ``atLoad``: the page's own form, as this script starts (else one htmx swapped in).
+  function init(root, atLoad) {
     var forms = root.matches && root.matches("form.entry-form") ? [root] : root.querySelectorAll("form.entry-form");
     Array.prototype.forEach.call(forms, function (form) {
       if (form.classList.contains("is-enhanced")) return;
@@ -544,7 +563,7 @@
       form.querySelectorAll(".point-choice").forEach(function (group) {
         if (group.querySelector("input:checked")) group.dataset.touched = "1";
       });
-      if (!restore(form)) sync(form);
+      if (!restore(form)) sync(form, atLoad);
       if (justSaved) {
         justSaved = false;
         fit(form);
@@ -632,8 +651,27 @@
     if (form.classList.contains("is-enhanced")) sync(form);
   }
   document.addEventListener("htmx:afterSettle", byValueAsBefore);
-  document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:load", function (event) { init(event.target); });
-  document.addEventListener("DOMContentLoaded", byValueAsBefore);
   document.addEventListener("htmx:load", byValueAsBefore);
+
+  // -- At load ---------------------------------------------------------------------------
+
+  // Whether DOMContentLoaded has been: htmx reads the page then (its listener is added
+  // after this script's, which runs first).
+  var htmxHasRead = document.readyState === "complete";
+  document.addEventListener("DOMContentLoaded", function () { htmxHasRead = true; });
+
+  function afterHtmxRead(run) {
+    if (htmxHasRead) window.setTimeout(run, 0);
+    else document.addEventListener("DOMContentLoaded", function () { window.setTimeout(run, 0); });
+  }
+
+  // The form is made ready in a task of its own just after DOMContentLoaded's (where htmx
+  // reads the page and the phone works out the page's style): a few short tasks for a
+  // slow phone instead of one long one, which would hold up the first tap.
+  function ready() {
+    init(document, true);
+    byValueAsBefore();
+  }
+  afterHtmxRead(ready);
 })();

@@ -1,7 +1,7 @@
 // Never lose a tap (issue 9). Loaded on every page (templates/base.html).
 //
-// - Registers the service worker (/sw.js: the app shell and the sheets this phone
-//   opened, so an open sheet keeps working without a connection).
+// - Registers the service worker once the page has loaded (/sw.js: the app shell and
+//   the sheets this phone opened, so an open sheet keeps working without a connection).
 // - The deal entry form (form.entry-form) without a connection: the deal is kept on this
 //   phone (localStorage, per sheet), the form is cleared for the next deal, and the
 //   board's #outbox lists what waits. When the connection is back (and on every page
@@ -23,11 +23,17 @@
 
   // -- the service worker ---------------------------------------------------------------
 
+  // Registered once the page has loaded: installing, the worker fetches every stylesheet,
+  // script and icon of the app, which must not hold up this page's own first load.
   const workerUrl = script && script.dataset.serviceWorker;
-  if (workerUrl && "serviceWorker" in navigator && window.isSecureContext) {
+  function registerWorker() {
     navigator.serviceWorker.register(workerUrl, { scope: "/" }).catch(function () {
       // No worker (a private window may refuse one): the site works as before.
     });
+  }
+  if (workerUrl && "serviceWorker" in navigator && window.isSecureContext) {
+    if (document.readyState === "complete") registerWorker();
+    else window.addEventListener("load", registerWorker);
   }
 
   window.addEventListener("pageshow", function (event) {
@@ -100,6 +106,16 @@
 
   function shown(element) {
     return !!(element && element.getClientRects().length);
+  }
+
+  // Text and the hidden attribute written only when they change: the same words written
+  // again still make the phone lay the page out again (render() runs at every load).
+  function setText(element, text) {
+    if (element.textContent !== text) element.textContent = text;
+  }
+
+  function setHidden(element, hidden) {
+    if (element.hidden !== hidden) element.hidden = hidden;
   }
 
   function labelOf(input) {
@@ -207,16 +223,15 @@
     [heading, button].forEach(function (element) {
       if (!element || element.children.length) return;
       const text = originalText(element);
-      element.textContent = count
-        ? text.replace(/(\d+)(\D*)$/, (all, number, rest) => String(Number(number) + count) + rest)
-        : text;
+      const shifted = text.replace(/(\d+)(\D*)$/, (all, number, rest) => String(Number(number) + count) + rest);
+      setText(element, count ? shifted : text);
     });
     const section = form && form.closest(".entry");
     if (section) section.classList.toggle("is-behind", count > 0);
     const full = seriesFull(count);
     if (section) section.classList.toggle("is-full", full);
     const note = section && section.querySelector(".entry-full");
-    if (note) note.hidden = !full;
+    if (note) setHidden(note, !full);
   }
 
   // Whether the deal the form would be is past the series' last deal.
@@ -246,24 +261,21 @@
     const items = load(url);
     const offline = !navigator.onLine;
     const data = box.dataset;
-    box.hidden = !items.length && !offline && !problem;
+    setHidden(box, !items.length && !offline && !problem);
     box.classList.toggle("is-offline", offline);
     box.classList.toggle("has-refused", items.some((item) => item.error));
     const heading = box.querySelector(".outbox-title");
-    heading.textContent = items.length
-      ? data.waiting.replace("{count}", String(items.length))
-      : offline
-        ? data.offlineHeading
-        : "";
-    heading.hidden = !heading.textContent;
+    const title = items.length ? data.waiting.replace("{count}", String(items.length)) : offline ? data.offlineHeading : "";
+    setText(heading, title);
+    setHidden(heading, !heading.textContent);
     let status = items.length ? data.queued : data.offline;
     if (sending) status = data.sending;
     else if (items.length && items[0].error) status = items.length > 1 ? data.held : "";
     else if (problem) status = problem;
-    box.querySelector(".outbox-status").textContent = status;
+    setText(box.querySelector(".outbox-status"), status);
     const list = box.querySelector(".outbox-list");
     const template = box.querySelector("template.outbox-item");
-    list.replaceChildren();
+    if (list.firstChild) list.replaceChildren();
     items.forEach(function (item, index) {
       const row = template.content.firstElementChild.cloneNode(true);
       row.dataset.key = item.key;
@@ -281,9 +293,8 @@
       }
       list.appendChild(row);
     });
-    list.hidden = !items.length;
-    const send = box.querySelector(".outbox-send");
-    send.hidden = !items.length || offline || sending || !!items[0].error;
+    setHidden(list, !items.length);
+    setHidden(box.querySelector(".outbox-send"), !items.length || offline || sending || !!items[0].error);
     // A refused deal opens the list (once: the player may close it again), unless the
     // form holds it already, with what is wrong.
     const refused = items.find((item) => item.error && !item.mending);
@@ -294,7 +305,7 @@
     }
     const mending = items.find((item) => item.mending);
     const before = mending ? items.indexOf(mending) + sentWithoutReload : items.length + sentWithoutReload;
-    box.querySelector(".outbox-next").hidden = !before;
+    setHidden(box.querySelector(".outbox-next"), !before);
     shiftEntry(before);
   }
 
@@ -754,11 +765,20 @@
 
   // -- the read-only sheet: live or not -----------------------------------------------------
 
-  let lastLive = Date.now();
-  try {
-    lastLive = Number(window.localStorage.getItem(LIVE + window.location.pathname)) || lastLive;
-  } catch (error) {
-    // Without storage the time is this page's.
+  // When the sheet was last seen live: as an earlier page kept it, else when this page
+  // loaded. Read when first needed, not at load (opening the phone's storage takes time).
+  const loadedAt = Date.now();
+  let lastLive = null;
+
+  function lastLiveTime() {
+    if (lastLive === null) {
+      try {
+        lastLive = Number(window.localStorage.getItem(LIVE + window.location.pathname)) || loadedAt;
+      } catch (error) {
+        lastLive = loadedAt; // without storage the time is this page's
+      }
+    }
+    return lastLive;
   }
 
   function liveWords(live) {
@@ -801,7 +821,7 @@
       span.textContent = span.dataset.live;
       return;
     }
-    const time = new Date(lastLive).toLocaleTimeString(locales(), { hour: "2-digit", minute: "2-digit" });
+    const time = new Date(lastLiveTime()).toLocaleTimeString(locales(), { hour: "2-digit", minute: "2-digit" });
     const text = {
       gone: here.dataset.notLiveGone,
       server: here.dataset.notLiveServer,
@@ -850,11 +870,18 @@
   const formKey = form && form.querySelector("input[name=idempotency_key]");
   if (formKey) formKey.value = newKey();
 
-  render();
-  if (!navigator.onLine) setLive(false, "connection");
-  flush();
-  // Once entry.js has set up the form (its DOMContentLoaded comes after this one's).
-  document.addEventListener("DOMContentLoaded", () => window.setTimeout(autoMend, 0));
+  // The rest of the start waits for a task of its own, after DOMContentLoaded's (where
+  // htmx reads the page): on a slow phone a few short tasks block no tap, one long one
+  // does. The deals waiting here are listed and sent, a refused one opens in the form
+  // (entry.js has set the form up by then).
+  function start() {
+    render();
+    if (!navigator.onLine) setLive(false, "connection");
+    flush();
+    autoMend();
+  }
+  if (document.readyState === "complete") window.setTimeout(start, 0);
+  else document.addEventListener("DOMContentLoaded", () => window.setTimeout(start, 0));
   if (navigator.serviceWorker) navigator.serviceWorker.ready.then(ensureCopy, () => undefined);
   if (entryForm()) {
     window.addEventListener("load", function () {

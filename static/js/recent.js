@@ -156,6 +156,10 @@
   // Back to the home page from a sheet (a page restored from the back-forward cache).
   window.addEventListener("pageshow", render);
 
-  remember();
   render();
+  // Remembered in a task of its own once the page is read (opening the phone's storage
+  // takes time on a slow phone; the home page's list above needs it at once).
+  const later = () => window.setTimeout(remember, 0);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", later);
+  else later();
 })();
