@@ -514,7 +514,11 @@ def _saved(request: HttpRequest, sheet: Sheet, outcome: services.HandOutcome) ->
     its size the same however long the sheet. The first deal (the list appears) swaps
     the whole board."""
     whole = outcome.hand.number == 1 or request.htmx.boosted
-    context = _board_context(request, sheet, can_edit=True, written=outcome, parts_only=not whole)
+    # The state a new deal leaves holds that deal alone (the engine started from the
+    # counts kept before it, games.snapshots): a whole board after more deals than one
+    # reads the sheet as stored.
+    written = outcome if not whole or outcome.hand.number == 1 else None
+    context = _board_context(request, sheet, can_edit=True, written=written, parts_only=not whole)
     context["saved"] = outcome.deal
     if whole:
         return _page_or_board(request, context)

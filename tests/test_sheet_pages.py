@@ -580,6 +580,20 @@ def test_web_deal_with_htmx_answers_the_board(client, game, players, form, store
     assert entries(sheet) == [stored]
 
 
+def test_a_boosted_deal_answers_the_whole_board_with_every_deal(client):
+    """A deal sent by a boosted form is answered with the whole board: after the third
+    deal it lists all three, not the one the new deal's state holds (issue 20: the
+    state of a new deal starts from the counts kept before it)."""
+    sheet = make_sheet("manipulation", ["Ana", "Ben", "Cem"])
+    for _ in range(2):
+        services.hand_record(sheet=sheet, data={"penalties": [0, 5, 10]})
+    response = client.post(edit_url(sheet), MANIPULATION_FORM, HTTP_HX_BOOSTED="true", **HTMX)
+    assert response.status_code == 200
+    page = html(response)
+    assert all(f'id="deal-{n}"' in page for n in (1, 2, 3))
+    assert "Save round 4" in page
+
+
 @pytest.mark.parametrize(("game", "players", "form", "message"), BAD_WEB_DEALS)
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "htmx"])
 def test_web_deal_with_a_problem_answers_422_and_stores_nothing(
