@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
-
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import formats
 from django.utils.text import slugify
@@ -15,7 +13,7 @@ from django.views.decorators.http import require_GET
 
 from circles import permissions, selectors, standings_cache, wording
 from circles.models import Circle, Season
-from circles.transfer import export_circle
+from circles.transfer import export_chunks
 from games.csv_export import CsvFormat, csv_format, csv_response
 from games.rules.text import in_source_language
 
@@ -93,12 +91,15 @@ def season_public_csv(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 @require_GET
-def circle_json(request: HttpRequest, circle_id: int) -> HttpResponse:
+def circle_json(request: HttpRequest, circle_id: int) -> StreamingHttpResponse:
     circle = Circle.objects.filter(pk=circle_id).first()
     if circle is None or not permissions.can_manage_circle(request.user, circle):
         raise Http404(_("No circle of yours at this address"))
-    text = json.dumps(export_circle(circle), ensure_ascii=False, indent=1)
-    response = HttpResponse(text, content_type="application/json; charset=utf-8")
+    # Written as it is read (circles.transfer.export_chunks): the download starts at
+    # once, and a large circle never sits whole in the server's memory.
+    response = StreamingHttpResponse(
+        export_chunks(circle), content_type="application/json; charset=utf-8"
+    )
     response["Content-Disposition"] = (
         f'attachment; filename="{slugify(circle.name) or "circle"}.json"'
     )

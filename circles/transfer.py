@@ -30,19 +30,38 @@ from it:
 
 What standings need is derived again from the deals, as it always can be; the moments
 of the export (made, joined, changed) are kept when they are real ones.
+
+Both ways work a batch of sheets at a time (``BATCH``), so that a circle of thousands
+of sheets costs no more memory than a small one and a few queries a batch, not a few
+dozen a sheet: ``export_chunks`` gives out the document's text as it reads it (one
+sheet a line, the C encoder, no indentation), and the import checks a batch of sheets,
+plays their deals through the referee (in helper processes for a large import, one a
+core) and stores them with one statement a table. The import is one transaction all
+the same: a refusal in its last sheet stores nothing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import functools
+import itertools
 import json
 import math
-from collections.abc import Iterator, Mapping, Sequence
+import multiprocessing
+import os
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
-from django.db import DataError, IntegrityError, transaction
-from django.utils import timezone
+import django
+from django.contrib.auth import get_user_model
+from django.db import DataError, IntegrityError, connections, models, router, transaction
+from django.db.models.functions import Cast
+from django.utils import timezone, translation
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
@@ -54,18 +73,31 @@ from circles.models import (
     Player,
     Season,
     SeatPlayer,
+    SheetResult,
     StandingsChange,
 )
-from circles.results import replay_results
+from circles.rules.contributions import seat_stats
 from circles.wording import CHANGE_WORDS
 from games import services as sheet_services
+from games import snapshots
 from games.games import GAMES
-from games.models import Hand, Sheet, SheetEvent
+from games.models import Hand, Seat, Sheet, SheetEvent, SheetSnapshot
 from games.rules.errors import Problem, RuleError
-from games.selectors import keep_engine, seat_names
 
 FORMAT = "scorekeeper-circle"
+# The document is the same since version 1; only its layout changed (no indentation,
+# one sheet a line), which a JSON reader does not see: files of every export read alike.
 VERSION = 1
+# Sheets read, or checked and stored, at a time: the export's and the import's memory
+# holds one batch, and each batch costs the same few queries.
+BATCH = 500
+# Imports of this many sheets and more play their deals in helper processes, at most
+# this many (one a core).
+HELPERS_FROM = 200
+MAX_HELPERS = 4
+# Told how many sheets are done, and how many there are.
+Progress = Callable[[int, int], None]
+T = TypeVar("T")
 
 # An export nests 8 deep (the document, its sheets, a sheet, its deals, a deal, a deal's
 # fields …); a file that nests deeper is no export, and deep nesting breaks readers.
@@ -107,22 +139,23 @@ def _day(value: datetime.date | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def export_circle(circle: Circle) -> dict[str, Any]:
-    players = list(circle.players.select_related("user").order_by("pk"))
-    links = list(
-        CircleSheet.objects.filter(circle=circle)
-        .select_related("sheet__owner")
-        .prefetch_related("seat_players", "sheet__seats", "sheet__hands")
-        .order_by("sheet_id")
-    )
-    sheet_index = {link.pk: i for i, link in enumerate(links)}
-    return {
+def export_chunks(
+    circle: Circle, *, batch: int = BATCH, progress: Progress | None = None
+) -> Iterator[str]:
+    """The circle's document as JSON text, piece by piece, written as it is read.
+
+    The sheets are read ``batch`` at a time (one query each for their circle links,
+    seats, players and deals), and each batch is encoded by the C encoder (no
+    indentation) and given out before the next is read, so memory holds one batch
+    whatever the size of the circle. One sheet, and one change, a line. ``progress``
+    hears the sheets written so far and their number after each batch.
+
+    A sheet removed while the export runs is left out; a change naming a sheet that
+    is not in the file names none (null), as a change of a sheet since deleted does."""
+    head = {
         "format": FORMAT,
         "version": VERSION,
-        "circle": {
-            "name": circle.name,
-            "created_at": _when(circle.created_at),
-        },
+        "circle": {"name": circle.name, "created_at": _when(circle.created_at)},
         "members": [
             {
                 "username": m.user.get_username(),
@@ -142,7 +175,7 @@ def export_circle(circle: Circle) -> dict[str, Any]:
                 "erased": p.erased,
                 "created_at": _when(p.created_at),
             }
-            for p in players
+            for p in circle.players.select_related("user").order_by("pk")
         ],
         "seasons": [
             {
@@ -155,51 +188,156 @@ def export_circle(circle: Circle) -> dict[str, Any]:
             }
             for s in circle.seasons.order_by("pk")
         ],
-        "sheets": [_export_sheet(link) for link in links],
-        "changes": [
-            {
-                "sheet": sheet_index.get(c.sheet_id) if c.sheet_id else None,
-                "played_on": _day(c.played_on),
-                "game": c.game,
-                "change": c.change,
-                "number": c.number,
-                "moves": c.moves,
-                "at": _when(c.at),
-            }
-            for c in circle.changes.order_by("pk")
-        ],
     }
+    # The head as one object, left open for the sheets and the changes.
+    yield _json(head)[:-1] + ',"sheets":[\n'
+    ids = list(
+        CircleSheet.objects.filter(circle=circle)
+        .order_by("sheet_id")
+        .values_list("sheet_id", flat=True)
+    )
+    index: dict[int, int] = {}  # a sheet's id: its place in the file
+    for start in range(0, len(ids), batch):
+        lines = []
+        for sheet_id, line in _sheet_batch(ids[start : start + batch]):
+            lines.append(line)
+            index[sheet_id] = len(index)
+        if lines:
+            yield _lines(lines, first=len(index) == len(lines))
+        if progress is not None:
+            progress(min(start + batch, len(ids)), len(ids))
+    yield '\n],"changes":[\n'
+    changes = (
+        StandingsChange.objects.filter(circle=circle)
+        .order_by("pk")
+        .values_list("sheet_id", "played_on", "game", "change", "number", "moves", "at")
+    )
+    lines = []
+    first = True
+    for sheet_id, played_on, game, change, number, moves, at in changes.iterator(chunk_size=batch):
+        lines.append(
+            _json(
+                {
+                    "sheet": index.get(sheet_id) if sheet_id else None,
+                    "played_on": _day(played_on),
+                    "game": game,
+                    "change": change,
+                    "number": number,
+                    "moves": moves,
+                    "at": _when(at),
+                }
+            )
+        )
+        if len(lines) == batch:
+            yield _lines(lines, first=first)
+            first, lines = False, []
+    if lines:
+        yield _lines(lines, first=first)
+    yield "\n]}\n"
 
 
-def _export_sheet(link: CircleSheet) -> dict[str, Any]:
-    sheet = link.sheet
-    players = {seat.position: seat.player_id for seat in link.seat_players.all()}
-    return {
-        "game": sheet.game,
-        "options": sheet.options,
-        "first_dealer": sheet.first_dealer,
-        "owner": sheet.owner.get_username() if sheet.owner else None,
-        "version": sheet.version,
-        "created_at": _when(sheet.created_at),
-        "updated_at": _when(sheet.updated_at),
-        "played_on": _day(link.played_on),
-        "excluded": link.excluded,
-        "added_at": _when(link.added_at),
-        "seats": [
-            {"position": s.position, "name": s.name, "player": players[s.position]}
-            for s in sorted(sheet.seats.all(), key=lambda s: s.position)
-        ],
-        "hands": [
-            {
-                "number": h.number,
-                "entry": h.entry,
-                "created_at": _when(h.created_at),
-                "updated_at": _when(h.updated_at),
-                "removed_at": _when(h.removed_at),
-            }
-            for h in sorted(sheet.hands.all(), key=lambda h: (h.removed_at is not None, h.number))
-        ],
+def export_circle(circle: Circle) -> dict[str, Any]:
+    """The whole document as one value (for tests and small circles): exactly what
+    ``export_chunks`` writes."""
+    return json.loads("".join(export_chunks(circle)))
+
+
+def _lines(lines: Sequence[str], *, first: bool) -> str:
+    """Items of a list, one a line, after the items written before (unless ``first``)."""
+    return ("" if first else ",\n") + ",\n".join(lines)
+
+
+def _json(value: Any) -> str:
+    # Without indentation json.dumps runs in C; ensure_ascii=False keeps names readable.
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _sheet_batch(ids: Sequence[int]) -> Iterator[tuple[int, str]]:
+    """The sheets of ``ids`` as the file holds them, one JSON text each, in id order:
+    four queries, no model objects. A deal's entry is written as the database keeps it
+    (JSON text), not decoded and encoded again."""
+    if not ids:
+        return
+    username = f"sheet__owner__{get_user_model().USERNAME_FIELD}"
+    links = (
+        CircleSheet.objects.filter(sheet_id__in=ids)
+        .order_by("sheet_id")
+        .values_list(
+            "sheet_id",
+            "sheet__game",
+            "sheet__options",
+            "sheet__first_dealer",
+            username,
+            "sheet__version",
+            "sheet__created_at",
+            "sheet__updated_at",
+            "played_on",
+            "excluded",
+            "added_at",
+        )
+    )
+    seats: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for sheet_id, position, name in (
+        Seat.objects.filter(sheet_id__in=ids).order_by().values_list("sheet_id", "position", "name")
+    ):
+        seats[sheet_id].append((position, name))
+    players = {
+        (sheet_id, position): player
+        for sheet_id, position, player in SeatPlayer.objects.filter(sheet_id__in=ids)
+        .order_by()
+        .values_list("sheet_id", "position", "player_id")
     }
+    hands: dict[int, list[tuple[bool, str]]] = defaultdict(list)
+    for sheet_id, number, entry, created, updated, removed in (
+        Hand.objects.filter(sheet_id__in=ids)
+        .order_by("sheet_id", "number", "pk")
+        .annotate(entry_text=Cast("entry", models.TextField()))
+        .values_list("sheet_id", "number", "entry_text", "created_at", "updated_at", "removed_at")
+    ):
+        hands[sheet_id].append(
+            (
+                removed is not None,
+                f'{{"number":{number:d},"entry":{entry},"created_at":{_moment_json(created)},'
+                f'"updated_at":{_moment_json(updated)},"removed_at":{_moment_json(removed)}}}',
+            )
+        )
+    for (
+        sheet_id,
+        game,
+        options,
+        first_dealer,
+        owner,
+        version,
+        created,
+        updated,
+        played_on,
+        excluded,
+        added,
+    ) in links:
+        sheet = {
+            "game": game,
+            "options": options,
+            "first_dealer": first_dealer,
+            "owner": owner,
+            "version": version,
+            "created_at": _when(created),
+            "updated_at": _when(updated),
+            "played_on": _day(played_on),
+            "excluded": excluded,
+            "added_at": _when(added),
+            "seats": [
+                {"position": position, "name": name, "player": players[sheet_id, position]}
+                for position, name in sorted(seats[sheet_id])
+            ],
+        }
+        # The live deals by number, then the undone ones (a stable sort).
+        deals = ",".join(text for _undone, text in sorted(hands[sheet_id], key=lambda h: h[0]))
+        yield sheet_id, f'{_json(sheet)[:-1]},"hands":[{deals}]}}'
+
+
+def _moment_json(value: datetime.datetime | None) -> str:
+    # An ISO moment holds no character JSON escapes.
+    return "null" if value is None else f'"{value.isoformat()}"'
 
 
 # -- Reading a file ---------------------------------------------------------------------------
@@ -435,17 +573,32 @@ def _date_text(item: Mapping[str, Any], key: str, where: str) -> str:
 
 
 def import_circle(
-    data: Any, *, accounts: Mapping[str, Any] | None = None, owner: Any = None
+    data: Any,
+    *,
+    accounts: Mapping[str, Any] | None = None,
+    owner: Any = None,
+    batch: int = BATCH,
+    progress: Progress | None = None,
+    helpers: int | None = None,
 ) -> Circle:
     """A new circle, with new links, from an exported document; RuleError, naming the
     field, for anything the pages would refuse or an export never holds, and then
     nothing is stored. ``accounts`` maps the export's user names to accounts here (the
     only accounts attached); ``owner`` is an account here that owns the circle too.
-    NoOwner when nobody here would own it."""
+    NoOwner when nobody here would own it.
+
+    The sheets are checked and played ``batch`` at a time, then stored together: the
+    same few bulk inserts for every batch, whatever its sheets hold (``progress`` hears
+    the sheets stored so far and their number after each batch). ``helpers`` helper
+    processes play the deals through the referee meanwhile (None: one a core for a
+    large import, none for a small one). All of it is one transaction: a refusal
+    anywhere, in the last sheet too, stores nothing."""
     _check_head(data)
     try:
         with transaction.atomic():
-            return _Import(data, dict(accounts or {}), owner).run()
+            return _Import(
+                data, dict(accounts or {}), owner, max(batch, 1), progress, helpers
+            ).run()
     except RuleError:
         raise
     except (
@@ -505,15 +658,44 @@ class _Deal:
 
 
 @dataclass
+class _Planned:
+    """One sheet of the file, checked and played through its referee, not yet stored:
+    the sheet (its moments, version and derived columns set), the seats' names and
+    players, every deal in the file's order, what each seat contributes to standings,
+    and the engine after its live deals as the sheet keeps it."""
+
+    sheet: Sheet
+    names: list[str]
+    players: list[Player]
+    deals: list[_Deal]
+    excluded: bool
+    added_at: datetime.datetime | None
+    stats: Sequence[Mapping[str, Any]]
+    engine: Any
+
+
+@dataclass(frozen=True)
+class _Stored:
+    """What the change log needs of a stored sheet."""
+
+    sheet_id: int
+    game: str
+    played_on: datetime.date
+
+
+@dataclass
 class _Import:
     """One import, part by part, in the order the parts need each other."""
 
     data: Mapping[str, Any]
     accounts: dict[str, Any]
     owner: Any
+    batch: int = BATCH
+    progress: Progress | None = None
+    helpers: int | None = None
     circle: Circle | None = None
     players: dict[int, Player] = field(default_factory=dict)
-    links: list[CircleSheet] = field(default_factory=list)
+    sheets: list[_Stored] = field(default_factory=list)
 
     def run(self) -> Circle:
         members = self._members()
@@ -521,8 +703,7 @@ class _Import:
         self.circle = self._circle(members)
         self._players(members)
         self._seasons()
-        for where, item in _records(self.data, "sheets"):
-            self.links.append(self._sheet(item, where))
+        self._sheets()
         self._changes()
         return self.circle
 
@@ -594,6 +775,7 @@ class _Import:
         except RuleError as error:
             raise error.prefixed("circle") from error
         Circle.objects.filter(pk=circle.pk).update(created_at=created)
+        circle.created_at = created
         for account in others:
             Membership.objects.create(circle=circle, user=account, role=roles[account].role)
         for account, member in roles.items():
@@ -609,6 +791,7 @@ class _Import:
         names: set[str] = set()
         linked: set[str] = set()
         shown_as = [choice for choice, _label in Player.SHOWN_AS]
+        made: list[Player] = []
         for where, item in _records(self.data, "players"):
             old_id = _whole(item, "id", where, least=1, most=MAX_ID)
             if old_id in self.players:
@@ -630,7 +813,7 @@ class _Import:
                 )
             if user is not None:
                 linked.add(user)
-            player = Player.objects.create(
+            player = Player(
                 circle=self.circle,
                 name=name,
                 name_key=name.casefold(),
@@ -639,10 +822,11 @@ class _Import:
                 guest=_flag(item, "guest", where),
                 shown_as=_choice(item, "shown_as", where, shown_as),
                 erased=erased,
+                created_at=_moment(item, "created_at", where),
             )
-            created = _moment(item, "created_at", where)
-            Player.objects.filter(pk=player.pk).update(created_at=created)
+            made.append(player)
             self.players[old_id] = player
+        _insert(Player, made)
 
     def _seasons(self) -> None:
         for where, item in _records(self.data, "seasons"):
@@ -665,44 +849,191 @@ class _Import:
 
     # -- sheets
 
-    def _sheet(self, item: Mapping[str, Any], where: str) -> CircleSheet:
-        names, players = self._seats(item, where)
-        owner = _username(item, "owner", where, empty=True)
-        options = _mapping_at(item, "options", where)
+    def _sheets(self) -> None:
+        """Every sheet, ``batch`` at a time: checked, played through its referee, then
+        stored. With helper processes, the referee plays a batch while this process
+        stores the one before it."""
+        total = len(self.data["sheets"])  # a list: _check_accounts read it
+        helpers = _helpers(total) if self.helpers is None else self.helpers
+        with _referees(helpers) as referee:
+            waiting = None
+            for records in _batches(_records(self.data, "sheets"), self.batch):
+                batch = [self._check(item, where) for where, item in records]
+                played = referee([checked.job for checked in batch if checked.job is not None])
+                if waiting is not None:
+                    self._store(self._planned(*waiting))
+                waiting = (batch, played)
+            if waiting is not None:
+                self._store(self._planned(*waiting))
+
+    def _check(self, item: Mapping[str, Any], where: str) -> _Checked:
+        """One sheet through the checks a new sheet, its deals and its day go through
+        on the pages; the first problem is kept (raised by ``_planned`` in the order
+        the checks and the referee would meet them)."""
+        checked = _Checked(where)
         try:
-            # The new-sheet checks: the game, the seats' names and number, the first
-            # dealer, the options, the day played. New edit and view links.
-            sheet = sheet_services.sheet_create(
-                game=_value(item, "game", where)[0],
-                players=names,
-                first_dealer=_value(item, "first_dealer", where)[0],
-                options=options,
-                owner=self.accounts.get(owner) if owner is not None else None,
-                played_on=_value(item, "played_on", where)[0],
-            )
+            names, players = self._seats(item, where)
+            owner = _username(item, "owner", where, empty=True)
+            options = _mapping_at(item, "options", where)
+            try:
+                # The new-sheet checks: the game, the seats' names and number, the first
+                # dealer, the options, the day played.
+                sheet, names = _new_sheet(
+                    game=_value(item, "game", where)[0],
+                    players=names,
+                    first_dealer=_value(item, "first_dealer", where)[0],
+                    options=options,
+                    owner=self.accounts.get(owner) if owner is not None else None,
+                    played_on=_value(item, "played_on", where)[0],
+                )
+            except RuleError as error:
+                raise error.prefixed(where) from error
+            live, undone = _deals(item, where)
         except RuleError as error:
-            raise error.prefixed(where) from error
-        live, undone = _deals(item, where)
-        engine = _play(sheet, live)
-        for deal in sorted([*live, *undone], key=lambda deal: deal.index):
-            _store_deal(sheet, deal)
-        link = CircleSheet.objects.create(
-            sheet=sheet,
-            circle=self.circle,
-            played_on=sheet.played_on,
-            excluded=_flag(item, "excluded", where),
+            checked.before_play = error
+            return checked
+        checked.sheet, checked.names, checked.players = sheet, names, players
+        checked.live, checked.undone = live, undone
+        checked.job = _Job(
+            game=sheet.game,
+            options=sheet.options,
+            names=tuple(names),
+            first_dealer=sheet.first_dealer,
+            live=tuple(deal.entry for deal in live),
+            undone=tuple(deal.entry for deal in undone),
+            language=translation.get_language(),
         )
-        CircleSheet.objects.filter(pk=link.pk).update(added_at=_moment(item, "added_at", where))
-        SeatPlayer.objects.bulk_create(
-            SeatPlayer(sheet=link, position=position, player=player)
-            for position, player in enumerate(players)
+        try:
+            checked.excluded = _flag(item, "excluded", where)
+            checked.added_at = _moment(item, "added_at", where)
+            sheet.created_at = _moment(item, "created_at", where)
+            sheet.version = _whole(item, "version", where, least=0, most=MAX_NUMBER)
+            sheet.updated_at = _moment(item, "updated_at", where)
+        except RuleError as error:
+            checked.after_play = error
+        return checked
+
+    def _planned(
+        self, batch: Sequence[_Checked], played: Callable[[], list[_Played]]
+    ) -> list[_Planned]:
+        """The batch's sheets with what the referee made of their deals; RuleError for
+        the first problem of the first sheet that has one, as the checks meet them one
+        sheet after the other: the sheet's fields and deal numbers, the referee on its
+        live deals, its other fields, the referee on its undone deals."""
+        results = iter(played())
+        planned = []
+        for checked in batch:
+            if checked.before_play is not None:
+                raise checked.before_play
+            result = next(results)
+            deals = [*checked.live, *checked.undone]
+            refused = result.refused
+            if refused is not None and refused < len(checked.live):
+                raise _refused(deals[refused], result.why)
+            if checked.after_play is not None:
+                raise checked.after_play
+            if refused is not None:
+                raise _refused(deals[refused], result.why)
+            sheet = checked.sheet
+            sheet.deal_count = len(checked.live)
+            sheet.finished = result.finished
+            planned.append(
+                _Planned(
+                    sheet=sheet,
+                    names=checked.names,
+                    players=checked.players,
+                    deals=sorted(deals, key=lambda deal: deal.index),
+                    excluded=checked.excluded,
+                    added_at=checked.added_at,
+                    stats=result.stats,
+                    engine=result.engine,
+                )
+            )
+        return planned
+
+    def _store(self, planned: Sequence[_Planned]) -> None:
+        """A batch of checked sheets stored with one statement a table, whatever the
+        batch holds: the sheets, their seats, kept engines, "started" history, deals,
+        circle links, seat players and results."""
+        if not planned:
+            return
+        _insert(Sheet, [p.sheet for p in planned])
+        _rows(
+            Seat,
+            ("sheet", "position", "name"),
+            [
+                (p.sheet.pk, position, name)
+                for p in planned
+                for position, name in enumerate(p.names)
+            ],
         )
-        replay_results(link, change="started")
-        self._date_sheet(sheet, item, where, engine, deals=len(live))
-        # "Bring back" puts the undone deals back after the live ones, one by one: each
-        # must fit there (the engine after the live deals is kept already).
-        _play(sheet, undone, engine)
-        return link
+        _rows(
+            SheetSnapshot,
+            ("sheet", "version", "engine"),
+            [(p.sheet.pk, p.sheet.version, p.engine) for p in planned],
+        )
+        # As sheet_create notes a new sheet, dated when the sheet was made.
+        _rows(
+            SheetEvent,
+            ("sheet", "kind", "after", "via", "recovered", "at"),
+            [
+                (
+                    p.sheet.pk,
+                    SheetEvent.STARTED,
+                    {"players": p.names},
+                    sheet_services.ANONYMOUS.via,
+                    False,
+                    p.sheet.created_at,
+                )
+                for p in planned
+            ],
+        )
+        _rows(
+            Hand,
+            ("sheet", "number", "entry", "created_at", "updated_at", "removed_at"),
+            [
+                (
+                    p.sheet.pk,
+                    deal.number,
+                    deal.entry,
+                    deal.created_at,
+                    deal.updated_at,
+                    deal.removed_at,
+                )
+                for p in planned
+                for deal in p.deals
+            ],
+        )
+        _rows(
+            CircleSheet,
+            ("sheet", "circle", "played_on", "excluded", "added_at"),
+            [
+                (p.sheet.pk, self.circle.pk, p.sheet.played_on, p.excluded, p.added_at)
+                for p in planned
+            ],
+        )
+        _rows(
+            SeatPlayer,
+            ("sheet", "position", "player"),
+            [
+                (p.sheet.pk, position, player.pk)
+                for p in planned
+                for position, player in enumerate(p.players)
+            ],
+        )
+        now = timezone.now()
+        _rows(
+            SheetResult,
+            ("sheet", "position", "player", "stats", "updated_at"),
+            [
+                (p.sheet.pk, position, player.pk, stats, now)
+                for p in planned
+                for position, (player, stats) in enumerate(zip(p.players, p.stats, strict=True))
+            ],
+        )
+        self.sheets.extend(_Stored(p.sheet.pk, p.sheet.game, p.sheet.played_on) for p in planned)
+        if self.progress is not None:
+            self.progress(len(self.sheets), len(self.data["sheets"]))
 
     def _seats(self, item: Mapping[str, Any], where: str) -> tuple[list[str], list[Player]]:
         names: list[str] = []
@@ -725,55 +1056,46 @@ class _Import:
             players.append(player)
         return names, players
 
-    def _date_sheet(
-        self, sheet: Sheet, item: Mapping[str, Any], where: str, engine: Any, *, deals: int
-    ) -> None:
-        """The sheet's moments and version as exported, its derived columns from the deals,
-        and the engine after its last deal kept for that version."""
-        created = _moment(item, "created_at", where)
-        sheet.version = _whole(item, "version", where, least=0, most=MAX_NUMBER)
-        Sheet.objects.filter(pk=sheet.pk).update(
-            version=sheet.version,
-            created_at=created,
-            updated_at=_moment(item, "updated_at", where),
-            deal_count=deals,
-            finished=engine.state.finished,
-        )
-        SheetEvent.objects.filter(sheet=sheet, kind=SheetEvent.STARTED).update(at=created)
-        keep_engine(sheet, engine)
-
     # -- the change log
 
     def _changes(self) -> None:
+        columns = ("circle", "sheet", "played_on", "game", "change", "number", "moves", "at")
+        made: list[tuple[Any, ...]] = []
         for where, item in _records(self.data, "changes"):
-            link = self._change_sheet(item, where)
+            stored = self._change_sheet(item, where)
             game = _choice(item, "game", where, tuple(GAMES))
             played_on = _date(item, "played_on", where)
-            if link is not None and game != link.sheet.game:
+            if stored is not None and game != stored.game:
                 raise _refuse(
                     _path(where, "game"), _("This is not the game of the change's sheet.")
                 )
-            if link is not None and played_on != link.played_on:
+            if stored is not None and played_on != stored.played_on:
                 raise _refuse(
                     _path(where, "played_on"),
                     _("This is not the day the change's sheet was played."),
                 )
-            change = StandingsChange.objects.create(
-                circle=self.circle,
-                sheet=link,
-                played_on=played_on,
-                game=game,
-                change=_choice(item, "change", where, CHANGES),
-                number=_whole(item, "number", where, least=1, most=MAX_NUMBER, empty=True),
-                moves=[self._move(move, at) for at, move in _records(item, "moves", where)],
+            made.append(
+                (
+                    self.circle.pk,
+                    stored.sheet_id if stored is not None else None,
+                    played_on,
+                    game,
+                    _choice(item, "change", where, CHANGES),
+                    _whole(item, "number", where, least=1, most=MAX_NUMBER, empty=True),
+                    [self._move(move, at) for at, move in _records(item, "moves", where)],
+                    _moment(item, "at", where),
+                )
             )
-            StandingsChange.objects.filter(pk=change.pk).update(at=_moment(item, "at", where))
+            if len(made) == self.batch:
+                _rows(StandingsChange, columns, made)
+                made = []
+        _rows(StandingsChange, columns, made)
 
-    def _change_sheet(self, item: Mapping[str, Any], where: str) -> CircleSheet | None:
-        index = _whole(item, "sheet", where, least=0, most=max(len(self.links) - 1, 0), empty=True)
-        if index is not None and not self.links:
+    def _change_sheet(self, item: Mapping[str, Any], where: str) -> _Stored | None:
+        index = _whole(item, "sheet", where, least=0, most=max(len(self.sheets) - 1, 0), empty=True)
+        if index is not None and not self.sheets:
             raise _refuse(_path(where, "sheet"), _("The export has no sheets; give null here."))
-        return self.links[index] if index is not None else None
+        return self.sheets[index] if index is not None else None
 
     def _move(self, move: Mapping[str, Any], where: str) -> dict[str, Any]:
         """One seat's headline number before and after, as circles.results writes it,
@@ -831,31 +1153,292 @@ def _deals(item: Mapping[str, Any], where: str) -> tuple[list[_Deal], list[_Deal
     return live, undone
 
 
-def _play(sheet: Sheet, deals: Sequence[_Deal], engine: Any = None) -> Any:
-    """The game's engine after ``deals`` (added to ``engine``, or to a new one), each
-    checked by the game's referee as a deal entered on the sheet is."""
-    entry = GAMES[sheet.game]
-    options = entry.sheet_options(sheet)
-    names = seat_names(sheet)
-    if engine is None:
-        engine = entry.new_sheet(names=names, first_dealer=sheet.first_dealer, options=options)
-    for deal in deals:
-        try:
-            engine.add(entry.read_deal(deal.entry, players=len(names), options=options))
-        except RuleError as error:
-            why = " ".join(str(problem.message) for problem in error.problems)
-            if deal.removed_at is None:
-                message = _("The referee refuses what was entered here: %(why)s")
-            else:
-                message = _(
-                    "The referee refuses this undone entry where “bring back” would put it: %(why)s"
-                )
-            raise _refuse(deal.where, message % {"why": why}) from error
-    return engine
+# -- The referee, in this process or in helper processes -------------------------------------
 
 
-def _store_deal(sheet: Sheet, deal: _Deal) -> None:
-    hand = Hand.objects.create(
-        sheet=sheet, number=deal.number, entry=deal.entry, removed_at=deal.removed_at
+@dataclass(frozen=True)
+class _Job:
+    """What the referee needs of one sheet: its game, options as stored, seats, first
+    dealer, live deals in order and undone deals in the order "bring back" takes them,
+    and the language its refusals are said in."""
+
+    game: str
+    options: Mapping[str, Any]
+    names: tuple[str, ...]
+    first_dealer: int
+    live: tuple[Mapping[str, Any], ...]
+    undone: tuple[Mapping[str, Any], ...]
+    language: str | None
+
+
+@dataclass(frozen=True)
+class _Played:
+    """What the referee made of a sheet: whether it is over, what each seat contributes
+    to standings, the engine after the live deals as the sheet keeps it
+    (``games.snapshots.dump``), or the deal it refused (live deals first, then the
+    undone ones) and why, in words."""
+
+    finished: bool = False
+    stats: tuple[Mapping[str, Any], ...] = ()
+    engine: Any = None
+    refused: int | None = None
+    why: str = ""
+
+
+@dataclass
+class _Checked:
+    """One sheet of the file after its checks: the sheet not stored yet with its seats'
+    names and players and its deals, the referee's job, and the first problem met
+    before the referee plays its live deals or after."""
+
+    where: str
+    sheet: Sheet | None = None
+    names: list[str] = field(default_factory=list)
+    players: list[Player] = field(default_factory=list)
+    live: list[_Deal] = field(default_factory=list)
+    undone: list[_Deal] = field(default_factory=list)
+    excluded: bool = False
+    added_at: datetime.datetime | None = None
+    job: _Job | None = None
+    before_play: RuleError | None = None
+    after_play: RuleError | None = None
+
+
+def _play(jobs: Sequence[_Job]) -> list[_Played]:
+    """Each sheet's deals through its game's referee, as a deal entered on the sheet
+    goes (``games.selectors.replayed_engine``): the live ones in order, then the undone
+    ones one by one where "bring back" would put them. What the seats contribute is
+    derived as ``circles.results.replay_results`` derives it from the same deals."""
+    return [_play_one(job) for job in jobs]
+
+
+def _play_one(job: _Job) -> _Played:
+    with translation.override(job.language):
+        entry = GAMES[job.game]
+        options = entry.read_options(job.options, players=None)
+        engine = entry.new_sheet(names=job.names, first_dealer=job.first_dealer, options=options)
+        for index, deal in enumerate(job.live):
+            try:
+                engine.add(entry.read_deal(deal, players=len(job.names), options=options))
+            except RuleError as error:
+                return _Played(refused=index, why=_why(error))
+        state = engine.state
+        stats = tuple(seat_stats(job.game, state, job.live))
+        # The engine as a write keeps it (games.selectors.keep_engine): the sheet's page
+        # and its next deal start from it.
+        kept = snapshots.dump(engine)
+        for index, deal in enumerate(job.undone, start=len(job.live)):
+            try:
+                engine.add(entry.read_deal(deal, players=len(job.names), options=options))
+            except RuleError as error:
+                return _Played(refused=index, why=_why(error))
+        return _Played(finished=state.finished, stats=stats, engine=kept)
+
+
+def _why(error: RuleError) -> str:
+    return " ".join(str(problem.message) for problem in error.problems)
+
+
+def _refused(deal: _Deal, why: str) -> RuleError:
+    if deal.removed_at is None:
+        message = _("The referee refuses what was entered here: %(why)s")
+    else:
+        message = _(
+            "The referee refuses this undone entry where “bring back” would put it: %(why)s"
+        )
+    return _refuse(deal.where, message % {"why": why})
+
+
+def _helpers(sheets: int) -> int:
+    """How many helper processes play the deals of an import of ``sheets`` sheets: one a
+    core for a large import (the referee is pure Python, the sheets independent of one
+    another), none for a small one (starting them costs about a second)."""
+    # The cores this process may run on (a container may get fewer than the machine has).
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    cores = cores or 1
+    if sheets < HELPERS_FROM or cores < 2:
+        return 0
+    return min(cores, MAX_HELPERS)
+
+
+@contextlib.contextmanager
+def _referees(processes: int) -> Iterator[Callable[[Sequence[_Job]], Callable[[], list[_Played]]]]:
+    """A function that starts playing jobs and gives a function that waits for what the
+    referee made of them: in this process when it is asked for (``processes`` 0), else
+    in helper processes at once, each taking a part of the jobs. Should a helper die
+    (killed, out of memory) or not start, this process plays the jobs instead."""
+
+    def here(jobs: Sequence[_Job]) -> Callable[[], list[_Played]]:
+        return functools.partial(_play, list(jobs))
+
+    if processes <= 0:
+        yield here
+        return
+    # Started afresh (not forked from a process holding a database connection), Django
+    # set up by each before it reads a job; they never open the database.
+    pool = ProcessPoolExecutor(
+        max_workers=processes,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=django.setup,
     )
-    Hand.objects.filter(pk=hand.pk).update(created_at=deal.created_at, updated_at=deal.updated_at)
+    broken = False
+
+    def start(jobs: Sequence[_Job]) -> Callable[[], list[_Played]]:
+        nonlocal broken
+        if broken:
+            return here(jobs)
+        size = max(math.ceil(len(jobs) / (processes * 4)), 1)
+        try:
+            parts = [pool.submit(_play, jobs[at : at + size]) for at in range(0, len(jobs), size)]
+        except (BrokenProcessPool, OSError):
+            broken = True
+            return here(jobs)
+
+        def results() -> list[_Played]:
+            nonlocal broken
+            try:
+                return [played for part in parts for played in part.result()]
+            except BrokenProcessPool:
+                broken = True
+                return _play(jobs)
+
+        return results
+
+    try:
+        yield start
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _batches(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    iterator = iter(items)
+    while batch := list(itertools.islice(iterator, size)):
+        yield batch
+
+
+def _new_sheet(
+    *,
+    game: object,
+    players: list[str],
+    first_dealer: object,
+    options: Mapping[str, Any],
+    owner: Any,
+    played_on: object,
+) -> tuple[Sheet, list[str]]:
+    """The sheet ``games.services.sheet_create`` would make of these, not stored (it
+    gets its own new links), and the seats' names as it tidies them; RuleError with
+    each of its problems, in its words."""
+    entry = GAMES.get(game) if isinstance(game, str) else None
+    if entry is None:
+        raise RuleError(_("Choose a game: %(games)s.") % {"games": ", ".join(GAMES)}, "game")
+    problems: list[Problem] = []
+    names = sheet_services._clean_names(players, problems)
+    if len(names) not in entry.players:
+        problems.append(
+            Problem(
+                "players",
+                _("%(game)s is played by %(players)s; you gave %(count)s.")
+                % {"game": entry.name, "players": entry.players_label, "count": len(names)},
+            )
+        )
+    if isinstance(first_dealer, bool) or not isinstance(first_dealer, int):
+        problems.append(
+            Problem("first_dealer", _("Say who deals first by seat: 0 for the first seat."))
+        )
+    elif not 0 <= first_dealer < max(len(names), 1):
+        problems.append(
+            Problem(
+                "first_dealer",
+                _("The first dealer must be one of the %(count)s seats.") % {"count": len(names)},
+            )
+        )
+    try:
+        resolved = entry.read_options(options, players=len(names))
+    except RuleError as error:
+        problems.extend(error.problems)
+        resolved = None
+    day = (
+        timezone.localdate()
+        if played_on is None
+        else sheet_services._played_day(played_on, problems)
+    )
+    if problems:
+        raise RuleError(problems)
+    sheet = Sheet(
+        game=entry.slug,
+        options=entry.options_as_dict(resolved),
+        first_dealer=first_dealer,
+        owner=owner,
+        played_on=day,
+    )
+    return sheet, names
+
+
+def _insert(model: type[models.Model], objs: Sequence[models.Model]) -> None:
+    """Insert ``objs`` as they are, in as few statements as the database takes (as
+    ``bulk_create`` cuts them), each object given its new id.
+
+    Unlike ``bulk_create`` this keeps the moments the objects hold: bulk_create stamps
+    every ``auto_now`` and ``auto_now_add`` column (made, changed) with the present
+    moment, and an import keeps the export's. It inserts as ``loaddata`` does (Django's
+    raw insert, which leaves fields as they are), so every such moment must be set."""
+    if not objs:
+        return
+    opts = model._meta
+    using = router.db_for_write(model)
+    connection = connections[using]
+    if not connection.features.can_return_rows_from_bulk_insert:
+        for obj in objs:  # a database that cannot say the ids of many new rows at once
+            obj.save_base(raw=True, force_insert=True, using=using)
+        return
+    fields = [f for f in opts.concrete_fields if f is not opts.auto_field and not f.generated]
+    returning = opts.db_returning_fields
+    size = max(connection.ops.bulk_batch_size(fields, objs), 1)
+    for start in range(0, len(objs), size):
+        part = objs[start : start + size]
+        rows = model._base_manager._insert(
+            part, fields=fields, returning_fields=returning, raw=True, using=using
+        )
+        for obj, row in zip(part, rows, strict=True):
+            for column, value in zip(returning, row, strict=True):
+                setattr(obj, column.attname, value)
+            obj._state.adding = False
+            obj._state.db = using
+
+
+# Columns whose values the database driver cannot take as Python has them.
+PREPARED = frozenset({"DateTimeField", "DateField", "JSONField", "BinaryField"})
+
+
+def _rows(model: type[models.Model], columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """Insert ``rows`` of ``model``, each the values of the fields named by ``columns``
+    (by field name), with one statement the database runs once a row (``executemany``):
+    one query whatever the number of rows, no model object made and no moment stamped
+    (the rows say every moment). Moments, days, JSON and bytes are prepared as the
+    fields prepare them; whole numbers, texts, flags and ids go as they are."""
+    if not rows:
+        return
+    using = router.db_for_write(model)
+    connection = connections[using]
+    fields = [model._meta.get_field(name) for name in columns]
+    prepare = [
+        functools.partial(field.get_db_prep_save, connection=connection)
+        if field.get_internal_type() in PREPARED
+        else None
+        for field in fields
+    ]
+    quote = connection.ops.quote_name
+    sql = "INSERT INTO {} ({}) VALUES ({})".format(
+        quote(model._meta.db_table),
+        ", ".join(quote(field.column) for field in fields),
+        ", ".join(["%s"] * len(fields)),
+    )
+    values = [
+        tuple(
+            value if how is None or value is None else how(value)
+            for how, value in zip(prepare, row, strict=True)
+        )
+        for row in rows
+    ]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, values)

@@ -16,12 +16,15 @@ import datetime
 import json
 import os
 import stat
+from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connection, transaction
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from circles import services
 from circles.models import (
@@ -30,14 +33,17 @@ from circles.models import (
     Membership,
     Player,
     Season,
+    SeatPlayer,
     SheetResult,
     StandingsChange,
 )
+from circles.results import rebuild_results
 from circles.selectors import season_standings
-from circles.transfer import export_circle, import_circle
+from circles.transfer import export_chunks, export_circle, import_circle, read_document
 from games import services as sheet_services
-from games.models import Hand, Sheet
+from games.models import Hand, Seat, Sheet, SheetEvent, SheetSnapshot
 from games.rules.errors import RuleError
+from games.selectors import current_state, sheet_state
 
 pytestmark = pytest.mark.django_db
 
@@ -257,9 +263,19 @@ def results_by_name(circle: Circle) -> list:
     return [(order[r.sheet_id], r.position, r.player.name, r.stats) for r in results]
 
 
+@pytest.fixture(scope="module")
+def _built(django_db_setup, django_db_blocker) -> Iterator[int]:
+    """The circle is built once for the module: every test runs in a transaction of its
+    own that is undone after it (pytest-django's), wipes and imports included, and the
+    circle itself is undone at the end."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield build_circle().pk
+        transaction.set_rollback(True)
+
+
 @pytest.fixture
-def circle() -> Circle:
-    return build_circle()
+def circle(_built) -> Circle:
+    return Circle.objects.get(pk=_built)
 
 
 def test_export_then_import_into_an_empty_database_gives_the_same_circle(circle):
@@ -349,9 +365,11 @@ def test_the_export_holds_none_of_the_circles_links(circle):
     client.force_login(User.objects.get(username="olga"))
     download = client.get(f"/en/circles/{circle.pk}/export.json")
     assert download.status_code == 200
+    assert download.streaming  # written as it is read
     assert "no-store" in download["Cache-Control"]
-    assert not [token for token in links if token in download.content.decode()]
-    assert json.loads(download.content) == json.loads(text)
+    content = b"".join(download.streaming_content).decode()
+    assert not [token for token in links if token in content]
+    assert json.loads(content) == json.loads(text)
     out = _Sink()
     call_command("export_circle", str(circle.pk), stdout=out)
     assert not [token for token in links if token in out.text]
@@ -534,6 +552,207 @@ def test_the_import_says_who_was_attached_who_was_not_and_that_links_are_new(cir
     assert f"/en/circles/{imported.pk}/" in out.text
     assert "password" not in out.text
     assert User.objects.count() == 2
+
+
+# -- Streaming and batches (issue 24) ----------------------------------------------------
+
+STORED = (
+    Circle,
+    CircleSheet,
+    Hand,
+    Membership,
+    Player,
+    Season,
+    Seat,
+    SeatPlayer,
+    Sheet,
+    SheetEvent,
+    SheetResult,
+    SheetSnapshot,
+    StandingsChange,
+    User,
+)
+
+
+def counts() -> dict[str, int]:
+    return {model.__name__: model.objects.count() for model in STORED}
+
+
+def with_sheets(document: dict, count: int) -> dict:
+    """The document with copies of its finished Pitch sheet (sheets.2: four seats, two
+    deals) added until it holds ``count`` sheets."""
+    document = copy.deepcopy(document)
+    pitch = document["sheets"][2]
+    document["sheets"] += [copy.deepcopy(pitch) for _ in range(count - len(document["sheets"]))]
+    return document
+
+
+def results_of(circle: Circle) -> list:
+    return list(
+        SheetResult.objects.filter(sheet__circle=circle)
+        .order_by("sheet_id", "position")
+        .values_list("sheet_id", "position", "player_id", "stats")
+    )
+
+
+def test_the_export_is_written_as_it_is_read_a_batch_of_sheets_at_a_time(circle):
+    """The export reads the sheets a batch at a time (the same four queries for each
+    batch: links, seats, players, deals), gives out each batch before reading the next,
+    and writes one sheet a line without indentation; the document is the same."""
+    whole = export_circle(circle)
+
+    def written(batch: int) -> tuple[list[str], int]:
+        with CaptureQueriesContext(connection) as captured:
+            chunks = list(export_chunks(circle, batch=batch))
+        return chunks, len(captured)
+
+    by_two, queries_by_two = written(2)
+    at_once, queries_at_once = written(6)
+    assert queries_by_two == queries_at_once + 2 * 4
+    assert json.loads("".join(by_two)) == json.loads("".join(at_once)) == whole
+    assert len([chunk for chunk in by_two if '{"game":' in chunk]) == 3
+    text = "".join(by_two)
+    assert "\n " not in text  # no indentation
+    lines = [line.rstrip(",") for line in text.splitlines()]
+    assert [json.loads(line) for line in lines if line.startswith('{"game":')] == whole["sheets"]
+    assert [json.loads(line) for line in lines if line.startswith('{"sheet":')] == whole["changes"]
+    # A circle without sheets or changes is a document too.
+    empty = services.circle_create(owner=User.objects.get(username="ben"), name="Empty")
+    document = json.loads("".join(export_chunks(empty, batch=2)))
+    assert (document["sheets"], document["changes"]) == ([], [])
+
+
+def test_the_import_costs_the_same_queries_for_each_batch_of_sheets(circle):
+    """Not about 75 queries a sheet as before: a batch of sheets is stored with one
+    bulk insert a table, whatever the number of its sheets (as long as the database
+    takes their rows in one statement)."""
+    document = export_circle(circle)
+    accounts = {"olga": User.objects.get(username="olga")}
+
+    def queries(sheets: int, batch: int) -> int:
+        with CaptureQueriesContext(connection) as captured:
+            import_circle(with_sheets(document, sheets), accounts=accounts, batch=batch, helpers=0)
+        return len(captured)
+
+    queries(10, batch=10)  # anything read once a process
+    one_batch = queries(10, batch=10)
+    assert queries(40, batch=40) == one_batch
+    per_batch = queries(20, batch=10) - one_batch
+    # Sheets, seats, kept engines, "started" history, deals, circle links, seat players
+    # and results.
+    assert per_batch == 8
+    assert queries(40, batch=10) == one_batch + 3 * per_batch
+
+
+def test_imported_results_are_what_the_apps_own_services_store(circle):
+    """What each imported sheet contributes to standings is what circles.results
+    derives from its deals when it rebuilds them: the rebuild changes nothing."""
+    document = with_sheets(export_circle(circle), 12)
+    accounts = {"olga": User.objects.get(username="olga")}
+    imported = import_circle(document, accounts=accounts, batch=5, helpers=0)
+    stored = results_of(imported)
+    assert len(stored) == sum(len(sheet["seats"]) for sheet in document["sheets"])
+    assert rebuild_results(imported) == 12
+    assert results_of(imported) == stored
+    # Each sheet keeps its engine at its version, as a write keeps it: the page and the
+    # next deal start from it and show what a replay of the deals shows.
+    for sheet in Sheet.objects.filter(circle_link__circle=imported).select_related("snapshot"):
+        assert sheet.snapshot.version == sheet.version
+        kept, replayed = current_state(sheet), sheet_state(sheet)
+        assert (kept.totals, kept.finished, kept.next_deal) == (
+            replayed.totals,
+            replayed.finished,
+            replayed.next_deal,
+        )
+
+
+@pytest.mark.parametrize(
+    ("damage", "where"),
+    [
+        pytest.param(("sheets", 11, "hands", 1, "entry"), "sheets.11.hands.1", id="last-deal"),
+        pytest.param(("sheets", 11, "version"), "sheets.11.version", id="last-sheet-field"),
+        pytest.param(("changes", 1, "game"), "changes.1.game", id="change-log"),
+    ],
+)
+def test_a_refusal_after_batches_were_stored_stores_nothing(circle, damage, where):
+    """The whole import is one transaction: a refusal in the last batch, or in the
+    change log after every batch was stored, leaves nothing behind."""
+    document = with_sheets(export_circle(circle), 12)
+    *path, key = damage
+    target = document
+    for step in path:
+        target = target[step]
+    target[key] = {"pitcher": 9} if key == "entry" else -1 if key == "version" else "chess"
+    before = counts()
+    with pytest.raises(RuleError) as error:
+        import_circle(document, accounts={"olga": User.objects.get(username="olga")}, batch=2)
+    assert error.value.problems[0].field.startswith(where)
+    assert counts() == before
+
+
+def test_helper_processes_referee_as_this_process_does(circle):
+    """A large import plays its deals in helper processes: what it stores, and what it
+    refuses in which words, is the same as in this process."""
+    document = with_sheets(export_circle(circle), 9)
+    accounts = {"olga": User.objects.get(username="olga")}
+    here = import_circle(document, accounts=accounts, batch=4, helpers=0)
+    there = import_circle(document, accounts=accounts, batch=4, helpers=1)
+    first, second = export_circle(here), export_circle(there)
+    assert mapped(first, player_ids(first, second)) == second
+    assert results_by_name(here) == results_by_name(there)
+    # Refused: the undone round of sheets.4 where "bring back" would put it, and live
+    # deals of a later sheet of its batch and of the next batch. The first one counts.
+    document["sheets"][4]["hands"][1]["entry"] = {"penalties": [0]}
+    for sheet in (5, 8):
+        document["sheets"][sheet]["hands"][1]["entry"] = {"pitcher": 1, "bid": 4, "points": {}}
+    refusals = []
+    for helpers in (0, 1):
+        with pytest.raises(RuleError) as error:
+            import_circle(document, accounts=accounts, batch=4, helpers=helpers)
+        refusals.append(error.value.problems)
+    assert refusals[0] == refusals[1]
+    assert refusals[0][0].field == "sheets.4.hands.1"
+
+
+def test_a_file_the_older_exporter_wrote_still_imports(circle, tmp_path):
+    """Exports were written indented (json.dumps(indent=1)) before they were streamed;
+    the document is the same (version 1), so such a file imports as before."""
+    first = export_circle(circle)
+    path = tmp_path / "older.json"
+    path.write_text(json.dumps(first, ensure_ascii=False, indent=1), encoding="utf-8")
+    assert read_document(path.read_bytes()) == first
+    wipe()
+    local_accounts()
+    call_command("import_circle", str(path), *MAP_ALL, stdout=_Sink(), stderr=_Sink())
+    second = export_circle(Circle.objects.get())
+    assert mapped(first, player_ids(first, second)) == second
+
+
+def test_the_commands_say_how_far_they_are(circle, tmp_path):
+    """Both commands tell on standard error how many sheets are done, a batch at a
+    time; --verbosity 0 keeps them quiet."""
+    path = tmp_path / "circle.json"
+    said = _Sink()
+    call_command("export_circle", str(circle.pk), "-o", str(path), stdout=_Sink(), stderr=said)
+    assert said.text.strip() == "6/6 sheets written"
+    quiet = _Sink()
+    call_command(
+        "export_circle", str(circle.pk), "-o", str(path), verbosity=0, stdout=_Sink(), stderr=quiet
+    )
+    assert quiet.text == ""
+    said = _Sink()
+    call_command("import_circle", str(path), "--map-user", "olga=olga", stdout=_Sink(), stderr=said)
+    assert said.text.strip() == "6/6 sheets checked and stored"
+    call_command(
+        "import_circle",
+        str(path),
+        "--map-user",
+        "olga=olga",
+        verbosity=0,
+        stdout=_Sink(),
+        stderr=quiet,
+    )
+    assert quiet.text == ""
 
 
 class _Sink:

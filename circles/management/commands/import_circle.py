@@ -7,7 +7,10 @@ sheets get new ones), no account is made from it, and an account here becomes a 
 only when the operator maps the export's user name to it with ``--map-user``. Someone
 must own the circle: map one of the export's owners, or name an account with
 ``--owner``. Every file that cannot be imported is answered with one line that says
-why, and nothing is stored."""
+why, and nothing is stored.
+
+The sheets are checked and stored a batch at a time (``circles.transfer.BATCH``), all in
+one transaction; how many are done goes to standard error (not with ``--verbosity 0``)."""
 
 from __future__ import annotations
 
@@ -110,9 +113,11 @@ class Command(BaseCommand):
             raise CommandError(
                 one_line(_("Cannot read %(file)s: %(error)s") % {"file": path, "error": error})
             ) from error
+        progress = self._progress if options["verbosity"] > 0 else None
         try:
             data = read_document(raw)
-            circle = import_circle(data, accounts=accounts, owner=owner)
+            del raw  # from here on only what the file says is kept (its bytes are freed)
+            circle = import_circle(data, accounts=accounts, owner=owner, progress=progress)
         except NoOwner as error:
             raise CommandError(
                 one_line(
@@ -132,6 +137,11 @@ class Command(BaseCommand):
                 )
             ) from error
         self._report(circle, data, accounts)
+
+    def _progress(self, done: int, total: int) -> None:
+        self.stderr.write(
+            _("%(done)d/%(total)d sheets checked and stored") % {"done": done, "total": total}
+        )
 
     def _report(self, circle: Circle, data: Mapping[str, Any], accounts: Mapping[str, Any]) -> None:
         self.stdout.write(
