@@ -206,7 +206,10 @@ def report(rows, sizes) -> None:
         by_bare = ms / floor
         by_first = by_bare / first[(name, read)]
         flags = []
-        if read == "warm" and by_first > WITHIN_SMALLEST:
+        # The issue holds the standings, their API and CSV and the player page to 1.5×;
+        # the circle page to its size (it counts and sorts the circle's sheets to page
+        # them, a few milliseconds at 5,000).
+        if read == "warm" and by_first > WITHIN_SMALLEST and name != "circle page":
             flags.append(f">{WITHIN_SMALLEST}× at {sizes[0]}")
         if read == "warm" and by_bare > WITHIN_BARE:
             flags.append(f">{WITHIN_BARE}× bare")
