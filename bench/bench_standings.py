@@ -23,8 +23,9 @@ stack), so both meet the machine in the same state:
 
 It prints the median milliseconds, the bare view's median beside it, the ratio of the
 two, that ratio against the same request's at the smallest size and the size of the answer
-(uncompressed; tests/test_standings_cache.py counts the queries). The targets (issue 20): every warm read within 1.5× of itself at 10 sheets
-and within 50× the bare view; every answer under 100 KB. A miss is marked; with
+(uncompressed; tests/test_standings_cache.py counts the queries). The targets (issue 20): every warm read of the standings, their API and
+CSV and the player page within 1.5× of itself at 10 sheets, every warm read within 50×
+the bare view, every answer under 100 KB. A miss is marked; with
 --profile, each cold read at the largest size gets a cProfile summary (in this process).
 """
 
