@@ -1328,50 +1328,14 @@ def _new_sheet(
     """The sheet ``games.services.sheet_create`` would make of these, not stored (it
     gets its own new links), and the seats' names as it tidies them; RuleError with
     each of its problems, in its words."""
-    entry = GAMES.get(game) if isinstance(game, str) else None
-    if entry is None:
-        raise RuleError(_("Choose a game: %(games)s.") % {"games": ", ".join(GAMES)}, "game")
-    problems: list[Problem] = []
-    names = sheet_services._clean_names(players, problems)
-    if len(names) not in entry.players:
-        problems.append(
-            Problem(
-                "players",
-                _("%(game)s is played by %(players)s; you gave %(count)s.")
-                % {"game": entry.name, "players": entry.players_label, "count": len(names)},
-            )
-        )
-    if isinstance(first_dealer, bool) or not isinstance(first_dealer, int):
-        problems.append(
-            Problem("first_dealer", _("Say who deals first by seat: 0 for the first seat."))
-        )
-    elif not 0 <= first_dealer < max(len(names), 1):
-        problems.append(
-            Problem(
-                "first_dealer",
-                _("The first dealer must be one of the %(count)s seats.") % {"count": len(names)},
-            )
-        )
-    try:
-        resolved = entry.read_options(options, players=len(names))
-    except RuleError as error:
-        problems.extend(error.problems)
-        resolved = None
-    day = (
-        timezone.localdate()
-        if played_on is None
-        else sheet_services._played_day(played_on, problems)
-    )
-    if problems:
-        raise RuleError(problems)
-    sheet = Sheet(
-        game=entry.slug,
-        options=entry.options_as_dict(resolved),
+    return sheet_services.sheet_checked(
+        game=game,
+        players=players,
         first_dealer=first_dealer,
+        options=options,
         owner=owner,
-        played_on=day,
+        played_on=played_on,
     )
-    return sheet, names
 
 
 def _insert(model: type[models.Model], objs: Sequence[models.Model]) -> None:

@@ -188,23 +188,18 @@ def _clean_names(players: object, problems: list[Problem]) -> list[str]:
     return names
 
 
-@retry_on_conflict
-def sheet_create(
+def sheet_checked(
     *,
-    game: str,
+    game: object,
     players: object,
     first_dealer: object = 0,
     options: object = None,
     owner: Any = None,
     played_on: object = None,
-    by: Actor = ANONYMOUS,
-) -> Sheet:
-    """A new sheet, or RuleError with every problem of the request.
-
-    ``owner`` is the signed-in account that starts it (None: the edit link alone
-    keeps it). Each name belongs to this sheet only. ``played_on`` is the day it was
-    played (a date, or its ISO form "2026-09-01"); None for today.
-    """
+) -> tuple[Sheet, list[str]]:
+    """The sheet ``sheet_create`` makes of these, not stored yet, and the seats' names
+    as tidied; RuleError with every problem of the request. The import of a circle
+    (``circles.transfer``) checks its sheets with it too."""
     entry = GAMES.get(game) if isinstance(game, str) else None
     if entry is None:
         raise RuleError(_("Choose a game: %(games)s.") % {"games": ", ".join(GAMES)}, "game")
@@ -237,14 +232,44 @@ def sheet_create(
     day = timezone.localdate() if played_on is None else _played_day(played_on, problems)
     if problems:
         raise RuleError(problems)
+    sheet = Sheet(
+        game=entry.slug,
+        options=entry.options_as_dict(resolved),
+        first_dealer=first_dealer,
+        owner=owner,
+        played_on=day,
+    )
+    return sheet, names
+
+
+@retry_on_conflict
+def sheet_create(
+    *,
+    game: str,
+    players: object,
+    first_dealer: object = 0,
+    options: object = None,
+    owner: Any = None,
+    played_on: object = None,
+    by: Actor = ANONYMOUS,
+) -> Sheet:
+    """A new sheet, or RuleError with every problem of the request.
+
+    ``owner`` is the signed-in account that starts it (None: the edit link alone
+    keeps it). Each name belongs to this sheet only. ``played_on`` is the day it was
+    played (a date, or its ISO form "2026-09-01"); None for today.
+    """
+    sheet, names = sheet_checked(
+        game=game,
+        players=players,
+        first_dealer=first_dealer,
+        options=options,
+        owner=owner,
+        played_on=played_on,
+    )
+    entry = GAMES[sheet.game]
     with transaction.atomic():
-        sheet = Sheet.objects.create(
-            game=entry.slug,
-            options=entry.options_as_dict(resolved),
-            first_dealer=first_dealer,
-            owner=owner,
-            played_on=day,
-        )
+        sheet.save()
         Seat.objects.bulk_create(
             Seat(sheet=sheet, position=i, name=name) for i, name in enumerate(names)
         )
