@@ -40,7 +40,7 @@ class QueuedCursor(base.SQLiteCursorWrapper):
 
     database: DatabaseWrapper | None = None  # set by DatabaseWrapper.create_cursor
 
-    def execute(self, query: str, params: Any = None) -> Any:
+    def _queued(self, run: Any, query: str, params: Any) -> Any:
         database = self.database
         if (
             database is None
@@ -48,31 +48,21 @@ class QueuedCursor(base.SQLiteCursorWrapper):
             or self.connection.in_transaction
             or not sqlite_queue.is_write(query)
         ):
-            return super().execute(query, params)
+            return run(query, params)
         database._queue_state = database._take_write_queue()
         try:
-            return super().execute(query, params)
+            return run(query, params)
         finally:
             # Done, unless the statement opened a transaction (sqlite3's implicit BEGIN
             # with autocommit off): then it ends at COMMIT or ROLLBACK.
             if not self.connection.in_transaction:
                 database._give_back_write_queue()
 
+    def execute(self, query: str, params: Any = None) -> Any:
+        return self._queued(super().execute, query, params)
+
     def executemany(self, query: str, param_list: Any) -> Any:
-        database = self.database
-        if (
-            database is None
-            or database._queue_state is not None
-            or self.connection.in_transaction
-            or not sqlite_queue.is_write(query)
-        ):
-            return super().executemany(query, param_list)
-        database._queue_state = database._take_write_queue()
-        try:
-            return super().executemany(query, param_list)
-        finally:
-            if not self.connection.in_transaction:
-                database._give_back_write_queue()
+        return self._queued(super().executemany, query, param_list)
 
 
 class DatabaseCreation(creation.DatabaseCreation):
