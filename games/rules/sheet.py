@@ -19,6 +19,7 @@ A record is read like input: anything that is not one this code writes raises
 from __future__ import annotations
 
 import copy
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, Self
@@ -84,7 +85,7 @@ class UnreadableRecord(ValueError):
     the sheet replays its deals instead."""
 
 
-class RunningSheet:
+class RunningSheet(ABC):
     """The part of a sheet engine every game shares: how many deals it has counted, the
     results of those it scored itself, and its running counts as a record.
 
@@ -197,21 +198,21 @@ class RunningSheet:
         return sheet
 
     @property
+    @abstractmethod
     def finished(self) -> bool:
         """Whether the sheet takes no more deals (each game says when)."""
-        raise NotImplementedError
 
     def _most_deals(self) -> int:
         return self.MOST_DEALS
 
+    @abstractmethod
     def _counts(self) -> dict[str, Any]:
         """The running counts now, as plain data."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _take_counts(self, counts: Mapping[str, Any], deals: int) -> None:
         """Take back counts :meth:`_counts` wrote after ``deals`` deals, checking every
         value as input (``UnreadableRecord``)."""
-        raise NotImplementedError
 
 
 def _is_whole(value: object) -> bool:
