@@ -55,11 +55,6 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
-from circles.management.commands.demo import (  # noqa: E402
-    manipulation_deal,
-    pitch_deal,
-    skat_deal,
-)
 from circles.models import (  # noqa: E402
     Circle,
     CircleSheet,
@@ -70,12 +65,11 @@ from circles.models import (  # noqa: E402
     SheetResult,
     StandingsChange,
 )
-from circles.rules.contributions import seat_stats  # noqa: E402
 from circles.season_factory import NAMES, TEMPLATES, game_of  # noqa: E402
+from circles.season_factory import played_with_deals as played  # noqa: E402
 from circles.transfer import BATCH, _helpers  # noqa: E402
 from games.games import GAMES  # noqa: E402
 from games.models import Hand, Seat, Sheet  # noqa: E402
-from games.rules.errors import RuleError  # noqa: E402
 
 SIZES = (10, 1000, 5000)
 IMPORT_UP_TO = 1000
@@ -95,32 +89,6 @@ class _Quiet:
 
     def flush(self) -> None:
         pass
-
-
-def played(
-    rng: random.Random, game: str, players: int, options: dict[str, Any]
-) -> tuple[list[dict], list[dict]]:
-    """One sheet played to its end with random legal deals: the entries and each seat's
-    stats (as circles.season_factory.played, keeping the deals too)."""
-    entry = GAMES[game]
-    read = entry.read_options(options, players=players)
-    sheet = entry.new_sheet(names=NAMES[:players], first_dealer=0, options=read)
-    entries: list[dict[str, Any]] = []
-    state = sheet.state
-    while not state.finished:
-        if game == "skat":
-            data = skat_deal(rng, state.next_deal, players=players, kontra=read.kontra_re)
-        elif game == "pitch":
-            data = pitch_deal(rng, state.next_deal)
-        else:
-            data = manipulation_deal(rng, state.next_deal, players=players)
-        try:
-            sheet.add(entry.read_deal(data, players=players, options=read))
-        except RuleError:
-            continue
-        entries.append(data)
-        state = sheet.state
-    return entries, [dict(stats) for stats in seat_stats(game, state, entries)]
 
 
 def build_circle(sheets: int, templates: list, *, seed: int) -> tuple[Circle, Any]:

@@ -47,6 +47,14 @@ TEMPLATES: tuple[tuple[str, int, dict[str, Any]], ...] = (
 
 def played(rng: random.Random, game: str, players: int, options: dict[str, Any]) -> list[dict]:
     """Play one sheet to its end with random legal deals; each seat's stats."""
+    return played_with_deals(rng, game, players, options)[1]
+
+
+def played_with_deals(
+    rng: random.Random, game: str, players: int, options: dict[str, Any]
+) -> tuple[list[dict], list[dict]]:
+    """Play one sheet to its end with random legal deals: the deals as entered, and
+    each seat's stats."""
     entry = GAMES[game]
     read = entry.read_options(options, players=players)
     sheet = entry.new_sheet(names=NAMES[:players], first_dealer=0, options=read)
@@ -65,7 +73,7 @@ def played(rng: random.Random, game: str, players: int, options: dict[str, Any])
             continue
         entries.append(data)
         state = sheet.state
-    return [dict(stats) for stats in seat_stats(game, state, entries)]
+    return entries, [dict(stats) for stats in seat_stats(game, state, entries)]
 
 
 def templates(seed: int = 7) -> list[tuple[str, dict[str, Any], list[dict]]]:
