@@ -34,7 +34,7 @@ import time
 # The queries are counted in this process with Django's test client ("testserver").
 os.environ["ALLOWED_HOSTS"] = "127.0.0.1,localhost,testserver"
 
-from bench_sheet import DATA_DIR, Phone, free_port, serve, timed  # sets up Django
+from bench_sheet import DATA_DIR, Phone, free_port, ready, serve, timed  # sets up Django
 from django.conf import settings
 from django.core.management import call_command
 from django.db import connection
@@ -224,14 +224,7 @@ def main() -> None:
     port = free_port()
     server = serve(port, workers=WORKERS)
     try:
-        phone = Phone(port)
-        for _ in range(100):
-            try:
-                if phone.request("GET", "/healthz")[0] == 200:
-                    break
-            except OSError:
-                phone = Phone(port)
-            time.sleep(0.1)
+        ready(port)
         room = Room(port, big)
         started = time.perf_counter()
         for number in range(1, SERIES + 1):

@@ -37,7 +37,7 @@ import django  # noqa: E402
 
 django.setup()
 
-from bench_sheet import DEAL_FORM, Phone, deal, free_port  # noqa: E402
+from bench_sheet import DEAL_FORM, Phone, deal, free_port, ready  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
 from games import services  # noqa: E402
@@ -111,12 +111,7 @@ def run(processes: int, sheet: Sheet) -> dict[str, float]:
     port = free_port()
     server = serve(port, processes)
     try:
-        for _ in range(100):
-            try:
-                if Phone(port).request("GET", "/healthz")[0] == 200:
-                    break
-            except OSError:
-                time.sleep(0.1)
+        ready(port)
         idle_page, idle_entry = measure(port, sheet)
         stop, done = threading.Event(), []
         threads = [

@@ -149,6 +149,19 @@ class Phone:
         return response.status, raw, len(sent)
 
 
+def ready(port: int) -> Phone:
+    """A phone on the server at ``port``, once it answers ``/healthz`` (up to 10 s)."""
+    phone = Phone(port)
+    for _ in range(100):
+        try:
+            if phone.request("GET", "/healthz")[0] == 200:
+                return phone
+        except OSError:
+            phone = Phone(port)
+        time.sleep(0.1)
+    raise SystemExit(f"The server on port {port} did not answer /healthz within 10 s.")
+
+
 BLOCK = 10
 
 
@@ -188,15 +201,7 @@ def main() -> None:
     port = free_port()
     server = serve(port)
     try:
-        phone = Phone(port)
-        for _ in range(100):
-            try:
-                if phone.request("GET", "/healthz")[0] == 200:
-                    break
-            except OSError:
-                phone = Phone(port)
-            time.sleep(0.1)
-        run(phone, sheets)
+        run(ready(port), sheets)
     finally:
         server.terminate()
         server.wait(timeout=30)

@@ -41,7 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 # bench_sheet sets Django up on a fresh SQLite file (DATA_DIR) and starts gunicorn.
-from bench_sheet import DATA_DIR, Phone, free_port, serve
+from bench_sheet import DATA_DIR, Phone, free_port, ready, serve
 from django.conf import settings
 from django.core.management import call_command
 from django.db import connection
@@ -108,15 +108,7 @@ def main() -> None:
     port = free_port()
     server = serve(port)
     try:
-        anyone = Phone(port)
-        for _ in range(100):
-            try:
-                if anyone.request("GET", "/healthz")[0] == 200:
-                    break
-            except OSError:
-                anyone = Phone(port)
-            time.sleep(0.1)
-        rows = measure(port, anyone, seasons)
+        rows = measure(port, ready(port), seasons)
     finally:
         server.terminate()
         server.wait(timeout=30)
