@@ -1,7 +1,10 @@
 """Scorekeeper settings: one file, driven by environment variables.
 
 Variables (all optional for a local run):
-  SECRET_KEY            signing key; without it one is generated once and kept in DATA_DIR
+  SECRET_KEY            signing key; without it one is generated once and kept in DATA_DIR.
+                        More than one server: set it, the same on every one (a key each
+                        generated in its own DATA_DIR would differ, and a session, a
+                        message or a mailed link signed by one would fail on the other)
   DEBUG                 "1"/"true" for Django's debug pages (default off)
   ALLOWED_HOSTS         comma-separated host names (default: the loopback names)
   CSRF_TRUSTED_ORIGINS  comma-separated origins such as https://scores.example.org
