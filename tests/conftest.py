@@ -33,7 +33,52 @@ def _plain_static_storage(request):
     translation.activate(settings.LANGUAGE_CODE)
 
 
+_static_scans: dict[tuple, dict] = {}
+
+
+def _scan_static_files_once() -> None:
+    """WhiteNoise reads the whole static tree (some 500 files, each with its compressed
+    copies) when its middleware is made, and the test client makes the middleware anew
+    for every client: that was half of the time of a test that signs many people in.
+    Here a process scans each tree once, under everything the scan depends on, and
+    every later middleware gets the same files: what a server does, which makes its
+    middleware once."""
+    from django.conf import settings
+    from whitenoise.base import WhiteNoise
+
+    scan = WhiteNoise.update_files_dictionary
+
+    def update_files_dictionary(self, root, prefix):
+        key = (
+            type(self),
+            root,
+            prefix,
+            self.max_age,
+            self.allow_all_origins,
+            self.charset,
+            self.index_file,
+            self.add_headers_function,
+            getattr(self, "static_prefix", None),
+            repr(getattr(settings, "WHITENOISE_MIMETYPES", None)),
+            getattr(settings, "WHITENOISE_IMMUTABLE_FILE_TEST", None),
+            settings.STORAGES["staticfiles"]["BACKEND"],
+        )
+        files = _static_scans.get(key)
+        if files is None:
+            kept, self.files = self.files, {}
+            try:
+                scan(self, root, prefix)
+                files = _static_scans[key] = self.files
+            finally:
+                self.files = kept
+        self.files.update(files)
+
+    WhiteNoise.update_files_dictionary = update_files_dictionary
+
+
 def pytest_configure(config):
+    if config.pluginmanager.hasplugin("django"):
+        _scan_static_files_once()
     config.addinivalue_line(
         "markers", "rate_limits: the real rate limits apply (elsewhere they are off)"
     )
