@@ -92,6 +92,8 @@ bench: setup
 	$(BIN)/python bench/bench_sheet.py
 	$(BIN)/python bench/bench_isolation.py
 	$(BIN)/python bench/bench_standings.py
+	$(BIN)/python bench/bench_transfer.py
+	$(BIN)/python bench/bench_storage.py
 	$(BIN)/python bench/bench_evening.py
 
 lighthouse: setup chromium

@@ -18,7 +18,7 @@ at the table, and every tenth has a correction in the change log. Then:
 
 Each is timed twice and the faster run shown: the machine may be busy with other work.
 
-Targets (issue 24): the export at least 10 MB/s with flat memory, the import of 1,000
+Targets (issue 20): the export at least 10 MB/s with flat memory, the import of 1,000
 sheets under 10 s with a constant number of queries per batch of sheets.
 """
 

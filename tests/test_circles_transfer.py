@@ -554,7 +554,7 @@ def test_the_import_says_who_was_attached_who_was_not_and_that_links_are_new(cir
     assert User.objects.count() == 2
 
 
-# -- Streaming and batches (issue 24) ----------------------------------------------------
+# -- Streaming and batches (issue 20) ----------------------------------------------------
 
 STORED = (
     Circle,
