@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from django.contrib.sessions.models import Session
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -1038,11 +1038,34 @@ def clear_expired(now: datetime.datetime | None = None) -> Cleared:
     sessions (what ``manage.py clearsessions`` does). ``manage.py clearexpired`` runs it,
     ``make run`` at start, and the app about every hour (``games.cleanup``)."""
     now = now or timezone.now()
-    keys, _ = IdempotencyKey.objects.filter(created_at__lt=now - KEY_LIFETIME).delete()
-    old = Sheet.objects.filter(deleted_at__lt=now - datetime.timedelta(days=TRASH_DAYS))
-    sheets = old.count()
-    old.delete()
+    keys = _delete_in_batches(IdempotencyKey.objects.filter(created_at__lt=now - KEY_LIFETIME))
+    sheets = _delete_in_batches(
+        Sheet.objects.filter(deleted_at__lt=now - datetime.timedelta(days=TRASH_DAYS)),
+        size=CLEAR_SHEETS_A_BATCH,
+    )
     # Sessions live in the database (Django's default engine; games.privacy reads them
     # there too).
-    sessions, _ = Session.objects.filter(expire_date__lt=now).delete()
+    sessions = _delete_in_batches(Session.objects.filter(expire_date__lt=now))
     return Cleared(keys=keys, sheets=sheets, sessions=sessions)
+
+
+# The clean-up deletes a batch at a time, each in a short transaction of its own: on
+# SQLite a delete holds the one write lock, and a month of a busy club's keys deleted at
+# once would keep every table's deal waiting behind it. A trashed sheet takes its deals
+# and history with it, so its batches are smaller.
+CLEAR_A_BATCH = 500
+CLEAR_SHEETS_A_BATCH = 50
+
+
+def _delete_in_batches(found: QuerySet, size: int | None = None) -> int:
+    """Delete what ``found`` selects, ``size`` (CLEAR_A_BATCH) rows at a time; how many
+    rows of its model were deleted (not counting what went with them)."""
+    size = size or CLEAR_A_BATCH
+    model = found.model
+    deleted = 0
+    while True:
+        batch = list(found.order_by("pk").values_list("pk", flat=True)[:size])
+        if not batch:
+            return deleted
+        _, by_model = model.objects.filter(pk__in=batch).delete()
+        deleted += by_model.get(model._meta.label, 0)

@@ -29,6 +29,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.http import HttpResponse
 from django.test import Client, RequestFactory
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import cleanup, services
@@ -194,6 +195,29 @@ def test_clear_expired_forgets_keys_older_than_key_days_only():
     cleared = services.clear_expired(now)
     assert cleared.keys == 1
     assert list(IdempotencyKey.objects.values_list("key", flat=True)) == ["young"]
+
+
+def test_clear_expired_deletes_a_batch_at_a_time_and_counts_every_one(monkeypatch):
+    """The clean-up deletes in short batches, so that on SQLite no delete holds the one
+    write lock for long (a busy club's month of keys), and still counts and deletes
+    everything due: 7 old keys in batches of 3 are three deletes, 7 keys gone, the
+    young one kept."""
+    now = timezone.now()
+    for number in range(7):
+        IdempotencyKey.objects.create(
+            scope="s", key=f"old-{number}", fingerprint="x", status=201, response={}
+        )
+    IdempotencyKey.objects.update(created_at=now - datetime.timedelta(days=services.KEY_DAYS + 1))
+    IdempotencyKey.objects.create(scope="s", key="young", fingerprint="x", status=201, response={})
+    monkeypatch.setattr(services, "CLEAR_A_BATCH", 3)
+    with CaptureQueriesContext(connection) as queries:
+        cleared = services.clear_expired(now)
+    assert cleared.keys == 7
+    assert list(IdempotencyKey.objects.values_list("key", flat=True)) == ["young"]
+    deletes = [
+        q["sql"] for q in queries if q["sql"].startswith("DELETE") and "idempotency" in q["sql"]
+    ]
+    assert len(deletes) == 3
 
 
 def test_history_stays_with_its_sheet_and_goes_with_it_when_the_trash_is_emptied():
