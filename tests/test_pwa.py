@@ -178,6 +178,38 @@ def test_the_service_worker_keeps_only_sheet_pages_and_never_a_post(client):
     assert 'if (request.method !== "GET") return;' in text
 
 
+def test_a_page_answer_puts_back_the_csrf_cookie_its_request_had_so_the_worker_fetches_its_copies_without_cookies(
+    client,
+):
+    """Found in CI: a person signed up and joined a circle, and the join was refused
+    (403, "CSRF token from POST incorrect"). Every page's answer sends the CSRF cookie
+    back as its request had it (base.html reads the token), so an offline page the
+    service worker was fetching for its copies when the person signed up answered
+    after the sign-up with the cookie from before it, and the join form's token no
+    longer matched. The mechanism, reproduced here, and the cure: the worker fetches
+    the shell and the offline pages without cookies (the browser then keeps none of
+    the answer's)."""
+    User.objects.create_user("ben", password="pw-long-enough-1")
+    client.get("/en/")
+    before = client.cookies["csrftoken"].value
+    late = Client()  # the worker's request, sent with the cookie from before the log-in
+    late.cookies["csrftoken"] = before
+    logged_in = client.post(
+        reverse("accounts:login"), {"username": "ben", "password": "pw-long-enough-1"}
+    )
+    assert logged_in.status_code == 302
+    assert "_auth_user_id" in client.session
+    after = client.cookies["csrftoken"].value  # the log-in made a new secret...
+    assert after != before
+    answer = late.get("/en/offline/")  # ...and a late answer sends the old one back
+    assert answer.cookies["csrftoken"].value == before
+    text = client.get("/sw.js").content.decode()
+    install = text[text.index('addEventListener("install"') :]
+    install = install[: install.index("self.addEventListener", 1)]
+    assert 'new Request(url, { credentials: "omit" })' in install
+    assert ".map(anonymous)" in install
+
+
 def test_the_offline_page_lists_the_sheets_of_this_phone(client):
     response = client.get("/en/offline/")
     assert response.status_code == 200

@@ -26,11 +26,17 @@ const PAGES_KEPT = 40;
 // The edit link's and the read-only link's page; not their parts (/live, /chart, …).
 const SHEET_PAGE = /^\/(?:[a-z]{2}\/)?[sv]\/[A-Za-z0-9_-]+\/$/;
 
+// The shell and the offline pages are fetched without cookies: they are the same for
+// everybody, and a page's answer sends the CSRF cookie back as the request had it.
+// Fetched with cookies, an offline page asked for just before the person logged in
+// could answer just after, put the old CSRF cookie back, and the next form they sent
+// was refused (403). Without cookies the browser keeps none of the answer's.
 self.addEventListener("install", (event) => {
+  const anonymous = (url) => new Request(url, { credentials: "omit" });
   event.waitUntil(
     caches
       .open(SHELL_CACHE)
-      .then((cache) => cache.addAll([...SHELL, ...Object.values(OFFLINE_URLS)]))
+      .then((cache) => cache.addAll([...SHELL, ...Object.values(OFFLINE_URLS)].map(anonymous)))
       .then(() => self.skipWaiting())
   );
 });
