@@ -102,9 +102,9 @@ from typing import Any
 
 from games.rules.errors import ProblemCollector, RuleError, Step
 from games.rules.text import Text, _, ngettext
-from games.rules.words import capitalised, joined
+from games.rules.words import capitalised
 
-from .seating import shuffled, try_key
+from .seating import _check_roll, _everyone, _is_int, _lot_step, _who, shuffled, try_key
 
 RULE_SECTIONS = {
     "evening-movement": _("Moving between rounds"),
@@ -249,21 +249,6 @@ ROTATIONS: dict[int, tuple[str, ...]] = {
 }
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _who(player: int, names: Mapping[int, str] | None) -> str:
-    if names and player in names:
-        return names[player]
-    # Translators: a player of an evening shown by number when no name is given.
-    return _("player {id}", id=player)
-
-
-def _everyone(players: Iterable[int], names: Mapping[int, str] | None) -> Text | str:
-    return joined([_who(p, names) for p in players])
-
-
 # ---------------------------------------------------------------------------
 # Rounds and their tables
 # ---------------------------------------------------------------------------
@@ -358,30 +343,6 @@ class Round:
 # ---------------------------------------------------------------------------
 # Checking input
 # ---------------------------------------------------------------------------
-
-
-def _check_roll(roll: object, problems: ProblemCollector, field: str = "players") -> list[int]:
-    """The roll's ids, smallest first; its problems (as seating's roll) added."""
-    if isinstance(roll, (str, bytes)) or not isinstance(roll, Iterable):
-        problems.add(field, _("The roll is a list of player ids."))
-        return []
-    players = list(roll)
-    if any(not _is_int(p) for p in players):
-        problems.add(field, _("The roll is a list of player ids, whole numbers."))
-        return []
-    seen: set[int] = set()
-    twice = sorted({p for p in players if p in seen or seen.add(p)})
-    if twice:
-        problems.add(
-            field,
-            ngettext(
-                "{players} is on the roll twice; each player is seated once.",
-                "{players} are on the roll twice; each player is seated once.",
-                len(twice),
-                players=capitalised(_everyone(twice, None)),
-            ),
-        )
-    return sorted(set(players))
 
 
 def _check_count(count: int, problems: ProblemCollector, field: str = "players") -> None:
@@ -521,19 +482,7 @@ def first_round(roll: Sequence[int], seed: int, *, names: Mapping[int, str] | No
                 "evening-tables",
             )
         )
-    steps.append(
-        Step(
-            _(
-                "Drawn by lot with seed {seed}: the roll by player number, smallest "
-                "first, shuffled from the last place down, each player swapped with "
-                'the one at place SHA-256("{key}:i") mod (i + 1); then table by '
-                "table, seat by seat.",
-                seed=str(seed),
-                key=try_key(seed, 0),
-            ),
-            "evening-draw",
-        )
-    )
+    steps.append(_lot_step(seed, 0))
     steps.append(_seats_step())
     return Round(1, tables, out, tuple(steps))
 

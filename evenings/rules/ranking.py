@@ -37,6 +37,8 @@ from games.rules.skat_value import read_value
 from games.rules.text import Text, _, join, ngettext
 from games.rules.words import capitalised, joined, number, signed
 
+from .seating import _is_int, _who
+
 RULE_SECTIONS = {
     "evening-ranking": _("The evening's ranking"),
     "evening-teams": _("Teams and categories"),
@@ -47,17 +49,6 @@ RULE_SECTIONS = {
 SF_DEFENCE_BONUS = {3: DEFENCE_BONUS[3], 4: DEFENCE_BONUS[4], 5: DEFENCE_BONUS.get(5, 24)}
 GAMES = ("skat", "pitch")
 TEAM_SIZES = (2, 4)
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _who(player: int, names: Mapping[int, str] | None) -> str:
-    if names and player in names:
-        return names[player]
-    # Translators: a player of an evening shown by number when no name is given.
-    return _("player {id}", id=player)
 
 
 # ---------------------------------------------------------------------------

@@ -547,19 +547,7 @@ def draw_series(
                 break
         assert best is not None
         attempt, repeats, tables = best
-        steps.append(
-            Step(
-                _(
-                    "Drawn by lot with seed {seed}: the roll by player number, smallest "
-                    "first, shuffled from the last place down, each player swapped with "
-                    'the one at place SHA-256("{key}:i") mod (i + 1); then table by '
-                    "table, seat by seat.",
-                    seed=str(seed),
-                    key=try_key(seed, attempt),
-                ),
-                "evening-draw",
-            )
-        )
+        steps.append(_lot_step(seed, attempt))
         if last_tables is not None:
             steps.append(_keep_apart_step(attempt, repeats, tries))
     steps.append(
@@ -580,6 +568,21 @@ def draw_series(
         attempt=attempt,
         repeats=repeats,
         explanation=tuple(steps),
+    )
+
+
+def _lot_step(seed: int, attempt: int) -> Step:
+    """How a draw by lot seated the players (try ``attempt`` of ``seed``)."""
+    return Step(
+        _(
+            "Drawn by lot with seed {seed}: the roll by player number, smallest "
+            "first, shuffled from the last place down, each player swapped with "
+            'the one at place SHA-256("{key}:i") mod (i + 1); then table by '
+            "table, seat by seat.",
+            seed=str(seed),
+            key=try_key(seed, attempt),
+        ),
+        "evening-draw",
     )
 
 
