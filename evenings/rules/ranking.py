@@ -488,17 +488,21 @@ def evening_ranking(
     return Ranking(game, rows, (_rule_step(game),) if explain else ())
 
 
+def shared_places(keys: Sequence[Any]) -> list[int]:
+    """The places of rows in order, whose sort keys are ``keys``: equal keys share a
+    place and the next place skips as many (1, 1, 3)."""
+    places: list[int] = []
+    for position, key in enumerate(keys, start=1):
+        places.append(places[-1] if places and keys[position - 2] == key else position)
+    return places
+
+
 def _placed(
     rows: Sequence[RankingRow], names: Mapping[int, str] | None, *, explain: bool = True
 ) -> tuple[RankingRow, ...]:
     """Places 1, 1, 3 by :attr:`RankingRow.key`, each tie explained in both rows."""
     ordered = sorted(rows, key=lambda row: (row.key, row.player))
-    places: list[int] = []
-    for position, row in enumerate(ordered, start=1):
-        if places and ordered[position - 2].key == row.key:
-            places.append(places[-1])
-        else:
-            places.append(position)
+    places = shared_places([row.key for row in ordered])
     placed = []
     for row, place in zip(ordered, places, strict=True):
         ties = (
