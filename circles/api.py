@@ -93,7 +93,7 @@ def season_standings(request: HttpRequest, season_id: int) -> HttpResponse:
 
 
 def _standings_body(season: Season, member: bool, include_guests: bool) -> dict[str, Any]:
-    standings = selectors.season_standings(season, include_guests=include_guests)
+    standings = selectors.kept_season_standings(season, include_guests=include_guests)
     names = wording.Names(standings.players, public=not member)
     games: dict[str, Any] = {}
     for game, table in standings.tables.items():

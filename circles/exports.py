@@ -29,7 +29,7 @@ def _standings_csv(request: HttpRequest, season: Season, *, public: bool) -> Htt
         season.circle,
         ("season-tables", season.pk, public, include_guests, get_language()),
         lambda: wording.tables(
-            selectors.season_standings(season, include_guests=include_guests), public=public
+            selectors.kept_season_standings(season, include_guests=include_guests), public=public
         ),
     )
     headings = [[c["title"] or c["label"] for c in table["columns"]] for table in tables]

@@ -19,6 +19,7 @@ from django.db.models.functions import Cast, Coalesce
 from django.http import HttpRequest
 from django.utils import timezone
 
+from circles import standings_cache
 from circles.models import (
     Circle,
     CircleSheet,
@@ -246,6 +247,17 @@ def season_standings(season: Season, *, include_guests: bool = False) -> SeasonS
         records=dict(by_game),
         changes=changes,
         open_sheets=open_sheets,
+    )
+
+
+def kept_season_standings(season: Season, *, include_guests: bool = False) -> SeasonStandings:
+    """``season_standings`` once per standings version for every view built on it: the
+    page in each language, the API, the CSV. The first of them after a write adds up
+    the season; the others then only word it (``circles.standings_cache``)."""
+    return standings_cache.kept(
+        season.circle,
+        ("season-standings", season.pk, include_guests),
+        lambda: season_standings(season, include_guests=include_guests),
     )
 
 

@@ -586,7 +586,7 @@ def _standings_context(request: HttpRequest, season: Season, *, public: bool) ->
     include_guests = request.GET.get("guests") == "1"
 
     def build() -> dict[str, Any]:
-        standings = selectors.season_standings(season, include_guests=include_guests)
+        standings = selectors.kept_season_standings(season, include_guests=include_guests)
         return {
             "standings": {
                 "counted_sheets": standings.counted_sheets,
