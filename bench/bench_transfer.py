@@ -58,14 +58,16 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from circles.models import (  # noqa: E402
     Circle,
     CircleSheet,
-    Membership,
-    Player,
     Season,
     SeatPlayer,
     SheetResult,
-    StandingsChange,
 )
-from circles.season_factory import NAMES, TEMPLATES, game_of  # noqa: E402
+from circles.season_factory import (  # noqa: E402
+    TEMPLATES,
+    circle_of_eight,
+    corrections,
+    game_of,
+)
 from circles.season_factory import played_with_deals as played  # noqa: E402
 from circles.transfer import BATCH, _helpers  # noqa: E402
 from games.games import GAMES  # noqa: E402
@@ -95,13 +97,7 @@ def build_circle(sheets: int, templates: list, *, seed: int) -> tuple[Circle, An
     """A circle of eight players with ``sheets`` finished sheets, ten an evening, one a
     week back from today, each with its deals; the circle and its member's account."""
     rng = random.Random(seed)
-    circle = Circle.objects.create(name=f"Transfer {sheets}")
-    user = get_user_model().objects.create_user(username=f"member{sheets}", password="pw")
-    Membership.objects.create(circle=circle, user=user, role=Membership.MEMBER)
-    players = Player.objects.bulk_create(
-        Player(circle=circle, name=name, name_key=name.casefold(), guest=name == "Hanne")
-        for name in NAMES
-    )
+    circle, user, players = circle_of_eight(f"Transfer {sheets}", f"member{sheets}")
     evenings = max(sheets // 10, 1)
     today = datetime.date.today()
     first = today - datetime.timedelta(weeks=evenings)
@@ -154,21 +150,7 @@ def build_circle(sheets: int, templates: list, *, seed: int) -> tuple[Circle, An
         for link, (_g, _o, _e, stats, at) in zip(links, chosen, strict=True)
         for i, (player, seat) in enumerate(zip(at, stats, strict=True))
     )
-    StandingsChange.objects.bulk_create(
-        StandingsChange(
-            circle=circle,
-            sheet=link,
-            played_on=link.played_on,
-            game=link.sheet.game,
-            change="corrected",
-            number=1,
-            moves=[
-                {"player": player.pk, "name": player.name, "before": 0, "after": 10}
-                for player in at
-            ],
-        )
-        for link, (*_rest, at) in list(zip(links, chosen, strict=True))[::10]
-    )
+    corrections(circle, links, [at for *_rest, at in chosen])
     return circle, user
 
 

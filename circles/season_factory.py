@@ -102,13 +102,7 @@ def build_season(sheets: int, *, seed: int = 1) -> tuple[Season, Any]:
         _TEMPLATES.extend(templates())
     rng = random.Random(seed)
     suffix = Circle.objects.count() + 1
-    circle = Circle.objects.create(name=f"Standings {suffix}")
-    user = get_user_model().objects.create_user(username=f"member{suffix}", password="pw")
-    Membership.objects.create(circle=circle, user=user, role=Membership.MEMBER)
-    players = Player.objects.bulk_create(
-        Player(circle=circle, name=name, name_key=name.casefold(), guest=name == "Hanne")
-        for name in NAMES
-    )
+    circle, user, players = circle_of_eight(f"Standings {suffix}", f"member{suffix}")
     evenings = max(sheets // 10, 1)
     season = Season.objects.create(
         circle=circle,
@@ -161,6 +155,25 @@ def build_season(sheets: int, *, seed: int = 1) -> tuple[Season, Any]:
         for link, (_g, _o, stats, at) in zip(links, chosen, strict=True)
         for i, (player, seat) in enumerate(zip(at, stats, strict=True))
     )
+    corrections(circle, links[:sheets], [at for *_rest, at in chosen[:sheets]])
+    return season, user
+
+
+def circle_of_eight(name: str, username: str) -> tuple[Circle, Any, list[Player]]:
+    """A circle of the eight players of NAMES (Hanne a guest) and a member's account."""
+    circle = Circle.objects.create(name=name)
+    user = get_user_model().objects.create_user(username=username, password="pw")
+    Membership.objects.create(circle=circle, user=user, role=Membership.MEMBER)
+    players = Player.objects.bulk_create(
+        Player(circle=circle, name=name, name_key=name.casefold(), guest=name == "Hanne")
+        for name in NAMES
+    )
+    return circle, user, players
+
+
+def corrections(circle: Circle, links: list[CircleSheet], seated: list[list[Player]]) -> None:
+    """A correction in the change log of every tenth sheet (``seated``: each sheet's
+    players in seat order), as the standings page lists them."""
     StandingsChange.objects.bulk_create(
         StandingsChange(
             circle=circle,
@@ -174,6 +187,5 @@ def build_season(sheets: int, *, seed: int = 1) -> tuple[Season, Any]:
                 for player in at
             ],
         )
-        for link, (_g, _o, _s, at) in list(zip(links, chosen, strict=True))[:sheets:10]
+        for link, at in list(zip(links, seated, strict=True))[::10]
     )
-    return season, user
