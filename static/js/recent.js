@@ -159,7 +159,16 @@
   render();
   // Remembered in a task of its own once the page is read (opening the phone's storage
   // takes time on a slow phone; the home page's list above needs it at once).
-  const later = () => window.setTimeout(remember, 0);
+  // Leaving the page before that task ran (a quick tap on the next link) still
+  // remembers it: pagehide comes before the next page starts.
+  let remembered = false;
+  const once = () => {
+    if (remembered) return;
+    remembered = true;
+    remember();
+  };
+  const later = () => window.setTimeout(once, 0);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", later);
   else later();
+  window.addEventListener("pagehide", once);
 })();
