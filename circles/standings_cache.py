@@ -30,9 +30,11 @@ computes again.
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
 from django.db.models import F
@@ -77,7 +79,8 @@ def kept(circle: Circle, key: tuple[Hashable, ...], build: Callable[[], T]) -> T
                 _kept.move_to_end(full)
                 return _kept[full]  # type: ignore[return-value]
         try:
-            value = build()
+            with _collector_paused():
+                value = build()
         finally:
             with _lock:
                 _building.pop(full, None)
@@ -87,6 +90,38 @@ def kept(circle: Circle, key: tuple[Hashable, ...], build: Callable[[], T]) -> T
             while len(_kept) > LIMIT:
                 _kept.popitem(last=False)
     return value
+
+
+_pauses = 0
+_pause_lock = threading.Lock()
+_paused_by_us = False
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector held off while a computation builds its objects.
+
+    A season of 5,000 sheets decodes some 17,000 stored results into dicts and ranks
+    them: every few hundred new containers the collector runs, and its older
+    generations walk everything built so far, which was half of a cold standings
+    read's time (bench/bench_standings.py). What is built here holds no cycles worth
+    waiting for; the collector runs again as soon as the last computation in flight on
+    this worker ends. A worker whose collector is off already (gc.disable elsewhere) is
+    left as it is."""
+    global _pauses, _paused_by_us
+    with _pause_lock:
+        _pauses += 1
+        if _pauses == 1 and gc.isenabled():
+            gc.disable()
+            _paused_by_us = True
+    try:
+        yield
+    finally:
+        with _pause_lock:
+            _pauses -= 1
+            if _pauses == 0 and _paused_by_us:
+                _paused_by_us = False
+                gc.enable()
 
 
 def forget() -> None:
