@@ -27,7 +27,8 @@ from evenings import accounts, permissions, selectors, services
 from evenings.locking import StaleEvening
 from evenings.models import Evening, EveningPlayer, EveningTable
 from evenings.rules import money as money_rules
-from evenings.rules import seating
+from evenings.rules import movement as movement_rules
+from evenings.rules import pitch_night, seating
 from games import services as sheet_services
 from games.api_declarations import (
     Boolean,
@@ -148,6 +149,34 @@ class NewEvening(Request):
                 seating.TABLE_ORDERS,
                 gettext_lazy("Which tables are numbered first (Skat)."),
                 default="fours_first",
+            )
+        ),
+    )
+    movement: str = field(
+        default="lot",
+        metadata=spec(
+            Choice(
+                ("lot", *movement_rules.MOVEMENTS),
+                gettext_lazy(
+                    "Pitch: how the players move between rounds: each round drawn like a "
+                    "series (lot), winners up a table with partners split (progressive), "
+                    "or a fixed schedule in which everyone partners everyone once "
+                    "(rotation, 4 to 16 players)."
+                ),
+                default="lot",
+            )
+        ),
+    )
+    counts: str = field(
+        default="points",
+        metadata=spec(
+            Choice(
+                pitch_night.MODES,
+                gettext_lazy(
+                    "Pitch: a player's total is the sum of their teams' scores (points) "
+                    "or of match points (1 per team outscored in the round, ½ per tie)."
+                ),
+                default="points",
             )
         ),
     )
@@ -364,6 +393,8 @@ def evening_json(request: HttpRequest, evening: Evening, *, organiser: bool) -> 
         "series_deals": evening.series_deals,
         "tables": evening.table_order,
         "sit_out": evening.sit_out,
+        "movement": evening.movement,
+        "counts": evening.counts,
         "roll": [_player_json(p, settled) for p in view.players],
         "series": [
             {
@@ -580,6 +611,8 @@ def evenings(request: HttpRequest) -> JsonResponse:
                 series_deals=data.series_deals,
                 table_order=data.tables,
                 sit_out=data.sit_out,
+                movement=data.movement,
+                counts=data.counts,
                 circle=circle,
                 by=request.user,
                 money=data.money,

@@ -42,6 +42,25 @@ class Evening(models.Model):
     # Pitch: the players over a multiple of four sit out in turn (otherwise such a roll
     # is refused).
     sit_out = models.BooleanField(default=False)
+    # Pitch: how the players move between rounds (issue 21): each round drawn like a
+    # series ("lot", the organiser's draw form), or by evenings.rules.movement:
+    # "progressive" (winners up a table, partners split) or "rotation" (a fixed
+    # schedule, everyone partners everyone once; 4 to 16 players).
+    LOT = "lot"
+    PROGRESSIVE = "progressive"
+    ROTATION = "rotation"
+    MOVEMENTS = (
+        (LOT, _("Drawn for each round")),
+        (PROGRESSIVE, _("Progressive")),
+        (ROTATION, _("Rotation")),
+    )
+    movement = models.CharField(max_length=12, choices=MOVEMENTS, default=LOT)
+    # Pitch: what a player's total adds up (evenings.rules.pitch_night.MODES): their
+    # teams' scores, or match points as duplicate events count them.
+    POINTS = "points"
+    MATCH_POINTS = "match_points"
+    COUNTS = ((POINTS, _("Points")), (MATCH_POINTS, _("Match points")))
+    counts = models.CharField(max_length=12, choices=COUNTS, default=POINTS)
     # The money rules as api.md writes them (evenings.rules.money.MoneyRules.as_dict());
     # {} for an evening without money. Read back through read_rules, which checks them.
     money = models.JSONField(default=dict, blank=True)
@@ -100,7 +119,8 @@ class Series(models.Model):
 
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="series")
     number = models.PositiveSmallIntegerField()
-    method = models.CharField(max_length=10)
+    # "lot" or "seeded"; a Pitch night's movement: "progressive" or "rotation".
+    method = models.CharField(max_length=12)
     seed = models.PositiveIntegerField(null=True, blank=True)
     keep_apart = models.BooleanField(default=False)
     attempt = models.PositiveSmallIntegerField(default=0)
@@ -138,6 +158,10 @@ class EveningTable(models.Model):
     done = models.BooleanField(default=False)
     signed_at = models.DateTimeField(null=True, blank=True)
     last_entry_at = models.DateTimeField(null=True, blank=True)
+    # Pitch: the team that won the table's round, 0 (seats 1 and 3) or 1 (seats 2 and
+    # 4): its sheet's winner once finished, or from a tally card (the organiser's
+    # choice when the two scores are level). The progressive movement moves it up.
+    winning_team = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ("series", "number")

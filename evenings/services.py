@@ -32,14 +32,17 @@ from evenings.locking import bump as _bump
 from evenings.locking import locked as _locked
 from evenings.models import Evening, EveningChange, EveningPlayer, EveningTable, Series, TableSeat
 from evenings.rules import money as money_rules
+from evenings.rules import movement as movement_rules
+from evenings.rules import pitch_night, seating
 from evenings.rules import ranking as ranking_rules
-from evenings.rules import seating
 from games import services as sheet_services
 from games.models import Sheet
 from games.rules.errors import Problem, RuleError
 from scorekeeper.db import lock_in_order, retry_on_conflict
 
 NAME_LENGTH = 40
+# A Pitch sheet's teams as the movement numbers them (seats 1 and 3 are team A).
+PITCH_TEAMS = {"A": 0, "B": 1}
 MOST_SERIES = 20
 
 
@@ -56,12 +59,15 @@ def evening_create(
     series_deals: Mapping[Any, Any] | None = None,
     table_order: object = "fours_first",
     sit_out: bool = False,
+    movement: object = "lot",
+    counts: object = "points",
     circle: Circle | None = None,
     by: Any = None,
     money: Mapping[str, Any] | None = None,
 ) -> Evening:
     """A new evening (no roll yet), with its money rules if given (in a circle, the
-    circle's usual ones when none are given). ``RuleError`` with every problem."""
+    circle's usual ones when none are given). A Pitch night also says how its players
+    move between rounds and what their totals count. ``RuleError`` with every problem."""
     problems: list[Problem] = []
     kept: dict[str, Any] = {}
     if money is None and circle is not None:
@@ -89,6 +95,29 @@ def evening_create(
         )
     if table_order not in seating.TABLE_ORDERS:
         problems.append(Problem("tables", _("Choose the order of the tables.")))
+    if movement not in (Evening.LOT, *movement_rules.MOVEMENTS):
+        problems.append(
+            Problem(
+                "movement",
+                _(
+                    "Choose how the players move between rounds: drawn for each round, "
+                    "progressive or the rotation."
+                ),
+            )
+        )
+    elif movement != Evening.LOT and game != "pitch":
+        problems.append(
+            Problem(
+                "movement",
+                _("Only a Pitch night moves its players progressively or by the rotation."),
+            )
+        )
+    if counts not in pitch_night.MODES:
+        problems.append(
+            Problem("counts", _("Choose what a player's total counts: points or match points."))
+        )
+    elif counts != Evening.POINTS and game != "pitch":
+        problems.append(Problem("counts", _("Match points are counted at a Pitch night only.")))
     deals = seating.SeriesDeals()
     try:
         deals = seating.SeriesDeals.from_mapping(series_deals)
@@ -112,6 +141,8 @@ def evening_create(
         series_deals=deals.as_dict(),
         table_order=table_order,
         sit_out=bool(sit_out) and game == "pitch",
+        movement=movement,
+        counts=counts,
         circle=circle,
         created_by=by if getattr(by, "is_authenticated", False) else None,
         money=kept,
@@ -397,19 +428,33 @@ def series_draw(
         if isinstance(seed, str) and seed.strip().isascii() and seed.strip().isdigit():
             # A seed is at most SEED_LIMIT; a longer text is left for the rules to refuse.
             seed = int(seed.strip()) if len(seed.strip()) <= 12 else seed
-        draw = seating.draw_series(
-            [p.pk for p in roll],
-            series=number,
-            game=evening.game,
-            method=method,  # type: ignore[arg-type]
-            seed=seed if method == "lot" else None,  # type: ignore[arg-type]
-            order=evening.table_order,
-            ranking=[p for p in ranking_order if p in names],
-            keep_apart=apart,
-            sit_out=evening.sit_out,
-            sat_out=_sat_out(evening),
-            names=names,
-        )
+        moving = evening.game == "pitch" and evening.movement != Evening.LOT
+        if moving and (method != "lot" or keep_apart):
+            raise RuleError(
+                _(
+                    "This night seats its rounds by its movement: only the first round "
+                    "is drawn, by lot."
+                ),
+                "draw",
+            )
+        if moving:
+            if number == 1 and seed is None:
+                seed = seating.new_seed()
+            draw = _moved_round(evening, number, [p.pk for p in roll], names, seed)
+        else:
+            draw = seating.draw_series(
+                [p.pk for p in roll],
+                series=number,
+                game=evening.game,
+                method=method,  # type: ignore[arg-type]
+                seed=seed if method == "lot" else None,  # type: ignore[arg-type]
+                order=evening.table_order,
+                ranking=[p for p in ranking_order if p in names],
+                keep_apart=apart,
+                sit_out=evening.sit_out,
+                sat_out=_sat_out(evening),
+                names=names,
+            )
         # What is stored is a legal seating: every table a size the game plays at, no
         # player at two tables.
         seating.check_tables([t.players for t in draw.tables], game=evening.game, names=names)
@@ -439,6 +484,126 @@ def series_draw(
             )
         _bump(evening)
     return series
+
+
+def _round_of(series: Series) -> movement_rules.Round:
+    """A drawn round of a Pitch night as the movement reads it: each table's seats in
+    order, partners across (seats 1 and 3 against 2 and 4, as the sheet's teams A and B)."""
+    tables = []
+    for table in series.tables.all():
+        seats = [seat.player_id for seat in table.seats.all()]
+        tables.append(
+            movement_rules.RoundTable(table.number, ((seats[0], seats[2]), (seats[1], seats[3])))
+        )
+    return movement_rules.Round(series.number, tuple(tables), tuple(series.sitting_out))
+
+
+def _as_draw(evening: Evening, round_: movement_rules.Round, seed: int | None) -> seating.Draw:
+    return seating.Draw(
+        series=round_.number,
+        game=evening.game,
+        method=evening.movement,
+        order=evening.table_order,
+        seed=seed,
+        tables=tuple(
+            seating.Table(table.number, movement_rules.TABLE_SIZE, table.seats)
+            for table in round_.tables
+        ),
+        sitting_out=round_.sitting_out,
+        explanation=round_.explanation,
+    )
+
+
+def _same_players(first: movement_rules.Round, roll: list[int], names: Mapping[int, str]) -> None:
+    """The rotation's schedule is for the players of its round 1: refused, naming them,
+    when some have left the roll or others joined it since."""
+    players = set(first.present)
+    gone = sorted(p for p in players if p not in roll)
+    new = [p for p in roll if p not in players]
+    if not gone and not new:
+        return
+    everyone = dict(names)
+    everyone.update(EveningPlayer.objects.filter(pk__in=gone).values_list("pk", "name"))
+    problems = []
+    if gone:
+        problems.append(
+            Problem(
+                "players",
+                _(
+                    "The rotation seats the players of round 1 every round: %(names)s "
+                    "left. Bring them back on the roll for this night."
+                )
+                % {"names": ", ".join(everyone[p] for p in gone)},
+            )
+        )
+    if new:
+        problems.append(
+            Problem(
+                "players",
+                _(
+                    "The rotation seats the players of round 1 every round: %(names)s "
+                    "joined after it. Take them off the roll for this night."
+                )
+                % {"names": ", ".join(everyone[p] for p in new)},
+            )
+        )
+    raise RuleError(problems)
+
+
+def _moved_round(
+    evening: Evening, number: int, roll: list[int], names: Mapping[int, str], seed: object
+) -> seating.Draw:
+    """Round ``number`` of a Pitch night seated by its movement (issue 21): round 1 by
+    lot, then the progressive movement from the last round's winners, or the rotation's
+    schedule for the players of round 1."""
+    rounds = [
+        _round_of(series)
+        for series in evening.series.filter(number__lt=number).prefetch_related("tables__seats")
+    ]
+    if evening.movement == Evening.ROTATION and number > 1:
+        _same_players(rounds[0], roll, names)
+    # A roll that does not fill tables of four: refused as for a drawn round, naming
+    # how many players are missing or over, unless the night lets them sit out.
+    seating.table_sizes(len(roll), game="pitch", sit_out=evening.sit_out)
+    if evening.movement == Evening.PROGRESSIVE:
+        if number == 1:
+            return _as_draw(evening, movement_rules.first_round(roll, seed, names=names), seed)  # type: ignore[arg-type]
+        previous = rounds[-1]
+        tables = {
+            t.number: t.winning_team for t in evening.series.get(number=number - 1).tables.all()
+        }
+        missing = sorted(t for t, team in tables.items() if team is None)
+        if missing:
+            raise RuleError(
+                ngettext(
+                    "Table %(tables)s has no winner of round %(round)s yet; the next round "
+                    "is seated from every table's winners.",
+                    "Tables %(tables)s have no winners of round %(round)s yet; the next "
+                    "round is seated from every table's winners.",
+                    len(missing),
+                )
+                % {"tables": ", ".join(str(t) for t in missing), "round": previous.number},
+                "draw",
+            )
+        moved = movement_rules.next_progressive_round(
+            previous,
+            tables,
+            history=rounds,
+            roll=roll,
+            names=names,  # type: ignore[arg-type]
+        )
+        return _as_draw(evening, moved, None)
+    # The rotation: the schedule of the players of round 1, placed by its seed.
+    if number == 1:
+        schedule = movement_rules.rotation_schedule(roll, seed=seed, names=names)  # type: ignore[arg-type]
+        if evening.series_count > len(schedule):
+            evening.series_count = len(schedule)
+            evening.save(update_fields=["series_count"])
+        return _as_draw(evening, schedule[0], seed)  # type: ignore[arg-type]
+    first = evening.series.get(number=1)
+    players = sorted(rounds[0].present)
+    schedule = movement_rules.rotation_schedule(players, seed=first.seed, names=names)
+    return _as_draw(evening, schedule[number - 1], first.seed)
 
 
 def _sat_out(evening: Evening) -> dict[int, int]:
@@ -730,12 +895,14 @@ def table_from_sheet(*, table: EveningTable, sheet: Any, state: Any, change: str
         for seat in seats:
             team = next((t for t, ss in team_seats.items() if seat.position in ss), None)
             seat.points = int(teams.get(team, 0)) if team is not None else 0
+        # Team A sits in seats 1 and 3: the movement's first team.
+        table.winning_team = PITCH_TEAMS.get(state.details.get("winner"))
     TableSeat.objects.bulk_update(seats, ["points", "won", "lost", "others_lost"])
     table.deals = sheet.deal_count
     table.done = bool(state.finished)
     if change in ("entered", "corrected", "removed", "restored"):
         table.last_entry_at = timezone.now()
-    table.save(update_fields=["deals", "done", "last_entry_at"])
+    table.save(update_fields=["deals", "done", "last_entry_at", "winning_team"])
     if evening.money and change in ("corrected", "removed", "restored"):
         accounts.note_bill_changes(
             evening=evening, table=table, seats=seats, lost_before=lost_before, change=change

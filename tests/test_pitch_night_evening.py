@@ -1,0 +1,234 @@
+"""A Pitch party night's movement at the evening (issue 21): each round after the first
+is seated from the last round's tables by the progressive movement or the rotation, as
+the pure rules (evenings/rules/movement.py, tested on their own) say; a bad choice is
+refused with a message and changes nothing."""
+
+from __future__ import annotations
+
+import datetime
+from itertools import combinations
+
+import pytest
+
+from evenings import services
+from evenings.models import Evening, EveningTable
+from evenings.rules import movement
+from games import services as sheet_services
+from games.rules.errors import RuleError
+
+pytestmark = pytest.mark.django_db
+
+NAMES = [f"Player {i:02d}" for i in range(1, 21)]
+ALL_POINTS = ("ace", "jack", "off_jack", "high_joker", "low_joker", "ten", "two", "three")
+
+
+def night(count, **kw):
+    data = {
+        "name": "Pitch party",
+        "played_on": datetime.date.today(),
+        "game": "pitch",
+        "series_count": 4,
+        **kw,
+    }
+    e = services.evening_create(**data)
+    services.players_add(evening=e, names=NAMES[:count])
+    return e
+
+
+def finish(table: EveningTable, team: str) -> None:
+    """The table's game won by ``team``: a bid of 4 making all ten points, then a made
+    moon (rule "pitch-moon": a team above zero that makes its moon wins at once)."""
+    pitcher = 0 if team == "A" else 1
+    for bid in (4, "moon"):
+        sheet_services.hand_record(
+            sheet=table.sheet,
+            data={"pitcher": pitcher, "bid": bid, "points": dict.fromkeys(ALL_POINTS, team)},
+        )
+
+
+def seats(series) -> list[tuple[int, ...]]:
+    return [tuple(s.player_id for s in t.seats.all()) for t in series.tables.all()]
+
+
+def as_round(series) -> movement.Round:
+    return movement.Round(
+        series.number,
+        tuple(
+            movement.RoundTable(t.number, ((p[0], p[2]), (p[1], p[3])))
+            for t, p in zip(series.tables.all(), seats(series), strict=True)
+        ),
+        tuple(series.sitting_out),
+    )
+
+
+def test_a_progressive_night_seats_each_round_from_the_last_rounds_winners():
+    # Rule section "evening-movement": round 1 by lot with the seed; then the winners
+    # move up a table, the head table's winners stay, its losers go to the last table,
+    # and partners split.
+    e = night(8, movement="progressive")
+    ids = list(e.players.order_by("pk").values_list("pk", flat=True))
+    first = services.series_draw(evening=e, seed=7)
+    assert first.method == "progressive"
+    assert first.seed == 7
+    assert seats(first) == [t.seats for t in movement.first_round(ids, 7).tables]
+    one, two = first.tables.all()
+    finish(one, "B")
+    finish(two, "A")
+    assert [t.winning_team for t in first.tables.all()] == [1, 0]
+    second = services.series_draw(evening=e, seed=99)
+    assert second.method == "progressive"
+    assert second.seed is None
+    expected = movement.next_progressive_round(as_round(first), {1: 1, 2: 0}, roll=ids)
+    assert seats(second) == [t.seats for t in expected.tables]
+    # The head table's winners (team B of table 1) stay; table 2's winners come up.
+    head = set(seats(second)[0])
+    assert {seats(first)[0][1], seats(first)[0][3]} <= head
+    assert {seats(first)[1][0], seats(first)[1][2]} <= head
+    # Nobody partners the partner of the last round.
+    assert not as_round(second).partnerships() & as_round(first).partnerships()
+    # Each table is an ordinary Pitch sheet with its players in seat order.
+    for table, players in zip(second.tables.all(), seats(second), strict=True):
+        names = list(table.sheet.seats.order_by("position").values_list("name", flat=True))
+        assert names == [e.players.get(pk=p).name for p in players]
+
+
+def test_a_progressive_round_waits_for_every_table_and_takes_no_seeded_draw():
+    e = night(8, movement="progressive")
+    first = services.series_draw(evening=e, seed=1)
+    one, two = first.tables.all()
+    finish(one, "A")
+    with pytest.raises(RuleError, match="1 table is not done"):
+        services.series_draw(evening=e)
+    finish(two, "A")
+    for refused in ({"method": "seeded"}, {"keep_apart": True}):
+        with pytest.raises(RuleError, match="only the first round is drawn"):
+            services.series_draw(evening=e, **refused)
+    assert e.series.count() == 1
+    assert services.series_draw(evening=e).number == 2
+
+
+def test_a_progressive_night_lets_the_players_over_four_sit_out_in_turn():
+    # Rule section "evening-movement": those who sat out least sit out, the players who
+    # sat out come back in, and nobody sits out twice while another has not once.
+    e = night(9, movement="progressive", sit_out=True, series_count=3)
+    out = []
+    for number in (1, 2, 3):
+        series = services.series_draw(evening=e, seed=3)
+        out.append(tuple(series.sitting_out))
+        assert len({p for t in seats(series) for p in t} | set(series.sitting_out)) == 9
+        for table in series.tables.all():
+            finish(table, "A" if number % 2 else "B")
+    assert len(set(out)) == 3
+    assert all(len(o) == 1 for o in out)
+
+
+def test_a_rotation_night_follows_its_schedule_and_partners_nobody_twice():
+    # Rule section "evening-rotation": 12 players play 11 rounds in which everyone
+    # partners everyone once; a night of more rounds than that is shortened to them.
+    e = night(12, movement="rotation", series_count=12)
+    ids = list(e.players.order_by("pk").values_list("pk", flat=True))
+    schedule = movement.rotation_schedule(ids, seed=5)
+    pairs = []
+    for number in (1, 2, 3, 4):
+        series = services.series_draw(evening=e, seed=5 if number == 1 else 123)
+        assert series.method == "rotation"
+        assert series.seed == 5
+        assert seats(series) == [t.seats for t in schedule[number - 1].tables]
+        pairs.extend(as_round(series).partnerships())
+        for table in series.tables.all():
+            finish(table, "A")
+    e.refresh_from_db()
+    assert e.series_count == 11
+    assert len(pairs) == len(set(pairs)) == 24
+
+
+def test_a_rotation_keeps_its_players_and_says_who_changed():
+    e = night(8, movement="rotation")
+    first = services.series_draw(evening=e, seed=2)
+    for table in first.tables.all():
+        finish(table, "A")
+    leaver = e.players.get(name=NAMES[0])
+    services.player_leave(evening=e, player=leaver)
+    with pytest.raises(RuleError, match=f"{NAMES[0]} left"):
+        services.series_draw(evening=e)
+    assert e.series.count() == 1
+
+
+def test_a_rotation_of_more_than_sixteen_is_refused_for_the_progressive_movement():
+    e = night(20, movement="rotation")
+    with pytest.raises(RuleError, match="progressive"):
+        services.series_draw(evening=e, seed=1)
+    assert not e.series.exists()
+
+
+@pytest.mark.parametrize(
+    ("chosen", "field", "message"),
+    [
+        ({"movement": "swiss"}, "movement", "progressive or the rotation"),
+        ({"movement": "progressive", "game": "skat"}, "movement", "Only a Pitch night"),
+        ({"counts": "wins"}, "counts", "points or match points"),
+        ({"counts": "match_points", "game": "skat"}, "counts", "Pitch night only"),
+    ],
+)
+def test_a_night_refuses_a_movement_or_count_it_cannot_keep(chosen, field, message):
+    before = Evening.objects.count()
+    with pytest.raises(RuleError) as caught:
+        services.evening_create(
+            name="Night", played_on=datetime.date.today(), **{"game": "pitch", **chosen}
+        )
+    assert [p.field for p in caught.value.problems] == [field]
+    assert message in caught.value.problems[0].message
+    assert Evening.objects.count() == before
+
+
+def test_partners_of_a_rotation_are_everyone_once():
+    # Rule section "evening-rotation": 8 players, 7 rounds, every pair partners once.
+    e = night(8, movement="rotation", series_count=7)
+    pairs = set()
+    for _round in range(7):
+        series = services.series_draw(evening=e, seed=4)
+        pairs |= as_round(series).partnerships()
+        for table in series.tables.all():
+            finish(table, "B")
+    assert pairs == {frozenset(p) for p in combinations(e.players.values_list("pk", flat=True), 2)}
+
+
+def test_the_api_starts_a_progressive_night_and_seats_its_rounds(client):
+    # api.md "Club evenings" with issue 21's "movement" and "counts".
+    import json
+
+    def post(path, body, token=None):
+        headers = {"HTTP_AUTHORIZATION": f"Bearer {token}"} if token else {}
+        return client.post(path, json.dumps(body), content_type="application/json", **headers)
+
+    body = {
+        "game": "pitch",
+        "name": "Church hall night",
+        "date": datetime.date.today().isoformat(),
+        "series": 3,
+        "movement": "progressive",
+        "counts": "match_points",
+    }
+    made = post("/api/v1/evenings", body)
+    assert made.status_code == 201, made.content
+    made = made.json()
+    assert (made["movement"], made["counts"]) == ("progressive", "match_points")
+    token, base = made["organiser_token"], f"/api/v1/evenings/{made['id']}"
+    post(base + "/players", {"names": NAMES[:8]}, token)
+    seeded = post(base + "/series", {"draw": "seeded"}, token)
+    assert seeded.status_code == 422
+    assert "only the first round is drawn" in seeded.json()["errors"][0]["message"]
+    drawn = post(base + "/series", {"draw": "lot", "seed": 11}, token)
+    assert drawn.status_code == 201
+    assert drawn.json()["draw"] == "progressive"
+    for table in EveningTable.objects.filter(series__number=1):
+        finish(table, "A")
+    second = post(base + "/series", {"draw": "lot"}, token)
+    assert second.status_code == 201
+    assert second.json()["number"] == 2
+    bad = post("/api/v1/evenings", {**body, "movement": "swiss"})
+    assert bad.status_code == 400
+    assert bad.json()["errors"][0]["field"] == "movement"
+    skat = post("/api/v1/evenings", {**body, "game": "skat", "counts": "points"})
+    assert skat.status_code == 422
+    assert skat.json()["errors"][0]["field"] == "movement"
