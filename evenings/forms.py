@@ -62,9 +62,40 @@ class EveningForm(forms.Form):
     )
 
     sit_out = forms.BooleanField(
-        label=_("Pitch: players over a multiple of four sit out in turn"),
+        label=_("Players over a multiple of four sit out in turn"),
         required=False,
-        help_text=_("Otherwise a roll that does not fill tables of four is not drawn."),
+        help_text=_(
+            "Each round others sit out and score the round's average; otherwise a roll "
+            "that does not fill tables of four is not seated."
+        ),
+    )
+    movement = forms.ChoiceField(
+        label=_("Between rounds"),
+        choices=(
+            ("lot", _("Drawn by lot for each round")),
+            ("progressive", _("Progressive: winners move up a table, partners split")),
+            ("rotation", _("Rotation: everyone partners everyone once (4 to 16 players)")),
+        ),
+        widget=forms.RadioSelect,
+        initial="lot",
+        required=False,
+        help_text=_(
+            "Progressive and rotation draw round 1 by lot and seat every later round by "
+            "themselves; a night of more than 16 players moves progressively."
+        ),
+    )
+    counts = forms.ChoiceField(
+        label=_("A player's total"),
+        choices=(
+            ("points", _("Points: the sum of their teams' scores")),
+            (
+                "match_points",
+                _("Match points: 1 for each team outscored in the round, ½ for a tie"),
+            ),
+        ),
+        widget=forms.RadioSelect,
+        initial="points",
+        required=False,
     )
 
     def __init__(self, *args: object, **kwargs: object) -> None:

@@ -17,6 +17,7 @@ from django.db.models import Count, Sum
 from django.utils import timezone
 
 from evenings.models import Evening, EveningPlayer, EveningTable, Series, TableSeat
+from evenings.rules import movement
 from evenings.rules import ranking as ranking_rules
 from games.rules.errors import RuleError
 
@@ -123,6 +124,29 @@ class EveningView:
     @property
     def roll(self) -> list[RollPlayer]:
         return [p for p in self.players if not p.left]
+
+    def round_of(self, series: Series) -> movement.Round | None:
+        """A Pitch night's round as the movement reads it (partners across: seats 1
+        and 3 against 2 and 4); ``None`` for a table that is not of four."""
+        tables = []
+        for view in self.tables.get(series.number, []):
+            seats = [seat.player_id for seat in sorted(view.seats, key=lambda s: s.position)]
+            if len(seats) != movement.TABLE_SIZE:
+                return None
+            teams = ((seats[0], seats[2]), (seats[1], seats[3]))
+            tables.append(movement.RoundTable(view.table.number, teams))
+        return movement.Round(series.number, tuple(tables), tuple(series.sitting_out))
+
+    def seat_lines(self, player: int) -> list[str]:
+        """A Pitch night player's rounds, latest first: "Round 3: table 2, with Ana
+        against Ben and Cem" or "Round 3: you sit out"."""
+        lines = []
+        for series in reversed(self.series):
+            round_ = self.round_of(series)
+            if round_ is None or player not in round_.present:
+                continue
+            lines.append(str(movement.seat_line(round_, player, self.names)))
+        return lines
 
     def rows(self, *, explained: bool = True) -> list[dict[str, Any]]:
         """The ranking's rows with names, for the pages."""
@@ -259,6 +283,21 @@ class BoardTable:
     quiet: bool
     sheet_token: str | None
     seats: tuple[BoardSeat, ...]
+    # Pitch: the team that won the table's round (0: seats 1 and 3), once it has one.
+    winning_team: int | None = None
+
+    @property
+    def teams(self) -> tuple[tuple[BoardSeat, BoardSeat], tuple[BoardSeat, BoardSeat]] | None:
+        """Pitch: the two teams, partners across (seats 1 and 3 against 2 and 4)."""
+        if len(self.seats) != 4:
+            return None
+        first, second, third, fourth = self.seats
+        return ((first, third), (second, fourth))
+
+    @property
+    def winners(self) -> tuple[BoardSeat, BoardSeat] | None:
+        teams = self.teams
+        return teams[self.winning_team] if teams and self.winning_team in (0, 1) else None
 
     @property
     def state(self) -> str:
@@ -266,7 +305,7 @@ class BoardTable:
         signed = "".join("1" if seat.signed else "0" for seat in self.seats)
         return (
             f"{self.pk}.{self.deals}.{self.of}.{self.paper:d}{self.done:d}{self.signed:d}"
-            f"{self.quiet:d}.{signed}"
+            f"{self.quiet:d}.{signed}.{self.winning_team}"
         )
 
 
@@ -352,6 +391,7 @@ def board_view(evening: Evening, *, now: datetime.datetime | None = None) -> Boa
                 "table__sheet__edit_token",
                 "player_id",
                 "signed",
+                "table__winning_team",
             )
         )
         seats: dict[int, list[BoardSeat]] = {}
@@ -376,6 +416,7 @@ def board_view(evening: Evening, *, now: datetime.datetime | None = None) -> Boa
                     quiet=not done and not paper and now - since > QUIET_AFTER,
                     sheet_token=token,
                     seats=tuple(seats[pk]),
+                    winning_team=head[12],
                 )
             )
     return Board(evening, players, series, tables)

@@ -112,6 +112,10 @@ def evening_new(request: HttpRequest) -> HttpResponse:
                 series_deals=form.series_deals(),
                 table_order=data["table_order"],
                 sit_out=data["sit_out"],
+                # A Skat evening keeps neither (the Pitch part of the form is left as
+                # it was when the game was switched).
+                movement=(data["movement"] or "lot") if data["game"] == "pitch" else "lot",
+                counts=(data["counts"] or "points") if data["game"] == "pitch" else "points",
                 circle=circle,
                 by=request.user,
                 # Said on the form: with the box unticked the evening keeps no money.
@@ -175,7 +179,9 @@ def _kept(parts: dict[str, Callable[[], tuple[str, dict[str, Any]]]]) -> dict[st
 def _board_key(evening: Evening, part: str) -> str:
     # The evening's version is in every key (the roll, a name, a sign-off change it).
     # The cards' buttons post the page's one form (form="board-post"): no token inside.
-    return f"board:{evening.pk}:{evening.version}:{get_language()}:{part}"
+    # By the view token, not the id: an id freed by a rolled-back insert comes back
+    # (SQLite), and its new evening must not meet the cards of another.
+    return f"board:{evening.view_token}:{evening.version}:{get_language()}:{part}"
 
 
 def _board_cards(evening: Evening, board: selectors.Board) -> dict[str, Any]:
@@ -227,6 +233,8 @@ def _board_context(request: HttpRequest, evening: Evening) -> dict[str, Any]:
             "roll": _kept({roll_key: lambda: ("evenings/_board_roll.html", roll)})[roll_key],
             "chips": chips,
             "draw_form": DrawForm(initial={"seed": new_seed(), "method": "lot"}),
+            # A Pitch night seated by its movement: round 1 by lot, then by itself.
+            "moving": evening.game == "pitch" and evening.movement != "lot",
             "swap_form": _swap_form(board) if current and not board.started else None,
             "view_url": request.build_absolute_uri(
                 reverse("evenings:ranking", args=[evening.view_token])
@@ -374,6 +382,9 @@ def own(request: HttpRequest, token: str) -> HttpResponse:
         None,
     )
     row = view.brief_ranking.row_of(player.pk)
+    # A Pitch night: where the player sits this round, with whom against whom, and
+    # their rounds before it.
+    rounds = view.seat_lines(player.pk) if evening.game == "pitch" else []
     money = accounts.money_view(evening, view) if accounts.has_money(evening) else None
     line = money.line_of(player.pk) if money else None
     changes = [c for c in money.changes if c.player_id == player.pk] if money else []
@@ -382,6 +393,7 @@ def own(request: HttpRequest, token: str) -> HttpResponse:
         "player": player,
         "view": view,
         "seat": seat,
+        "rounds": rounds,
         "row": row,
         "line": line,
         "changes": changes,
@@ -424,7 +436,10 @@ def draw(request: HttpRequest, token: str) -> HttpResponse:
         )
     except RuleError as error:
         return _refused(request, evening, error)
-    messages.success(request, _("Series %(series)s is drawn.") % {"series": series.number})
+    if evening.game == "pitch":
+        messages.success(request, _("Round %(round)s is seated.") % {"round": series.number})
+    else:
+        messages.success(request, _("Series %(series)s is drawn.") % {"series": series.number})
     return _back(evening, "tables")
 
 

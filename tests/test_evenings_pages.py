@@ -593,10 +593,11 @@ def test_a_pitch_evening_started_with_sitting_out_names_who_sits_out(client):
     assert e.sit_out
     services.players_add(evening=e, names=NAMES[:5])
     services.series_draw(evening=e, method="lot", seed=1)
+    # A Pitch night plays rounds (the glossary's "round (Pitch night)").
     board = client.get(f"/en/e/{e.organiser_token}/").content.decode()
-    assert f"Sitting this series out: {NAMES[0]}" in board
+    assert f"Sitting this round out: {NAMES[0]}" in board
     screen = client.get(f"/en/r/{e.view_token}/screen").content.decode()
-    assert f"Sitting this series out: {NAMES[0]}" in screen
+    assert f"Sitting this round out: {NAMES[0]}" in screen
 
 
 def test_a_table_link_used_after_its_series_closed_is_refused_and_changes_nothing(client):

@@ -232,3 +232,66 @@ def test_the_api_starts_a_progressive_night_and_seats_its_rounds(client):
     skat = post("/api/v1/evenings", {**body, "game": "skat", "counts": "points"})
     assert skat.status_code == 422
     assert skat.json()["errors"][0]["field"] == "movement"
+
+
+def test_the_board_seats_a_progressive_night_and_each_phone_shows_its_seat_line(client):
+    # Rule sections "evening-movement" and the glossary's "round (Pitch night)": the
+    # board starts the night from the form, draws round 1 by lot, shows each table's
+    # teams and winners, and seats round 2 with one button; each player's phone says
+    # "Round 2: table 1, with … against … and …" and lists the rounds before.
+    made = client.post(
+        "/en/evenings/new/",
+        {
+            "name": "Church hall night",
+            "played_on": datetime.date.today().isoformat(),
+            "game": "pitch",
+            "series_count": 3,
+            "deals_3": 36,
+            "deals_4": 48,
+            "deals_5": 60,
+            "table_order": "fours_first",
+            "movement": "progressive",
+            "counts": "match_points",
+        },
+    )
+    assert made.status_code == 302
+    e = Evening.objects.get()
+    assert (e.movement, e.counts) == ("progressive", "match_points")
+    services.players_add(evening=e, names=NAMES[:8])
+    url = f"/en/e/{e.organiser_token}/"
+    board = client.get(url).content.decode()
+    assert "3 rounds · Progressive" in board
+    assert "Draw round 1" in board
+    assert 'name="keep_apart"' not in board
+    assert client.post(url + "draw", {"method": "lot", "seed": "21"}).status_code == 302
+    first = e.series.get()
+    board = client.get(url).content.decode()
+    assert "Round 1 drawn by lot with seed 21" in board
+    names = dict(e.players.values_list("pk", "name"))
+    one, two = first.tables.all()
+    a, b, c, d = seats(first)[0]
+    assert f"{names[a]} and {names[c]} against {names[b]} and {names[d]}" in board
+    assert "Seat round 2" not in board
+    finish(one, "A")
+    finish(two, "B")
+    board = client.get(url).content.decode()
+    assert f"Won by {names[a]} and {names[c]}" in board
+    assert "Seat round 2" in board
+    assert client.post(url + "draw", {"method": "lot"}).status_code == 302
+    second = e.series.get(number=2)
+    board = client.get(url).content.decode()
+    assert "Round 2" in board
+    assert "Seated by the progressive movement" in board
+    # Player a won at the head table and stays there, with a new partner.
+    table = next(t for t in as_round(second).tables if a in t.seats)
+    assert table.number == 1
+    partner = table.partner_of(a)
+    first_, second_ = table.opponents_of(a)
+    own = client.get(f"/en/p/{e.players.get(pk=a).token}/").content.decode()
+    assert (
+        f"Round 2: table 1, with {names[partner]} against {names[first_]} and {names[second_]}"
+        in own
+    )
+    assert f"Round 1: table 1, with {names[c]} against {names[b]} and {names[d]}" in own
+    german = client.get(f"/de/p/{e.players.get(pk=a).token}/").content.decode()
+    assert "Durchgang 2: Tisch 1" in german
