@@ -29,6 +29,7 @@ from evenings.models import Evening, EveningPlayer, EveningTable
 from evenings.rules import money as money_rules
 from evenings.rules import movement as movement_rules
 from evenings.rules import pitch_night, seating
+from evenings.rules import ranking as ranking_rules
 from games import services as sheet_services
 from games.api_declarations import (
     Boolean,
@@ -416,9 +417,11 @@ def evening_json(request: HttpRequest, evening: Evening, *, organiser: bool) -> 
                 "player": row.player,
                 "name": view.names.get(row.player, ""),
                 "place": row.place,
-                "total": row.total,
+                "total": ranking_rules.plain_number(row.total),
                 "won": row.won,
                 "lost": row.lost,
+                # A Pitch night: rounds won and lost, and its second tie-break.
+                **({} if row.against is None else {"against": row.against}),
                 "series": [line.as_dict() for line in row.series],
                 "explanation": [str(step) for step in row.explanation],
             }

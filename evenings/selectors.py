@@ -9,6 +9,7 @@ every poll, reads the same three as plain values and the last series' seats alon
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -17,7 +18,7 @@ from django.db.models import Count, Sum
 from django.utils import timezone
 
 from evenings.models import Evening, EveningPlayer, EveningTable, Series, TableSeat
-from evenings.rules import movement
+from evenings.rules import movement, pitch_night
 from evenings.rules import ranking as ranking_rules
 from games.rules.errors import RuleError
 
@@ -95,6 +96,8 @@ class EveningView:
         return self._ranking(explain=False)
 
     def _ranking(self, *, explain: bool) -> ranking_rules.Ranking:
+        if self.evening.game == "pitch":
+            return self.night_ranking(self.series)
         return ranking_rules.evening_ranking(
             results_of(self.seats),
             game=self.evening.game,
@@ -125,6 +128,29 @@ class EveningView:
     def roll(self) -> list[RollPlayer]:
         return [p for p in self.players if not p.left]
 
+    def night_ranking(self, series: Sequence[Series]) -> ranking_rules.Ranking:
+        """A Pitch night's ranking over ``series`` (its rounds): each table that has
+        a result so far (its sheet's deals or its tally card) with its two teams'
+        scores; those sitting out a round that has one score its average
+        (pitch_night: points or match points, ties by rounds won, then points
+        against). The explanations are worded when a page shows them."""
+        rounds, scores = [], {}
+        for each in series:
+            round_ = self.round_of(each)
+            if round_ is None or not round_.tables:
+                continue
+            rounds.append(round_)
+            scores[each.number] = {
+                view.table.number: (
+                    _team_scores(view.seats) if view.table.deals or view.table.paper else None
+                )
+                for view in self.tables.get(each.number, [])
+            }
+        night = pitch_night.night_ranking(
+            rounds, scores, mode=self.evening.counts, names=self.names
+        )
+        return pitch_night.evening_ranking(night, [p.pk for p in self.players if not p.left])
+
     def round_of(self, series: Series) -> movement.Round | None:
         """A Pitch night's round as the movement reads it (partners across: seats 1
         and 3 against 2 and 4); ``None`` for a table that is not of four."""
@@ -152,6 +178,12 @@ class EveningView:
         """The ranking's rows with names, for the pages."""
         ranking = self.ranking if explained else self.brief_ranking
         return [{"row": row, "name": self.names.get(row.player, "")} for row in ranking.rows]
+
+
+def _team_scores(seats: Sequence[SeatRow]) -> tuple[int, int]:
+    """A Pitch table's two team scores: seats 1 and 3 (team A), seats 2 and 4."""
+    by_position = {seat.position: seat.points for seat in seats}
+    return (by_position.get(0, 0), by_position.get(1, 0))
 
 
 def results_of(seats: list[SeatRow]) -> list[ranking_rules.SeriesResult]:
@@ -430,6 +462,8 @@ def evening_ranking(evening: Evening) -> ranking_rules.Ranking:
 
 def series_ranking(view: EveningView, number: int) -> ranking_rules.Ranking:
     """One series' ranking as its brief list shows it (no explanations)."""
+    if view.evening.game == "pitch":
+        return view.night_ranking([s for s in view.series if s.number == number])
     seats = [s for t in view.tables.get(number, []) for s in t.seats]
     return ranking_rules.evening_ranking(
         results_of(seats), game=view.evening.game, series=number, names=view.names, explain=False

@@ -30,6 +30,7 @@ from evenings.models import Evening, EveningPlayer, EveningTable
 from evenings.rules.seating import new_seed
 from games.qr import qr_svg
 from games.rules.errors import RuleError
+from games.rules.words import exact
 from scorekeeper import i18n
 
 
@@ -630,13 +631,17 @@ def _listed(view: selectors.EveningView, rows: Any) -> list[dict[str, Any]]:
     """A list's rows as the page shows them: place, name, total in the reader's
     digits, games won and lost (worded once per list: a hundred rows)."""
     games = _("%(won)s won, %(lost)s lost")
+    # A Pitch night's tie-breaks: rounds won, then points against.
+    rounds = _("rounds won: %(won)s, points against: %(against)s")
     return [
         {
             "player": row.player,
             "place": row.place,
             "name": view.names.get(row.player, ""),
-            "total": i18n.number(row.total),
-            "games": games % {"won": row.won, "lost": row.lost},
+            "total": str(exact(row.total)),
+            "games": games % {"won": row.won, "lost": row.lost}
+            if row.against is None
+            else rounds % {"won": row.won, "against": i18n.number(row.against)},
         }
         for row in rows
     ]
@@ -646,11 +651,18 @@ def _series_parts(evening: Evening, view: selectors.EveningView, stamps: Any) ->
     """Each series' brief list, newest first, rendered once per state of that series:
     while series 3 is played, the lists of series 1 and 2 are not drawn again."""
     prefix = f"evening:{evening.view_token}:{get_language()}:series:"
-    empty = _("No table has a result in this series yet.")
+    pitch = evening.game == "pitch"
+    if pitch:
+        empty = _("No table has a result in this round yet.")
+    else:
+        empty = _("No table has a result in this series yet.")
 
     def build(number: int) -> tuple[str, dict[str, Any]]:
         rows = _listed(view, selectors.series_ranking(view, number).rows)
-        title = _("Series %(number)s") % {"number": number}
+        if pitch:
+            title = _("Round %(round)s") % {"round": number}
+        else:
+            title = _("Series %(number)s") % {"number": number}
         context = {"rows": rows, "id": number, "title": title, "empty": empty, "brief": True}
         return "evenings/_ranking_table.html", context
 

@@ -295,3 +295,38 @@ def test_the_board_seats_a_progressive_night_and_each_phone_shows_its_seat_line(
     assert f"Round 1: table 1, with {names[c]} against {names[b]} and {names[d]}" in own
     german = client.get(f"/de/p/{e.players.get(pk=a).token}/").content.decode()
     assert "Durchgang 2: Tisch 1" in german
+
+
+def test_a_match_point_night_ranks_with_the_sitter_outs_average_on_page_and_api(client):
+    # Rule "evening-ranking" (issue 21): each team of the round is compared with every
+    # other, 1 for each outscored and ½ for each tie; whoever sits out scores the
+    # round's exact average. Round 1 here: both tables end 52 to 0 (a made moon), so
+    # each winning team has 2½ (two outscored, one tie), each losing team ½, and the
+    # sitter-out the average of the eight players, 1½.
+    e = night(9, movement="progressive", sit_out=True, counts="match_points")
+    first = services.series_draw(evening=e, seed=8)
+    (out,) = first.sitting_out
+    one, two = first.tables.all()
+    finish(one, "A")
+    finish(two, "B")
+    winners = {seats(first)[0][0], seats(first)[0][2], seats(first)[1][1], seats(first)[1][3]}
+    page = client.get(f"/en/r/{e.view_token}/").content.decode()
+    assert "1½" in page
+    assert "2½" in page
+    body = client.get(
+        f"/api/v1/evenings/{e.pk}", HTTP_AUTHORIZATION=f"Bearer {e.view_token}"
+    ).json()
+    totals = {row["player"]: row["total"] for row in body["ranking"]}
+    assert totals[out] == 1.5
+    assert all(totals[p] == 2.5 for p in winners)
+    assert sorted(totals.values()) == [0.5] * 4 + [1.5] + [2.5] * 4
+    # Places: the four winners share place 1 (same total, one round won each, no
+    # points against); the sitter-out is 5th.
+    places = {row["player"]: row["place"] for row in body["ranking"]}
+    assert {places[p] for p in winners} == {1}
+    assert places[out] == 5
+    row = next(r for r in body["ranking"] if r["player"] == out)
+    assert row["against"] == 0
+    assert any("average" in line for line in row["explanation"])
+    german = client.get(f"/de/r/{e.view_token}/").content.decode()
+    assert "1½" in german

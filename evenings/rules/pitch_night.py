@@ -54,11 +54,11 @@ from fractions import Fraction
 
 from games.rules.errors import ProblemCollector, Step
 from games.rules.pitch import HIGHEST_BID, LOWEST_BID, MOON
-from games.rules.text import Text, _, join
-from games.rules.words import capitalised, joined, number
+from games.rules.text import Text, _
+from games.rules.words import capitalised, exact, joined, number
 
 from .movement import Round, RoundTable, _well_formed
-from .ranking import match_points, shared_places
+from .ranking import Ranking, RankingRow, SeriesLine, match_points, shared_places
 from .seating import _is_int, _who
 
 MODES = ("points", "match_points")
@@ -73,6 +73,7 @@ __all__ = [
     "NightRow",
     "PartnerLine",
     "PlayerStatistics",
+    "evening_ranking",
     "night_ranking",
     "player_statistics",
     "shown",
@@ -83,30 +84,11 @@ __all__ = [
 # Showing fractions
 # ---------------------------------------------------------------------------
 
-_VULGAR = {
-    Fraction(1, 2): "½",
-    Fraction(1, 3): "⅓",
-    Fraction(2, 3): "⅔",
-    Fraction(1, 4): "¼",
-    Fraction(3, 4): "¾",
-}
-
 
 def shown(value: Fraction | int) -> Text | str:
     """``12``, ``1½``, ``½``, ``−3¼``, ``12 3/8``: an exact score, the whole part in
-    the reader's way (ranking.py shows match points the same way, with ``½``)."""
-    value = Fraction(value)
-    if value.denominator == 1:
-        return number(int(value))
-    whole, rest = divmod(abs(value), 1)
-    part = _VULGAR.get(rest, f"{rest.numerator}/{rest.denominator}")
-    pieces: list[str] = ["−"] if value < 0 else []
-    if whole:
-        pieces.append(number(int(whole)))
-        if part not in _VULGAR.values():
-            pieces.append(" ")
-    pieces.append(part)
-    return join("", pieces)
+    the reader's way (games.rules.words.exact)."""
+    return exact(value)
 
 
 # ---------------------------------------------------------------------------
@@ -235,6 +217,9 @@ def _check_scores(
         own: dict[int, tuple[int, int]] = {}
         for table in round_.tables:
             pair = given.get(table.number)
+            if pair is None and table.number in given:
+                # Not played yet (a live night): the table counts once it has scores.
+                continue
             if (
                 isinstance(pair, (str, bytes, Mapping))
                 or not isinstance(pair, Sequence)
@@ -263,8 +248,10 @@ def night_ranking(
     names: Mapping[int, str] | None = None,
 ) -> NightRanking:
     """Rank the night (module docstring) from its rounds and each table's two team
-    scores per round (``scores[round][table] = (team 0, team 1)``). ``mode`` is
-    ``"points"`` or ``"match_points"``. ``RuleError`` carries every problem found."""
+    scores per round (``scores[round][table] = (team 0, team 1)``, or ``None`` for a
+    table that has not played yet: a live night counts each table once it has scores,
+    and a round's sitters-out score the average of the tables played so far). ``mode``
+    is ``"points"`` or ``"match_points"``. ``RuleError`` carries every problem found."""
     problems = ProblemCollector()
     if mode not in MODES:
         problems.add(
@@ -285,6 +272,8 @@ def night_ranking(
     steps: dict[int, list[Step]] = {}
     for round_ in checked:
         played = _round_lines(round_, table_scores[round_.number], mode)
+        if not played:
+            continue
         average = sum((line.value for line in played.values()), Fraction(0)) / len(played)
         for player, line in played.items():
             lines.setdefault(player, []).append(line)
@@ -308,11 +297,51 @@ def night_ranking(
     return NightRanking(mode, _placed(built, names), (_rule_step(mode),))
 
 
+def evening_ranking(night: NightRanking, players: Iterable[int] = ()) -> Ranking:
+    """The night's ranking as the evening's pages and API show a ranking (ranking.py):
+    each round a line (its table, the team's score, won or lost, what it counts), the
+    rounds won and lost, the points against, the total exact. ``players`` on the roll
+    without a round yet follow with 0, sharing the last place."""
+    rows = [
+        RankingRow(
+            row.player,
+            row.place,
+            _plain(row.total),
+            row.rounds_won,
+            sum(1 for line in row.lines if not line.won and not line.sat_out),
+            tuple(
+                SeriesLine(
+                    line.round,
+                    line.table or 0,
+                    line.score or 0,
+                    int(line.won),
+                    int(not line.won and not line.sat_out),
+                    0,
+                    _plain(line.value),  # type: ignore[arg-type]
+                )
+                for line in row.lines
+            ),
+            row.explanation,
+            against=row.points_against,
+        )
+        for row in night.rows
+    ]
+    ranked = {row.player for row in rows}
+    waiting = sorted(p for p in players if p not in ranked)
+    rows += [RankingRow(p, len(ranked) + 1, 0, 0, 0, (), (), against=0) for p in waiting]
+    return Ranking("pitch", tuple(rows), night.explanation)
+
+
+def _plain(value: Fraction) -> Fraction | int:
+    """A whole total as an int (what JSON and the pages write as it is), else exact."""
+    return int(value) if value.denominator == 1 else value
+
+
 def _round_lines(
     round_: Round, scores: Mapping[int, tuple[int, int]], mode: str
 ) -> dict[int, NightLine]:
     teams: list[tuple[RoundTable, int]] = [
-        (table, index) for table in round_.tables for index in (0, 1)
+        (table, index) for table in round_.tables if table.number in scores for index in (0, 1)
     ]
     team_scores = [scores[table.number][index] for table, index in teams]
     values: Sequence[Fraction | int] = (

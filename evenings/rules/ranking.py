@@ -27,7 +27,7 @@ the players with the tag, places numbered again, ties kept.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -35,7 +35,7 @@ from games.rules.errors import ProblemCollector, RuleError, Step
 from games.rules.skat_list import DEFENCE_BONUS, LOST_PENALTY, WON_BONUS
 from games.rules.skat_value import read_value
 from games.rules.text import Text, _, join, ngettext
-from games.rules.words import capitalised, joined, number, signed
+from games.rules.words import capitalised, exact, joined, number, signed
 
 from .seating import _is_int, _who
 
@@ -337,6 +337,13 @@ def table_results(
 # ---------------------------------------------------------------------------
 
 
+def plain_number(value: Fraction | int) -> int | float:
+    """A score as JSON writes it: a whole number as it is, a fraction (match points, a
+    sitter-out's average at a Pitch night) as a decimal to four places."""
+    value = Fraction(value)
+    return int(value) if value.denominator == 1 else round(float(value), 4)
+
+
 @dataclass(frozen=True)
 class SeriesLine:
     """A player's series in the ranking (api.md's ``series`` entries)."""
@@ -357,7 +364,7 @@ class SeriesLine:
             "won": self.won,
             "lost": self.lost,
             "others_lost": self.others_lost,
-            "score": self.score,
+            "score": plain_number(self.score),
         }
 
 
@@ -373,11 +380,16 @@ class RankingRow:
     lost: int
     series: tuple[SeriesLine, ...]
     explanation: tuple[Step, ...] = field(default=(), compare=False)
+    # A Pitch night's row (pitch_night.evening_ranking): ``won`` and ``lost`` are its
+    # rounds won and lost, ``against`` the points scored against it, its total exact
+    # (match points and a sitter-out's average may be fractions).
+    against: int | None = None
 
     @property
-    def key(self) -> tuple[int, int, int]:
-        """What places rows: higher total, then more won, then fewer lost."""
-        return (-self.total, -self.won, self.lost)
+    def key(self) -> tuple[Any, int, int]:
+        """What places rows: higher total, then more won, then fewer lost (a Pitch
+        night: more rounds won, then fewer points against)."""
+        return (-self.total, -self.won, self.lost if self.against is None else self.against)
 
 
 @dataclass(frozen=True)
@@ -561,7 +573,7 @@ def _series_step(result: SeriesResult, line: SeriesLine, game: str) -> Step:
                 "Series {series}, table {table}: the team's score {score}.",
                 series=result.series,
                 table=result.table,
-                score=number(line.score),
+                score=exact(line.score),
             ),
             "evening-ranking",
         )
@@ -608,7 +620,7 @@ def _series_step(result: SeriesResult, line: SeriesLine, game: str) -> Step:
             table=result.table,
             size=result.size,
             parts=join(", ", parts),
-            score=number(line.score),
+            score=exact(line.score),
         ),
         "evening-ranking",
     )
@@ -619,8 +631,8 @@ def _total_step(lines: Sequence[SeriesLine], total: int) -> Step:
         _(
             # Translators: {scores} is e.g. "472, −35 and 610".
             "The series added up: {scores} make {total}.",
-            scores=joined([number(line.score) for line in lines]),
-            total=number(total),
+            scores=joined([exact(line.score) for line in lines]),
+            total=exact(total),
         ),
         "evening-ranking",
     )
@@ -635,7 +647,7 @@ def _tie_step(
 ) -> Step:
     values = {
         "other": _who(other.player, names),
-        "total": number(row.total),
+        "total": exact(row.total),
     }
     if row.won != other.won:
         text = _(
@@ -674,10 +686,7 @@ def category_ranking(ranking: Ranking, players: Iterable[int]) -> Ranking:
             places.append(position)
     return Ranking(
         ranking.game,
-        tuple(
-            RankingRow(row.player, place, row.total, row.won, row.lost, row.series, row.explanation)
-            for row, place in zip(rows, places, strict=True)
-        ),
+        tuple(replace(row, place=place) for row, place in zip(rows, places, strict=True)),
         ranking.explanation,
     )
 
@@ -791,7 +800,7 @@ def team_ranking(
                     "Series {series}: the members' scores add up to {score}; match points: "
                     "{points} (one for every team it outscores, a half for every tie).",
                     series=line.number,
-                    score=number(line.score),
+                    score=exact(line.score),
                     points=_points(line.match_points),
                 ),
                 "evening-teams",

@@ -7,6 +7,7 @@ reader's language (its digit grouping, its "and") when shown.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 from .text import Capitalised, Number, Text, _, join
 
@@ -14,6 +15,32 @@ from .text import Capitalised, Number, Text, _, join
 def number(n: int) -> Text:
     """``150`` / ``−54``: a total, with a real minus sign (it is read aloud)."""
     return Number(n)
+
+
+_VULGAR = {
+    Fraction(1, 2): "½",
+    Fraction(1, 3): "⅓",
+    Fraction(2, 3): "⅔",
+    Fraction(1, 4): "¼",
+    Fraction(3, 4): "¾",
+}
+
+
+def exact(value: Fraction | int) -> Text | str:
+    """``12``, ``1½``, ``½``, ``−3¼``, ``12 3/8``: an exact score (match points, a
+    sitter-out's average), the whole part in the reader's way."""
+    value = Fraction(value)
+    if value.denominator == 1:
+        return number(int(value))
+    whole, rest = divmod(abs(value), 1)
+    part = _VULGAR.get(rest, f"{rest.numerator}/{rest.denominator}")
+    pieces: list[str] = ["−"] if value < 0 else []
+    if whole:
+        pieces.append(number(int(whole)))
+        if part not in _VULGAR.values():
+            pieces.append(" ")
+    pieces.append(part)
+    return join("", pieces)
 
 
 def signed(n: int) -> Text:

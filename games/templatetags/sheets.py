@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from functools import cache
 from typing import Any
 
@@ -26,7 +27,7 @@ from games.rules import (
 )
 from games.rules.cards import SUIT_SYMBOLS, card, parse_card
 from games.rules.errors import Problem, RuleError
-from games.rules.words import capitalised
+from games.rules.words import capitalised, exact
 from scorekeeper import i18n
 
 register = template.Library()
@@ -67,6 +68,9 @@ def number(value: Any) -> str:
     language groups digits (1.234 in German)."""
     if isinstance(value, int) and not isinstance(value, bool):
         return i18n.number(value)
+    if isinstance(value, Fraction):
+        # Match points and a sitter-out's average: 12½, 37⅓.
+        return str(exact(value))
     return str(value)
 
 

@@ -461,7 +461,8 @@ def test_bad_scores_raise_rule_error_only(night, data):
     mode = "points"
     if how == "garbage":
         table = data.draw(st.sampled_from(sorted(broken[round_])))
-        broken[round_][table] = data.draw(GARBAGE)
+        # None is no garbage: it says the table has not played yet (a live night).
+        broken[round_][table] = data.draw(GARBAGE.filter(lambda value: value is not None))
     elif how == "drop":
         broken[round_].pop(data.draw(st.sampled_from(sorted(broken[round_]))))
     elif how == "extra table":
@@ -504,3 +505,17 @@ def test_statistics_of_any_hands_or_rule_error(hands):
         return
     made_or_set = sum(s.bids_made + s.bids_set + s.moons_tried for s in stats)
     assert made_or_set == len(hands)
+
+
+def test_a_live_night_counts_each_table_once_it_has_scores():
+    """Rule "evening-ranking": while a round is played, a table without scores yet
+    (``None``) counts for nobody, and a sitter-out scores the average of the tables
+    played so far; a round no table has played counts for nobody yet."""
+    one, two = eight_players()[:2]
+    live = night_ranking([one, two], {1: {1: (11, 6), 2: None}, 2: {1: None, 2: None}})
+    table = one.tables[0]
+    assert {row.player for row in live.rows} == set(table.seats)
+    first, second = table.teams
+    assert all(live.row_of(p).total == 11 for p in first)
+    assert all(live.row_of(p).total == 6 for p in second)
+    assert all(len(live.row_of(p).lines) == 1 for p in table.seats)
