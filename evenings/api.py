@@ -339,6 +339,33 @@ class PaperResult(Request):
             )
         ),
     )
+    scores: list[int] | None = field(
+        default=None,
+        metadata=spec(
+            ListOf(
+                Integer(gettext_lazy("A team's score.")),
+                gettext_lazy(
+                    "Pitch: the round's tally card, the two teams' scores (seats 1 and 3 first)."
+                ),
+                min_items=2,
+                max_items=2,
+            )
+        ),
+    )
+    winner: int | None = field(
+        default=None,
+        metadata=spec(
+            Integer(
+                gettext_lazy(
+                    "Pitch: the team that won a round that ended level (0: seats 1 and 3, "
+                    "1: seats 2 and 4)."
+                ),
+                minimum=0,
+                maximum=1,
+            ),
+            nullable=True,
+        ),
+    )
 
 
 # -- Answers ---------------------------------------------------------------------------------
@@ -361,7 +388,13 @@ def etag(evening: Evening) -> str:
     return f'"{evening.pk}-{evening.version}"'
 
 
-def _table_json(request: HttpRequest, table: EveningTable, seats: list[Any], organiser: bool):
+def _table_json(
+    request: HttpRequest,
+    table: EveningTable,
+    seats: list[Any],
+    organiser: bool,
+    game: str = "skat",
+) -> dict[str, Any]:
     body: dict[str, Any] = {
         "number": table.number,
         "size": table.size,
@@ -374,6 +407,9 @@ def _table_json(request: HttpRequest, table: EveningTable, seats: list[Any], org
         "signed": table.signed_at is not None,
         "paper": table.paper,
     }
+    if game == "pitch":
+        # The team that won the round (0: seats 1 and 3), once it has one.
+        body["winner"] = table.winning_team
     if organiser and table.sheet is not None:
         body["table_token"] = table.sheet.edit_token
         body["table_url"] = request.build_absolute_uri(table.sheet.get_absolute_url())
@@ -406,7 +442,7 @@ def evening_json(request: HttpRequest, evening: Evening, *, organiser: bool) -> 
                 "closed": s.closed,
                 "sitting_out": list(s.sitting_out),
                 "tables": [
-                    _table_json(request, t.table, t.seats, organiser)
+                    _table_json(request, t.table, t.seats, organiser, evening.game)
                     for t in view.tables.get(s.number, [])
                 ],
             }
@@ -775,7 +811,7 @@ def evening_series(request: HttpRequest, evening_id: int) -> JsonResponse:
 def _series_json(request: HttpRequest, series: Any) -> dict[str, Any]:
     """A drawn series as its organiser sees it: its tables with their links."""
     tables = [
-        _table_json(request, t, list(t.seats.all()), organiser=True)
+        _table_json(request, t, list(t.seats.all()), organiser=True, game=series.evening.game)
         for t in series.tables.select_related("sheet").prefetch_related("seats")
     ]
     return {
@@ -804,13 +840,18 @@ def table_result(request: HttpRequest, evening_id: int, number: int, table: int)
         return data
 
     def record(version: int | None) -> Answer:
-        foot = [line.values() for line in data.players] if data.players is not None else None
-        rows = [row.values() for row in data.rows] if data.rows is not None else None
-        services.table_paper_result(table=found, foot=foot, rows=rows, expected_version=version)
+        if evening.game == "pitch":
+            services.table_tally_result(
+                table=found, scores=data.scores, winner=data.winner, expected_version=version
+            )
+        else:
+            foot = [line.values() for line in data.players] if data.players is not None else None
+            rows = [row.values() for row in data.rows] if data.rows is not None else None
+            services.table_paper_result(table=found, foot=foot, rows=rows, expected_version=version)
         found.refresh_from_db()
         seats = list(found.seats.all())
         return 200, {
-            "table": _table_json(request, found, seats, organiser=True),
+            "table": _table_json(request, found, seats, organiser=True, game=evening.game),
             "players": [
                 {
                     "player": s.player_id,

@@ -214,6 +214,7 @@ TABLE_FIELDS = (
     "done",
     "signed_at",
     "last_entry_at",
+    "winning_team",
     # The sheet's link and first dealer are shown, never its options or deals.
     "sheet__edit_token",
     "sheet__first_dealer",

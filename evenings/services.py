@@ -798,6 +798,109 @@ def table_paper_result(
     return table
 
 
+TALLY_LIMIT = 9_999
+
+
+@retry_on_conflict
+def table_tally_result(
+    *,
+    table: EveningTable,
+    scores: Sequence[object] | None,
+    winner: object = None,
+    expected_version: int | None = None,
+) -> EveningTable:
+    """A Pitch table's round typed from its tally card: the two teams' scores (seats 1
+    and 3 first) and, when they are level, which team won (the progressive movement
+    needs a winner at every table; otherwise a level round has none)."""
+    with transaction.atomic():
+        evening = _locked(table.series.evening, expected_version)
+        lock_in_order(Sheet.objects.filter(evening_table=table.pk))
+        table = (
+            EveningTable.objects.select_for_update(of=("self",))
+            .select_related("series")
+            .get(pk=table.pk)
+        )
+        table.series.evening = evening
+        if evening.game != "pitch":
+            raise RuleError(_("A tally card is typed in for Pitch tables."))
+        if table.series.closed:
+            raise RuleError(
+                _("Round %(round)s is closed; its tables do not change any more.")
+                % {"round": table.series.number}
+            )
+        if table.deals and not table.paper:
+            raise RuleError(
+                _(
+                    "Table %(table)s has entered its hands on its sheet; a table has either "
+                    "hands or a tally card."
+                )
+                % {"table": table.number}
+            )
+        problems: list[Problem] = []
+        if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence) or len(scores) != 2:
+            raise RuleError(_("Type both teams' scores."), "scores")
+        checked: list[int] = []
+        for index, value in enumerate(scores):
+            try:
+                number = _int(value, f"scores.{index}")
+            except RuleError as error:
+                problems.extend(error.problems)
+                continue
+            if abs(number) > TALLY_LIMIT:
+                problems.append(
+                    Problem(
+                        f"scores.{index}",
+                        _("A team's score is a whole number from −%(most)s to %(most)s.")
+                        % {"most": TALLY_LIMIT},
+                    )
+                )
+            checked.append(number)
+        if problems:
+            raise RuleError(problems)
+        first, second = checked
+        if winner in ("", None):
+            winner = None
+        elif winner not in (0, 1, "0", "1"):
+            raise RuleError(_("The winning team is the first (0) or the second (1)."), "winner")
+        else:
+            winner = int(winner)  # type: ignore[arg-type]
+        if first != second:
+            higher = 0 if first > second else 1
+            if winner is not None and winner != higher:
+                raise RuleError(
+                    _(
+                        "The team with the higher score won the round; the tally says %(a)s to %(b)s."
+                    )
+                    % {"a": first, "b": second},
+                    "winner",
+                )
+            winner = higher
+        elif winner is None and evening.movement == Evening.PROGRESSIVE:
+            raise RuleError(
+                _(
+                    "The round ended level at %(score)s: say which team won, as the "
+                    "progressive movement moves the winners up."
+                )
+                % {"score": first},
+                "winner",
+            )
+        seats = list(table.seats.all())
+        before = _ranking_places(evening) if table.signed_at else None
+        for seat in seats:
+            seat.points = first if seat.position % 2 == 0 else second
+            seat.won = seat.lost = seat.others_lost = 0
+        TableSeat.objects.bulk_update(seats, ["points", "won", "lost", "others_lost"])
+        table.paper = True
+        table.done = True
+        table.winning_team = winner
+        table.last_entry_at = timezone.now()
+        table.save(update_fields=["paper", "done", "winning_team", "last_entry_at"])
+        if before is not None:
+            _note_after_signing(table, before)
+        _bump(evening)
+    return table
+
+
 def _int(value: object, field: str) -> int:
     if isinstance(value, bool):
         raise RuleError(_("Give a whole number."), field)

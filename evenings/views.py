@@ -519,10 +519,13 @@ def _row_said(problem: Any) -> str:
 
 @require_http_methods(["GET", "POST"])
 def table_paper(request: HttpRequest, token: str, table_id: int) -> HttpResponse:
-    """A table that played on paper: the organiser types its foot, its rows, or both."""
+    """A table that played on paper: the organiser types its foot, its rows, or both
+    (Skat), or its tally card (Pitch)."""
     evening = _organised(token)
     table = _table(evening, table_id)
     seats = list(table.seats.select_related("player"))
+    if evening.game == "pitch":
+        return _tally(request, evening, table, seats)
     problems: list[Any] = []
     values: dict[str, str] = {}
     if table.paper:
@@ -575,6 +578,57 @@ def table_paper(request: HttpRequest, token: str, table_id: int) -> HttpResponse
     }
     response = render(request, "evenings/paper.html", context, status=400 if problems else 200)
     return _secret(response)
+
+
+def _tally(
+    request: HttpRequest, evening: Evening, table: EveningTable, seats: list[Any]
+) -> HttpResponse:
+    """A Pitch table's tally card: its two teams' scores, and who won a level round."""
+    values = {"first": "", "second": "", "winner": ""}
+    if table.paper:
+        # A correction starts from the card as it was saved.
+        by_position = {seat.position: seat.points for seat in seats}
+        values = {
+            "first": str(by_position.get(0, "")),
+            "second": str(by_position.get(1, "")),
+            "winner": "" if table.winning_team is None else str(table.winning_team),
+        }
+    problems: list[str] = []
+    if request.method == "POST":
+        values = {key: request.POST.get(key, "").strip() for key in values}
+        try:
+            services.table_tally_result(
+                table=table, scores=[values["first"], values["second"]], winner=values["winner"]
+            )
+        except RuleError as error:
+            problems = [_tally_said(problem, seats) for problem in error.problems]
+        else:
+            messages.success(
+                request, _("Table %(table)s's result is in.") % {"table": table.number}
+            )
+            return _back(evening, "tables")
+    names = [seat.player.name for seat in sorted(seats, key=lambda seat: seat.position)]
+    teams = [names[0::2], names[1::2]] if len(names) == 4 else [names, []]
+    context = {
+        "evening": evening,
+        "table": table,
+        "teams": teams,
+        "values": values,
+        "problems": problems,
+        "progressive": evening.movement == Evening.PROGRESSIVE,
+    }
+    response = render(request, "evenings/tally.html", context, status=400 if problems else 200)
+    return _secret(response)
+
+
+def _tally_said(problem: Any, seats: list[Any]) -> str:
+    """A problem with a typed score, named by its team ("Ana and Cem: …")."""
+    names = [seat.player.name for seat in sorted(seats, key=lambda seat: seat.position)]
+    if problem.field in ("scores.0", "scores.1") and len(names) == 4:
+        index = int(problem.field[-1])
+        team = _("%(a)s and %(b)s") % {"a": names[index], "b": names[index + 2]}
+        return _("%(team)s: %(problem)s") % {"team": team, "problem": problem.message}
+    return str(problem.message)
 
 
 @require_POST

@@ -390,7 +390,37 @@ def evening_pages(w: World) -> dict[str, Page]:
         foot=[{"player": s.player_id, "points": 0, "won": 0, "lost": 0} for s in paper.seats.all()],
     )
     table = EveningTable.objects.filter(series__evening=drawn).first()
+    # A Pitch night (issue 21) moving progressively: one with round 1 played (the
+    # board's "Seat round 2"), one whose round 1 waits for its tally cards.
+    eight = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+    played = evening_services.evening_create(
+        name="Pitch played", played_on=day, game="pitch", movement="progressive"
+    )
+    evening_services.players_add(evening=played, names=eight)
+    evening_services.series_draw(evening=played, seed=1)
+    for tally in EveningTable.objects.filter(series__evening=played):
+        evening_services.table_tally_result(table=tally, scores=[30, 12])
+    waiting = evening_services.evening_create(
+        name="Pitch waiting",
+        played_on=day,
+        game="pitch",
+        movement="rotation",
+        counts="match_points",
+    )
+    evening_services.players_add(evening=waiting, names=eight)
+    evening_services.series_draw(evening=waiting, seed=1)
+    card = EveningTable.objects.filter(series__evening=waiting).first()
     return {
+        "pitch night played": Page(
+            f"/e/{played.organiser_token}/",
+            who="visitor",
+            types={"evenings:players-add": {"name": "Ivy"}},
+        ),
+        "pitch night tally card": Page(
+            f"/e/{waiting.organiser_token}/tables/{card.pk}/paper",
+            who="visitor",
+            types={"evenings:table-paper": {"first": "30", "second": "12"}},
+        ),
         "evening new": Page(
             "/evenings/new/", who="visitor", types={"evenings:new": {"name": "Fr"}}
         ),

@@ -330,3 +330,68 @@ def test_a_match_point_night_ranks_with_the_sitter_outs_average_on_page_and_api(
     assert any("average" in line for line in row["explanation"])
     german = client.get(f"/de/r/{e.view_token}/").content.decode()
     assert "1½" in german
+
+
+def test_a_tally_card_gives_a_round_its_result_and_a_level_round_its_winner(client):
+    # Issue 21: "a round's result can also be typed from a tally card". Rule
+    # "evening-movement": a progressive round that ended level needs the organiser's
+    # winner; the higher score wins otherwise, and a wrong winner is refused.
+    e = night(8, movement="progressive")
+    first = services.series_draw(evening=e, seed=5)
+    one, _two = first.tables.all()
+    url = f"/en/e/{e.organiser_token}/tables/{one.pk}/paper"
+    page = client.get(url).content.decode()
+    names = dict(e.players.values_list("pk", "name"))
+    a, _b, c, _d = seats(first)[0]
+    assert f"{names[a]} and {names[c]}" in page
+    level = client.post(url, {"first": "31", "second": "31"})
+    assert level.status_code == 400
+    assert "ended level at 31" in level.content.decode()
+    bad = client.post(url, {"first": "many", "second": "12"})
+    assert bad.status_code == 400
+    assert f"{names[a]} and {names[c]}: Give a whole number." in bad.content.decode()
+    wrong = client.post(url, {"first": "40", "second": "12", "winner": "1"})
+    assert wrong.status_code == 400
+    one.refresh_from_db()
+    assert not one.paper
+    assert not one.done
+    assert client.post(url, {"first": "31", "second": "31", "winner": "1"}).status_code == 302
+    one.refresh_from_db()
+    assert (one.paper, one.done, one.winning_team) == (True, True, 1)
+    assert {s.position: s.points for s in one.seats.all()} == {0: 31, 1: 31, 2: 31, 3: 31}
+    # The correction starts from the card as saved.
+    assert 'value="31"' in client.get(url).content.decode()
+    # Through the API: the other table by its tally card.
+    import json
+
+    answer = client.post(
+        f"/api/v1/evenings/{e.pk}/series/1/tables/2/result",
+        json.dumps({"scores": [12, 52]}),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {e.organiser_token}",
+    )
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["table"]["winner"] == 1
+    second = services.series_draw(evening=e)
+    expected = movement.next_progressive_round(as_round(first), {1: 1, 2: 1}, roll=sorted(names))
+    assert seats(second) == [t.seats for t in expected.tables]
+
+
+def test_a_tally_card_is_for_pitch_and_not_after_hands_on_the_sheet():
+    e = night(8)
+    first = services.series_draw(evening=e, seed=5)
+    one, two = first.tables.all()
+    sheet_services.hand_record(
+        sheet=one.sheet,
+        data={"pitcher": 0, "bid": 4, "points": dict.fromkeys(ALL_POINTS, "A")},
+    )
+    one.refresh_from_db()
+    with pytest.raises(RuleError, match="either hands or a tally card"):
+        services.table_tally_result(table=one, scores=[10, 0])
+    with pytest.raises(RuleError) as caught:
+        services.table_tally_result(table=two, scores=[10_000, "x"])
+    assert [p.field for p in caught.value.problems] == ["scores.0", "scores.1"]
+    # Level without a winner is fine where nothing moves by winners: nobody won.
+    services.table_tally_result(table=two, scores=[20, 20])
+    two.refresh_from_db()
+    assert two.winning_team is None
