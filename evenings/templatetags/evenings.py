@@ -10,11 +10,16 @@ from django import template
 from django.urls import reverse
 from django.utils.translation import get_language
 
-from evenings.rules import money, ranking, seating
+from evenings.rules import money, movement, ranking, seating
 
 register = template.Library()
 
-SECTIONS = {**seating.RULE_SECTIONS, **ranking.RULE_SECTIONS, **money.RULE_SECTIONS}
+SECTIONS = {
+    **seating.RULE_SECTIONS,
+    **movement.RULE_SECTIONS,
+    **ranking.RULE_SECTIONS,
+    **money.RULE_SECTIONS,
+}
 
 
 @register.filter
