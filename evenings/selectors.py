@@ -20,6 +20,8 @@ from django.utils import timezone
 from evenings.models import Evening, EveningPlayer, EveningTable, Series, TableSeat
 from evenings.rules import movement, pitch_night
 from evenings.rules import ranking as ranking_rules
+from games import selectors as game_selectors
+from games.models import Hand, Sheet
 from games.rules.errors import RuleError
 
 QUIET_AFTER = datetime.timedelta(minutes=15)
@@ -178,6 +180,100 @@ class EveningView:
         """The ranking's rows with names, for the pages."""
         ranking = self.ranking if explained else self.brief_ranking
         return [{"row": row, "name": self.names.get(row.player, "")} for row in ranking.rows]
+
+
+@dataclass(frozen=True)
+class NightStatistics:
+    """A Pitch night player's bids by size, moons, and results with each partner."""
+
+    bids: tuple[pitch_night.BidCount, ...]
+    moons_tried: int
+    moons_made: int
+    partners: tuple[tuple[str, int, int, int], ...]  # name, rounds, won, points
+    tallied: int  # rounds at a table kept on a tally card: no hands to count
+
+    @property
+    def bids_made(self) -> int:
+        return sum(count.made for count in self.bids)
+
+    @property
+    def bids_set(self) -> int:
+        return sum(count.set for count in self.bids)
+
+    @property
+    def moons_set(self) -> int:
+        return self.moons_tried - self.moons_made
+
+
+def night_statistics(view: EveningView, player: int) -> NightStatistics:
+    """A Pitch night player's statistics (issue 21): the bids they won as pitcher, made
+    and set by size, and their moons, from the hands their tables' sheets recorded (each
+    sheet replayed once); per partner the rounds together, won together and the points
+    scored together, from the ranking (tally cards too)."""
+    rounds = {series.number: view.round_of(series) for series in view.series}
+    mine = []  # (round, table view) where the player sat
+    for series in view.series:
+        for table in view.tables.get(series.number, []):
+            if any(seat.player_id == player for seat in table.seats):
+                mine.append((series.number, table))
+    sheets = {
+        table.table.sheet_id: (number, table)
+        for number, table in mine
+        if table.table.sheet_id and table.table.deals and not table.table.paper
+    }
+    hands: dict[int, list[Any]] = {}
+    for hand in Hand.objects.filter(sheet_id__in=sheets, removed_at__isnull=True).order_by(
+        "sheet_id", "number"
+    ):
+        hands.setdefault(hand.sheet_id, []).append(hand)
+    night: list[pitch_night.NightHand] = []
+    for sheet in Sheet.objects.filter(pk__in=sheets).prefetch_related("seats"):
+        number, table = sheets[sheet.pk]
+        round_ = rounds.get(number)
+        at = round_.tables[table.table.number - 1] if round_ else None
+        if at is None or sheet.game != "pitch":
+            continue
+        sheet._seat_names = tuple(seat.name for seat in sheet.seats.all())
+        state = game_selectors.replayed_engine(sheet, hands.get(sheet.pk, [])).state
+        for deal in state.deals:
+            details = deal.details
+            night.append(
+                pitch_night.NightHand(
+                    number,
+                    at.number,
+                    at.teams,
+                    at.seats[details["pitcher"]],
+                    details["bid"],
+                    bool(details["made"]),
+                    (details["delta"]["A"], details["delta"]["B"]),
+                )
+            )
+    found = next(
+        (stats for stats in pitch_night.player_statistics(night) if stats.player == player), None
+    )
+    partners: dict[int, list[int]] = {}
+    row = view.ranking.row_of(player)
+    for line in row.series if row else ():
+        round_ = rounds.get(line.number)
+        table = round_.table_of(player) if round_ else None
+        if table is None:
+            continue  # sat out
+        together = partners.setdefault(table.partner_of(player), [0, 0, 0])
+        together[0] += 1
+        together[1] += line.won
+        together[2] += line.points
+    return NightStatistics(
+        bids=found.bids if found else (),
+        moons_tried=found.moons_tried if found else 0,
+        moons_made=found.moons_made if found else 0,
+        partners=tuple(
+            (view.names.get(partner, ""), *counts)
+            for partner, counts in sorted(
+                partners.items(), key=lambda item: (-item[1][0], view.names.get(item[0], ""))
+            )
+        ),
+        tallied=sum(1 for _number, table in mine if table.table.paper),
+    )
 
 
 def _team_scores(seats: Sequence[SeatRow]) -> tuple[int, int]:

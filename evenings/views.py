@@ -768,6 +768,12 @@ def _player_context(player: EveningPlayer) -> Any:
             "player": player,
             "row": row,
             "steps": (*view.ranking.explanation, *(row.explanation if row else ())),
+            # A Pitch night: the player's bids, moons and partners (issue 21).
+            "stats": (
+                selectors.night_statistics(view, player.pk)
+                if evening.game == "pitch" and row
+                else None
+            ),
         }
 
     return build

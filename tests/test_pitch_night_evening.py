@@ -10,7 +10,7 @@ from itertools import combinations
 
 import pytest
 
-from evenings import services
+from evenings import selectors, services
 from evenings.models import Evening, EveningTable
 from evenings.rules import movement
 from games import services as sheet_services
@@ -395,3 +395,39 @@ def test_a_tally_card_is_for_pitch_and_not_after_hands_on_the_sheet():
     services.table_tally_result(table=two, scores=[20, 20])
     two.refresh_from_db()
     assert two.winning_team is None
+
+
+def test_a_players_bids_moons_and_partners_of_the_night(client):
+    # Issue 21: per player, bids made and set by size, moons tried and made, and the
+    # results with each partner (a tally-card round counts for the partner, and says
+    # its hands are not counted).
+    e = night(8, movement="progressive")
+    first = services.series_draw(evening=e, seed=5)
+    one, two = first.tables.all()
+    a, b, c, d = seats(first)[0]
+    pitchers = {0: a, 1: b}
+    # Table 1: A (a and c) make a 4 bid, B (b and d) are set on a 6, then A's moon.
+    for pitcher, bid, team in ((0, 4, "A"), (1, 6, "A"), (0, "moon", "A")):
+        sheet_services.hand_record(
+            sheet=one.sheet,
+            data={"pitcher": pitcher, "bid": bid, "points": dict.fromkeys(ALL_POINTS, team)},
+        )
+    services.table_tally_result(table=two, scores=[10, 52])
+    names = dict(e.players.values_list("pk", "name"))
+    view = selectors.evening_view(e)
+    stats = selectors.night_statistics(view, pitchers[0])
+    assert [(c_.size, c_.made, c_.set) for c_ in stats.bids] == [(4, 1, 0)]
+    assert (stats.moons_tried, stats.moons_made) == (1, 1)
+    assert stats.partners == ((names[c], 1, 1, 52),)
+    setter = selectors.night_statistics(view, pitchers[1])
+    assert [(c_.size, c_.made, c_.set) for c_ in setter.bids] == [(6, 0, 1)]
+    assert setter.partners == ((names[d], 1, 0, -6),)
+    tallied = selectors.night_statistics(view, seats(first)[1][0])
+    assert tallied.tallied == 1
+    assert tallied.bids == ()
+    page = client.get(f"/en/r/{e.view_token}/players/{a}").content.decode()
+    assert "Bids as pitcher" in page
+    assert "1 of 1 moon made" in page
+    assert names[c] in page
+    other = client.get(f"/en/r/{e.view_token}/players/{seats(first)[1][0]}").content.decode()
+    assert "1 round was kept on a tally card" in other
