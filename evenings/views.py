@@ -873,24 +873,46 @@ def series_print(request: HttpRequest, token: str, number: int) -> HttpResponse:
     if series is None:
         raise Http404(_("No such series"))
     tables = view.tables.get(number, [])
+    pitch = evening.game == "pitch"
+    round_ = view.round_of(series) if pitch else None
+
+    def partner(player: int) -> str:
+        table = round_.table_of(player) if round_ else None
+        return view.names.get(table.partner_of(player), "") if table else ""
+
     seating = sorted(
         (
-            {"name": view.names[seat.player_id], "table": t.table.number, "seat": seat.position + 1}
+            {
+                "name": view.names[seat.player_id],
+                "table": t.table.number,
+                "seat": seat.position + 1,
+                "partner": partner(seat.player_id),
+            }
             for t in tables
             for seat in t.seats
         ),
         key=lambda line: line["name"].casefold(),
     )
+    out = sorted((view.names.get(p, "") for p in series.sitting_out), key=str.casefold)
     cards = []
     for item in tables:
         sheet = item.table.sheet
         url = request.build_absolute_uri(sheet.get_absolute_url()) if sheet else ""
-        cards.append({"table": item.table, "seats": item.seats, "qr": qr_svg(url) if url else ""})
+        seats = sorted(item.seats, key=lambda seat: seat.position)
+        names = [view.names.get(seat.player_id, "") for seat in seats]
+        teams = (names[0::2], names[1::2]) if pitch and len(names) == 4 else None
+        cards.append(
+            {"table": item.table, "seats": seats, "teams": teams, "qr": qr_svg(url) if url else ""}
+        )
     context = {
         "evening": evening,
         "series": series,
         "seating": seating,
+        "sitting_out": out,
         "cards": cards,
         "names": view.names,
+        "pitch": pitch,
+        # A Pitch tally card's lines: a game to 52 takes some ten to twenty hands.
+        "tally_lines": range(1, 19),
     }
     return _secret(render(request, "evenings/print_series.html", context))

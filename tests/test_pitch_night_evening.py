@@ -431,3 +431,20 @@ def test_a_players_bids_moons_and_partners_of_the_night(client):
     assert names[c] in page
     other = client.get(f"/en/r/{e.view_token}/players/{seats(first)[1][0]}").content.decode()
     assert "1 round was kept on a tally card" in other
+
+
+def test_a_round_prints_its_seating_with_partners_and_a_tally_card_per_table(client):
+    # Issue 21: printing the round's seating and tally cards with QR codes.
+    e = night(9, movement="progressive", sit_out=True)
+    first = services.series_draw(evening=e, seed=3)
+    names = dict(e.players.values_list("pk", "name"))
+    page = client.get(f"/en/e/{e.organiser_token}/series/1/print").content.decode()
+    assert "Round 1: seating list and tally cards" in page
+    a, _b, c, _d = seats(first)[0]
+    assert f'<th scope="row">{names[a]}</th><td>1</td><td>1</td><td>{names[c]}</td>' in page
+    assert f"Sitting this round out: {names[first.sitting_out[0]]}" in page
+    assert page.count('class="tally-table tally-card"') == 2
+    assert page.count("<svg") >= 2
+    assert f"{names[a]} and {names[c]}</th>" in page
+    german = client.get(f"/de/e/{e.organiser_token}/series/1/print").content.decode()
+    assert "Durchgang 1" in german
