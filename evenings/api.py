@@ -181,6 +181,48 @@ class NewEvening(Request):
             )
         ),
     )
+    round_format: str = field(
+        default="target",
+        metadata=spec(
+            Choice(
+                ("target", "hands", "minutes"),
+                gettext_lazy(
+                    "Pitch: a round ends when a team reaches the target, after round_hands "
+                    "hands, or when the organiser calls time (round_minutes is the plan; "
+                    "the hand in play is finished)."
+                ),
+                default="target",
+            )
+        ),
+    )
+    target: int = field(
+        default=52,
+        metadata=spec(
+            Integer(
+                gettext_lazy("Pitch: the target of every table's sheet."),
+                default=52,
+                rule_range=True,
+                minimum=11,
+                maximum=500,
+            )
+        ),
+    )
+    round_hands: int | None = field(
+        default=None,
+        metadata=spec(
+            Integer(gettext_lazy("Pitch: the hands of a round of hands."), minimum=1, maximum=60),
+            nullable=True,
+        ),
+    )
+    round_minutes: int | None = field(
+        default=None,
+        metadata=spec(
+            Integer(
+                gettext_lazy("Pitch: the minutes of a round of minutes."), minimum=5, maximum=300
+            ),
+            nullable=True,
+        ),
+    )
     money: Any = field(
         default=None,
         metadata=spec(
@@ -368,6 +410,22 @@ class PaperResult(Request):
     )
 
 
+@dataclass(frozen=True)
+class LevelWinner(Request):
+    team: int = field(
+        metadata=spec(
+            Integer(
+                gettext_lazy(
+                    "The team that won the level round: 0 (seats 1 and 3) or 1 (seats 2 and 4)."
+                ),
+                minimum=0,
+                maximum=1,
+            ),
+            required=True,
+        )
+    )
+
+
 # -- Answers ---------------------------------------------------------------------------------
 
 
@@ -432,6 +490,10 @@ def evening_json(request: HttpRequest, evening: Evening, *, organiser: bool) -> 
         "sit_out": evening.sit_out,
         "movement": evening.movement,
         "counts": evening.counts,
+        "round_format": evening.round_format,
+        "target": evening.target,
+        "round_hands": evening.round_hands,
+        "round_minutes": evening.round_minutes,
         "roll": [_player_json(p, settled) for p in view.players],
         "series": [
             {
@@ -652,6 +714,10 @@ def evenings(request: HttpRequest) -> JsonResponse:
                 sit_out=data.sit_out,
                 movement=data.movement,
                 counts=data.counts,
+                round_format=data.round_format,
+                target=data.target,
+                round_hands=data.round_hands,
+                round_minutes=data.round_minutes,
                 circle=circle,
                 by=request.user,
                 money=data.money,
@@ -820,6 +886,7 @@ def _series_json(request: HttpRequest, series: Any) -> dict[str, Any]:
         "seed": series.seed,
         "tables": tables,
         "sitting_out": list(series.sitting_out),
+        "time_called_at": series.time_called_at.isoformat() if series.time_called_at else None,
     }
 
 
@@ -865,6 +932,66 @@ def table_result(request: HttpRequest, evening_id: int, number: int, table: int)
         }
 
     return _write(request, evening, record)
+
+
+def _found_table(evening: Evening, number: int, table: int) -> EveningTable | None:
+    return (
+        EveningTable.objects.select_related("series__evening", "sheet")
+        .filter(series__evening=evening, series__number=number, number=table)
+        .first()
+    )
+
+
+@csrf_exempt
+def round_time(request: HttpRequest, evening_id: int) -> JsonResponse:
+    evening = _organiser(request, evening_id, "POST", _("Call time with POST."))
+    if isinstance(evening, JsonResponse):
+        return evening
+
+    def call(version: int | None) -> Answer:
+        series = services.round_call_time(evening=evening, expected_version=version)
+        return 200, _series_json(request, series)
+
+    return _write(request, evening, call)
+
+
+@csrf_exempt
+def table_end(request: HttpRequest, evening_id: int, number: int, table: int) -> JsonResponse:
+    evening = _organiser(request, evening_id, "POST", _("End a table's round with POST."))
+    if isinstance(evening, JsonResponse):
+        return evening
+    found = _found_table(evening, number, table)
+    if found is None:
+        return _refused(_("No such table in that series."), 404)
+
+    def end(version: int | None) -> Answer:
+        services.table_end_now(table=found, expected_version=version)
+        found.refresh_from_db()
+        seats = list(found.seats.all())
+        return 200, {"table": _table_json(request, found, seats, organiser=True, game="pitch")}
+
+    return _write(request, evening, end)
+
+
+@csrf_exempt
+def table_winner(request: HttpRequest, evening_id: int, number: int, table: int) -> JsonResponse:
+    evening = _organiser(request, evening_id, "POST", _("Say a level round's winner with POST."))
+    if isinstance(evening, JsonResponse):
+        return evening
+    found = _found_table(evening, number, table)
+    if found is None:
+        return _refused(_("No such table in that series."), 404)
+    data = _read(request, LevelWinner)
+    if isinstance(data, JsonResponse):
+        return data
+
+    def choose(version: int | None) -> Answer:
+        services.table_level_winner(table=found, team=data.team, expected_version=version)
+        found.refresh_from_db()
+        seats = list(found.seats.all())
+        return 200, {"table": _table_json(request, found, seats, organiser=True, game="pitch")}
+
+    return _write(request, evening, choose)
 
 
 def money_json(view: accounts.MoneyView) -> dict[str, Any]:
@@ -1177,6 +1304,32 @@ def openapi_parts() -> tuple[dict[str, Any], dict[str, Any]]:
                 gettext_lazy("Undo a payment (it stays in the history)"),
                 None,
                 [evening_id, int_param("payment")],
+            )
+        },
+        "/api/v1/evenings/{id}/time": {
+            "post": write(
+                "evening_round_time",
+                gettext_lazy(
+                    "Pitch, a round of minutes: call time (each table finishes the hand in play)"
+                ),
+                None,
+                [evening_id],
+            )
+        },
+        "/api/v1/evenings/{id}/series/{n}/tables/{t}/end": {
+            "post": write(
+                "evening_table_end",
+                gettext_lazy("Pitch: time was called between hands: the table's round ends now"),
+                None,
+                [evening_id, int_param("n"), int_param("t")],
+            )
+        },
+        "/api/v1/evenings/{id}/series/{n}/tables/{t}/winner": {
+            "post": write(
+                "evening_table_winner",
+                gettext_lazy("Pitch: the winner of a round that ended level"),
+                LevelWinner,
+                [evening_id, int_param("n"), int_param("t")],
             )
         },
         "/api/v1/evenings/{id}/series/{n}/tables/{t}/result": {

@@ -84,6 +84,39 @@ class EveningForm(forms.Form):
             "themselves; a night of more than 16 players moves progressively."
         ),
     )
+    round_format = forms.ChoiceField(
+        label=_("A round ends"),
+        choices=(
+            ("target", _("When a team reaches the target")),
+            ("hands", _("After a number of hands")),
+            ("minutes", _("When the organiser calls time (the hand in play is finished)")),
+        ),
+        widget=forms.RadioSelect,
+        initial="target",
+        required=False,
+    )
+    target = forms.IntegerField(
+        label=_("Target"),
+        min_value=11,
+        max_value=500,
+        initial=52,
+        required=False,
+        help_text=_("52 is usual; a shorter game, 21 or 31, suits a night of many rounds."),
+    )
+    round_hands = forms.IntegerField(
+        label=_("Hands a round"),
+        min_value=1,
+        max_value=60,
+        required=False,
+        help_text=_("For rounds of a number of hands, for example 8 or 12."),
+    )
+    round_minutes = forms.IntegerField(
+        label=_("Minutes a round"),
+        min_value=5,
+        max_value=300,
+        required=False,
+        help_text=_("For rounds of minutes, for example 20 or 30."),
+    )
     counts = forms.ChoiceField(
         label=_("A player's total"),
         choices=(

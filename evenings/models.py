@@ -61,6 +61,21 @@ class Evening(models.Model):
     MATCH_POINTS = "match_points"
     COUNTS = ((POINTS, _("Points")), (MATCH_POINTS, _("Match points")))
     counts = models.CharField(max_length=12, choices=COUNTS, default=POINTS)
+    # Pitch: when a round ends at a table: its game reaches the target (the sheets'
+    # target), after a number of hands, or when the organiser calls time (the hand in
+    # play is finished).
+    TO_TARGET = "target"
+    HANDS = "hands"
+    MINUTES = "minutes"
+    ROUND_FORMATS = (
+        (TO_TARGET, _("To the target")),
+        (HANDS, _("A number of hands")),
+        (MINUTES, _("Minutes")),
+    )
+    round_format = models.CharField(max_length=8, choices=ROUND_FORMATS, default=TO_TARGET)
+    target = models.PositiveSmallIntegerField(default=52)
+    round_hands = models.PositiveSmallIntegerField(null=True, blank=True)
+    round_minutes = models.PositiveSmallIntegerField(null=True, blank=True)
     # The money rules as api.md writes them (evenings.rules.money.MoneyRules.as_dict());
     # {} for an evening without money. Read back through read_rules, which checks them.
     money = models.JSONField(default=dict, blank=True)
@@ -128,6 +143,8 @@ class Series(models.Model):
     swaps = models.JSONField(default=list)
     # Player ids sitting this series out (Pitch, in turn).
     sitting_out = models.JSONField(default=list)
+    # Pitch, a round of minutes: when the organiser called time.
+    time_called_at = models.DateTimeField(null=True, blank=True)
     closed = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -162,6 +179,13 @@ class EveningTable(models.Model):
     # 4): its sheet's winner once finished, or from a tally card (the organiser's
     # choice when the two scores are level). The progressive movement moves it up.
     winning_team = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Pitch: the number of hands after which the table's round ends: the night's hands
+    # (a round of hands), or when time is called the hand in play, one more (a round of
+    # minutes; the hands so far when the organiser ends a table between hands). None
+    # while the round runs to the target or the clock.
+    ends_after = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Pitch: the organiser's winner of a round that ended level (0 or 1).
+    level_winner = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ("series", "number")

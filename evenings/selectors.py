@@ -395,6 +395,7 @@ class BoardSeat:
     player: int
     name: str
     signed: bool
+    points: int = 0
 
 
 @dataclass(frozen=True)
@@ -412,8 +413,15 @@ class BoardTable:
     quiet: bool
     sheet_token: str | None
     seats: tuple[BoardSeat, ...]
-    # Pitch: the team that won the table's round (0: seats 1 and 3), once it has one.
+    # Pitch: the team that won the table's round (0: seats 1 and 3), once it has one,
+    # and the hands after which its round ends (a round of hands, or time called).
     winning_team: int | None = None
+    ends_after: int | None = None
+
+    @property
+    def level(self) -> bool:
+        """Pitch: the round is over and the two teams' scores are level."""
+        return self.done and len(self.seats) == 4 and self.seats[0].points == self.seats[1].points
 
     @property
     def teams(self) -> tuple[tuple[BoardSeat, BoardSeat], tuple[BoardSeat, BoardSeat]] | None:
@@ -434,7 +442,8 @@ class BoardTable:
         signed = "".join("1" if seat.signed else "0" for seat in self.seats)
         return (
             f"{self.pk}.{self.deals}.{self.of}.{self.paper:d}{self.done:d}{self.signed:d}"
-            f"{self.quiet:d}.{signed}.{self.winning_team}"
+            f"{self.quiet:d}.{signed}.{self.winning_team}.{self.ends_after}"
+            f".{self.seats[0].points if self.seats else ''}.{self.seats[1].points if len(self.seats) > 1 else ''}"
         )
 
 
@@ -521,14 +530,18 @@ def board_view(evening: Evening, *, now: datetime.datetime | None = None) -> Boa
                 "player_id",
                 "signed",
                 "table__winning_team",
+                "table__ends_after",
+                "points",
             )
         )
         seats: dict[int, list[BoardSeat]] = {}
         heads: dict[int, tuple[Any, ...]] = {}
         for row in rows:
-            pk, player, signed = row[0], row[10], row[11]
+            pk, player, signed, points = row[0], row[10], row[11], row[14]
             heads.setdefault(pk, row)
-            seats.setdefault(pk, []).append(BoardSeat(player, names.get(player, ""), signed))
+            seats.setdefault(pk, []).append(
+                BoardSeat(player, names.get(player, ""), signed, points)
+            )
         for pk, head in heads.items():
             _pk, number, size, deals, of, paper, done, signed_at, last, token = head[:10]
             since = last or current.created_at
@@ -546,6 +559,7 @@ def board_view(evening: Evening, *, now: datetime.datetime | None = None) -> Boa
                     sheet_token=token,
                     seats=tuple(seats[pk]),
                     winning_team=head[12],
+                    ends_after=head[13],
                 )
             )
     return Board(evening, players, series, tables)

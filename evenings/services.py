@@ -20,7 +20,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.formats import date_format
+from django.utils.formats import date_format, time_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -38,12 +38,34 @@ from evenings.rules import ranking as ranking_rules
 from games import services as sheet_services
 from games.models import Sheet
 from games.rules.errors import Problem, RuleError
+from games.rules.pitch import PitchOptions
 from scorekeeper.db import lock_in_order, retry_on_conflict
 
 NAME_LENGTH = 40
+# Pitch rounds of a number of hands or of minutes.
+MOST_HANDS = 60
+MINUTES_RANGE = (5, 300)
 # A Pitch sheet's teams as the movement numbers them (seats 1 and 3 are team A).
 PITCH_TEAMS = {"A": 0, "B": 1}
 MOST_SERIES = 20
+
+
+def _whole_in(
+    value: object, low: int, high: int, field: str, problems: list[Problem]
+) -> int | None:
+    """``value`` as a whole number from ``low`` to ``high`` (a digit string too), or a
+    problem said for ``field``."""
+    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) < 6:
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        problems.append(
+            Problem(
+                field,
+                _("Give a whole number from %(low)s to %(high)s.") % {"low": low, "high": high},
+            )
+        )
+        return None
+    return value
 
 
 def _tidy(value: object) -> str:
@@ -61,6 +83,10 @@ def evening_create(
     sit_out: bool = False,
     movement: object = "lot",
     counts: object = "points",
+    round_format: object = "target",
+    target: object = 52,
+    round_hands: object = None,
+    round_minutes: object = None,
     circle: Circle | None = None,
     by: Any = None,
     money: Mapping[str, Any] | None = None,
@@ -118,6 +144,33 @@ def evening_create(
         )
     elif counts != Evening.POINTS and game != "pitch":
         problems.append(Problem("counts", _("Match points are counted at a Pitch night only.")))
+    hands = minutes = None
+    if round_format not in (Evening.TO_TARGET, Evening.HANDS, Evening.MINUTES):
+        problems.append(
+            Problem(
+                "round_format",
+                _(
+                    "Choose when a round ends: at the target, after a number of hands, "
+                    "or in minutes."
+                ),
+            )
+        )
+    elif round_format != Evening.TO_TARGET and game != "pitch":
+        problems.append(
+            Problem(
+                "round_format",
+                _("Rounds of hands or minutes are played at a Pitch night only."),
+            )
+        )
+    elif round_format == Evening.HANDS:
+        hands = _whole_in(round_hands, 1, MOST_HANDS, "round_hands", problems)
+    elif round_format == Evening.MINUTES:
+        low, high = MINUTES_RANGE
+        minutes = _whole_in(round_minutes, low, high, "round_minutes", problems)
+    try:
+        PitchOptions.from_mapping({"target": target}, field="target")
+    except RuleError as error:
+        problems.extend(Problem("target", p.message) for p in error.problems)
     deals = seating.SeriesDeals()
     try:
         deals = seating.SeriesDeals.from_mapping(series_deals)
@@ -143,6 +196,10 @@ def evening_create(
         sit_out=bool(sit_out) and game == "pitch",
         movement=movement,
         counts=counts,
+        round_format=round_format,
+        target=target if game == "pitch" else 52,
+        round_hands=hands,
+        round_minutes=minutes,
         circle=circle,
         created_by=by if getattr(by, "is_authenticated", False) else None,
         money=kept,
@@ -336,7 +393,9 @@ def _sheet_options(evening: Evening, size: int) -> dict[str, Any] | None:
         return {
             "series_deals": seating.SeriesDeals.from_mapping(evening.series_deals).for_table(size)
         }
-    return None
+    # Pitch: the night's target (a round to the target ends there; in a round of hands
+    # or minutes a table reaching it ends its round early).
+    return {"target": evening.target} if evening.target != PitchOptions().target else None
 
 
 def _new_sheet(evening: Evening, names: list[str], first_dealer: int, size: int) -> Any:
@@ -478,6 +537,8 @@ def series_draw(
                 size=table.size,
                 sheet=sheet,
                 of=deals.for_table(table.size) if evening.game == "skat" else 0,
+                # A Pitch round of a number of hands ends after them at every table.
+                ends_after=evening.round_hands if evening.round_format == Evening.HANDS else None,
             )
             TableSeat.objects.bulk_create(
                 TableSeat(table=row, position=i, player_id=p) for i, p in enumerate(table.players)
@@ -901,6 +962,86 @@ def table_tally_result(
     return table
 
 
+@retry_on_conflict
+def round_call_time(*, evening: Evening, expected_version: int | None = None) -> Series:
+    """The organiser calls time on a Pitch round of minutes: at every table still
+    playing, the hand in play is finished and the round ends with it."""
+    with transaction.atomic():
+        evening = _locked(evening, expected_version)
+        series = evening.series.order_by("-number").first()
+        if evening.game != "pitch" or evening.round_format != Evening.MINUTES:
+            raise RuleError(_("Time is called in a Pitch round of minutes only."))
+        if series is None or series.closed:
+            raise RuleError(_("No round is being played."))
+        if series.time_called_at is not None:
+            raise RuleError(
+                _("Time was called on round %(round)s at %(time)s.")
+                % {
+                    "round": series.number,
+                    "time": time_format(timezone.localtime(series.time_called_at), "TIME_FORMAT"),
+                }
+            )
+        # The tables' sheets first (a deal at a table locks its sheet, then its row).
+        lock_in_order(Sheet.objects.filter(evening_table__series=series))
+        tables = list(series.tables.select_for_update(of=("self",)).order_by("number"))
+        for table in tables:
+            if not table.done:
+                table.ends_after = table.deals + 1
+                table.save(update_fields=["ends_after"])
+        series.time_called_at = timezone.now()
+        series.save(update_fields=["time_called_at"])
+        _bump(evening)
+    return series
+
+
+@retry_on_conflict
+def table_end_now(*, table: EveningTable, expected_version: int | None = None) -> EveningTable:
+    """Time was called while a Pitch table was between hands: its round ends with the
+    hands it has entered (the higher score won; level, the organiser says who)."""
+    with transaction.atomic():
+        evening = _locked(table.series.evening, expected_version)
+        lock_in_order(Sheet.objects.filter(evening_table=table.pk))
+        table = (
+            EveningTable.objects.select_for_update(of=("self",))
+            .select_related("series")
+            .get(pk=table.pk)
+        )
+        table.series.evening = evening
+        if table.series.time_called_at is None or table.ends_after is None:
+            raise RuleError(_("A table is ended early only once time is called on its round."))
+        if table.done:
+            raise RuleError(_("Table %(table)s has finished its round.") % {"table": table.number})
+        table.ends_after = table.deals
+        seats = list(table.seats.all())
+        _pitch_round_end(table, seats, None)
+        table.save(update_fields=["ends_after", "done", "winning_team"])
+        _bump(evening)
+    return table
+
+
+@retry_on_conflict
+def table_level_winner(
+    *, table: EveningTable, team: object, expected_version: int | None = None
+) -> EveningTable:
+    """The organiser says which team won a Pitch round that ended level at a table."""
+    with transaction.atomic():
+        evening = _locked(table.series.evening, expected_version)
+        table = EveningTable.objects.select_for_update(of=("self",)).get(pk=table.pk)
+        if team not in (0, 1, "0", "1"):
+            raise RuleError(_("The winning team is the first (0) or the second (1)."), "team")
+        scores = {seat.position: seat.points for seat in table.seats.all()}
+        if not table.done or scores.get(0, 0) != scores.get(1, 0):
+            raise RuleError(
+                _("Table %(table)s's round did not end level: its scores say who won.")
+                % {"table": table.number}
+            )
+        table.level_winner = int(team)  # type: ignore[arg-type]
+        table.winning_team = table.level_winner
+        table.save(update_fields=["level_winner", "winning_team"])
+        _bump(evening)
+    return table
+
+
 def _int(value: object, field: str) -> int:
     if isinstance(value, bool):
         raise RuleError(_("Give a whole number."), field)
@@ -998,11 +1139,23 @@ def table_from_sheet(*, table: EveningTable, sheet: Any, state: Any, change: str
         for seat in seats:
             team = next((t for t, ss in team_seats.items() if seat.position in ss), None)
             seat.points = int(teams.get(team, 0)) if team is not None else 0
-        # Team A sits in seats 1 and 3: the movement's first team.
-        table.winning_team = PITCH_TEAMS.get(state.details.get("winner"))
+        count = sheet.deal_count
+        if change == "entered" and table.ends_after is not None and count > table.ends_after:
+            raise RuleError(
+                ngettext(
+                    "Round %(round)s ended at this table after %(n)s hand; no hand is "
+                    "entered after it.",
+                    "Round %(round)s ended at this table after %(n)s hands; no hand is "
+                    "entered after them.",
+                    table.ends_after,
+                )
+                % {"round": table.series.number, "n": table.ends_after}
+            )
     TableSeat.objects.bulk_update(seats, ["points", "won", "lost", "others_lost"])
     table.deals = sheet.deal_count
     table.done = bool(state.finished)
+    if evening.game == "pitch":
+        _pitch_round_end(table, seats, state.details.get("winner") if state.finished else None)
     if change in ("entered", "corrected", "removed", "restored"):
         table.last_entry_at = timezone.now()
     table.save(update_fields=["deals", "done", "last_entry_at", "winning_team"])
@@ -1012,3 +1165,25 @@ def table_from_sheet(*, table: EveningTable, sheet: Any, state: Any, change: str
         )
     if before is not None and change in ("entered", "corrected", "removed", "restored"):
         _note_after_signing(table, before)
+
+
+def _pitch_round_end(table: EveningTable, seats: Sequence[TableSeat], winner: object) -> None:
+    """Whether a Pitch table's round is over and who won it: its game reached the
+    target (the sheet's winner), or the table played the hands its round ends after
+    (the higher score won; level, nobody until the organiser says). Team A sits in
+    seats 1 and 3: the movement's first team."""
+    if winner is not None:
+        table.done = True
+        table.winning_team = PITCH_TEAMS.get(winner)  # type: ignore[call-overload]
+        return
+    if table.ends_after is not None and table.deals >= table.ends_after:
+        table.done = True
+        scores = {seat.position: seat.points for seat in seats}
+        first, second = scores.get(0, 0), scores.get(1, 0)
+        if first != second:
+            table.winning_team = 0 if first > second else 1
+        else:
+            table.winning_team = table.level_winner  # the organiser's choice, if made
+        return
+    table.done = False
+    table.winning_team = None

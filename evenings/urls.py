@@ -28,6 +28,9 @@ urlpatterns = [
     path("e/<str:token>/tables/<int:table_id>/", views.table_link, name="table-link"),
     path("e/<str:token>/tables/<int:table_id>/paper", views.table_paper, name="table-paper"),
     path("e/<str:token>/tables/<int:table_id>/signed", views.table_signed, name="table-signed"),
+    path("e/<str:token>/time", views.round_time, name="round-time"),
+    path("e/<str:token>/tables/<int:table_id>/end", views.table_end, name="table-end"),
+    path("e/<str:token>/tables/<int:table_id>/winner", views.table_winner, name="table-winner"),
     path("e/<str:token>/money/", views_money.money, name="money"),
     path("e/<str:token>/money/pay", views_money.money_pay, name="money-pay"),
     path(

@@ -8,6 +8,7 @@ fixed number of queries. A link that opens nothing is a 404.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from typing import Any
 
@@ -117,6 +118,12 @@ def evening_new(request: HttpRequest) -> HttpResponse:
                 # it was when the game was switched).
                 movement=(data["movement"] or "lot") if data["game"] == "pitch" else "lot",
                 counts=(data["counts"] or "points") if data["game"] == "pitch" else "points",
+                round_format=(
+                    (data["round_format"] or "target") if data["game"] == "pitch" else "target"
+                ),
+                target=data["target"] or 52 if data["game"] == "pitch" else 52,
+                round_hands=data["round_hands"],
+                round_minutes=data["round_minutes"],
                 circle=circle,
                 by=request.user,
                 # Said on the form: with the box unticked the evening keeps no money.
@@ -236,6 +243,12 @@ def _board_context(request: HttpRequest, evening: Evening) -> dict[str, Any]:
             "draw_form": DrawForm(initial={"seed": new_seed(), "method": "lot"}),
             # A Pitch night seated by its movement: round 1 by lot, then by itself.
             "moving": evening.game == "pitch" and evening.movement != "lot",
+            # A Pitch round of minutes: when its time is up (the organiser calls it).
+            "round_ends": (
+                current.created_at + datetime.timedelta(minutes=evening.round_minutes)
+                if current is not None and evening.round_minutes
+                else None
+            ),
             "swap_form": _swap_form(board) if current and not board.started else None,
             "view_url": request.build_absolute_uri(
                 reverse("evenings:ranking", args=[evening.view_token])
@@ -629,6 +642,48 @@ def _tally_said(problem: Any, seats: list[Any]) -> str:
         team = _("%(a)s and %(b)s") % {"a": names[index], "b": names[index + 2]}
         return _("%(team)s: %(problem)s") % {"team": team, "problem": problem.message}
     return str(problem.message)
+
+
+@require_POST
+def round_time(request: HttpRequest, token: str) -> HttpResponse:
+    """The organiser calls time on a Pitch round of minutes."""
+    evening = _organised(token)
+    try:
+        series = services.round_call_time(evening=evening)
+    except RuleError as error:
+        return _refused(request, evening, error)
+    messages.success(
+        request,
+        _("Time is called on round %(round)s: every table finishes the hand in play.")
+        % {"round": series.number},
+    )
+    return _back(evening, "tables")
+
+
+@require_POST
+def table_end(request: HttpRequest, token: str, table_id: int) -> HttpResponse:
+    """Time was called while the table was between hands: its round ends now."""
+    evening = _organised(token)
+    table = _table(evening, table_id)
+    try:
+        services.table_end_now(table=table)
+    except RuleError as error:
+        return _refused(request, evening, error)
+    messages.success(request, _("Table %(table)s's round is over.") % {"table": table.number})
+    return _back(evening, "tables")
+
+
+@require_POST
+def table_winner(request: HttpRequest, token: str, table_id: int) -> HttpResponse:
+    """The organiser says which team won a round that ended level."""
+    evening = _organised(token)
+    table = _table(evening, table_id)
+    try:
+        services.table_level_winner(table=table, team=request.POST.get("team", ""))
+    except RuleError as error:
+        return _refused(request, evening, error)
+    messages.success(request, _("Table %(table)s has its winner.") % {"table": table.number})
+    return _back(evening, "tables")
 
 
 @require_POST

@@ -79,6 +79,21 @@ urlpatterns = [
         name="api-evening-table-result",
     ),
     path(
+        "api/v1/evenings/<int:evening_id>/time",
+        evenings_api.round_time,
+        name="api-evening-round-time",
+    ),
+    path(
+        "api/v1/evenings/<int:evening_id>/series/<int:number>/tables/<int:table>/end",
+        evenings_api.table_end,
+        name="api-evening-table-end",
+    ),
+    path(
+        "api/v1/evenings/<int:evening_id>/series/<int:number>/tables/<int:table>/winner",
+        evenings_api.table_winner,
+        name="api-evening-table-winner",
+    ),
+    path(
         "api/v1/seasons/<int:season_id>/standings",
         circles_api.season_standings,
         name="api-standings",

@@ -112,6 +112,21 @@ MATRIX = {
         ONLY["organiser"],
     ),
     "table-sign": ("get", lambda w, r: f"/en/t/{table(w, r)}/sign", {}, ONLY["table"]),
+    # A Pitch night's round of minutes and level rounds (issue 21): this Skat evening
+    # refuses them to its organiser (400), and nobody else reaches them.
+    "round-time": ("post", lambda w, r: f"/en/e/{org(w, r)}/time", {}, ONLY["organiser"]),
+    "table-end": (
+        "post",
+        lambda w, r: f"/en/e/{org(w, r)}/tables/{w['one'].pk}/end",
+        {},
+        ONLY["organiser"],
+    ),
+    "table-winner": (
+        "post",
+        lambda w, r: f"/en/e/{org(w, r)}/tables/{w['one'].pk}/winner",
+        {"team": "0"},
+        ONLY["organiser"],
+    ),
     # A player's own link: none of these roles holds it (tests/test_evenings_money.py
     # opens it with the link itself).
     "own": ("get", lambda w, r: f"/en/p/{FAKE}/", {}, dict.fromkeys(ROLES, NO)),
@@ -218,6 +233,22 @@ API = {
             "post",
             lambda w: f"/api/v1/evenings/{w['evening'].pk}/series/1/tables/2/result",
             {"rows": []},
+        ),
+        ONLY["organiser"],
+    ),
+    "api-evening-round-time": (
+        *api("post", lambda w: f"/api/v1/evenings/{w['evening'].pk}/time", {}),
+        ONLY["organiser"],
+    ),
+    "api-evening-table-end": (
+        *api("post", lambda w: f"/api/v1/evenings/{w['evening'].pk}/series/1/tables/2/end", {}),
+        ONLY["organiser"],
+    ),
+    "api-evening-table-winner": (
+        *api(
+            "post",
+            lambda w: f"/api/v1/evenings/{w['evening'].pk}/series/1/tables/2/winner",
+            {"team": 0},
         ),
         ONLY["organiser"],
     ),

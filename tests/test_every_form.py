@@ -122,6 +122,9 @@ NO_FORM = {
     "api-evening-player": "JSON API",
     "api-evening-series": "JSON API",
     "api-evening-table-result": "JSON API",
+    "api-evening-round-time": "JSON API",
+    "api-evening-table-end": "JSON API",
+    "api-evening-table-winner": "JSON API",
     "api-evening-money": "JSON API",
     "api-evening-payments": "JSON API",
     "api-evening-payment": "JSON API",
@@ -410,7 +413,37 @@ def evening_pages(w: World) -> dict[str, Page]:
     evening_services.players_add(evening=waiting, names=eight)
     evening_services.series_draw(evening=waiting, seed=1)
     card = EveningTable.objects.filter(series__evening=waiting).first()
+    # Rounds of minutes: one whose time runs (the board's "Call time"), one whose time
+    # is called, with a table between hands (ended at once: level, who won?) and a table
+    # still finishing its hand (ended by the organiser).
+    timed = {
+        "played_on": day,
+        "game": "pitch",
+        "movement": "progressive",
+        "round_format": "minutes",
+        "round_minutes": 20,
+    }
+    running = evening_services.evening_create(name="Pitch running", **timed)
+    evening_services.players_add(evening=running, names=eight)
+    evening_services.series_draw(evening=running, seed=1)
+    called = evening_services.evening_create(name="Pitch called", **timed)
+    evening_services.players_add(evening=called, names=eight)
+    evening_services.series_draw(evening=called, seed=1)
+    evening_services.round_call_time(evening=called)
+    evening_services.table_end_now(
+        table=EveningTable.objects.filter(series__evening=called).order_by("number").first()
+    )
     return {
+        "pitch night running": Page(
+            f"/e/{running.organiser_token}/",
+            who="visitor",
+            types={"evenings:players-add": {"name": "Ivy"}},
+        ),
+        "pitch night time called": Page(
+            f"/e/{called.organiser_token}/",
+            who="visitor",
+            types={"evenings:players-add": {"name": "Ivy"}},
+        ),
         "pitch night played": Page(
             f"/e/{played.organiser_token}/",
             who="visitor",

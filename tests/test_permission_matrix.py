@@ -339,6 +339,12 @@ MATRIX: dict[str, tuple[Build, dict[str, str]]] = {
         NOBODY,
     ),
     "evenings:table-sign": (get(lambda w, r: f"/en/t/{_token(w, r)}/sign"), NOBODY),
+    "evenings:round-time": (post(lambda w, r: f"/en/e/{_token(w, r)}/time"), NOBODY),
+    "evenings:table-end": (post(lambda w, r: f"/en/e/{_token(w, r)}/tables/1/end"), NOBODY),
+    "evenings:table-winner": (
+        post(lambda w, r: f"/en/e/{_token(w, r)}/tables/1/winner"),
+        NOBODY,
+    ),
     "evenings:ranking": (get(lambda w, r: f"/en/r/{_token(w, r)}/"), NOBODY),
     "evenings:screen": (get(lambda w, r: f"/en/r/{_token(w, r)}/screen"), NOBODY),
     "evenings:table-link": (get(lambda w, r: f"/en/e/{_token(w, r)}/tables/1/"), NOBODY),
@@ -364,6 +370,15 @@ MATRIX: dict[str, tuple[Build, dict[str, str]]] = {
     "api-evening-payment": (api("delete", lambda w, r: "/api/v1/evenings/1/payments/1"), NOBODY),
     "api-evening-table-result": (
         api("post", lambda w, r: "/api/v1/evenings/1/series/1/tables/1/result"),
+        NOBODY,
+    ),
+    "api-evening-round-time": (api("post", lambda w, r: "/api/v1/evenings/1/time"), NOBODY),
+    "api-evening-table-end": (
+        api("post", lambda w, r: "/api/v1/evenings/1/series/1/tables/1/end"),
+        NOBODY,
+    ),
+    "api-evening-table-winner": (
+        api("post", lambda w, r: "/api/v1/evenings/1/series/1/tables/1/winner"),
         NOBODY,
     ),
 }

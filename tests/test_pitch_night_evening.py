@@ -448,3 +448,101 @@ def test_a_round_prints_its_seating_with_partners_and_a_tally_card_per_table(cli
     assert f"{names[a]} and {names[c]}</th>" in page
     german = client.get(f"/de/e/{e.organiser_token}/series/1/print").content.decode()
     assert "Durchgang 1" in german
+
+
+def test_a_round_of_hands_ends_at_every_table_after_them(client):
+    # Issue 21, round format "N hands": the table's round ends after its hands (the
+    # higher score won; level, the organiser says who); a hand more is refused with a
+    # message and changes nothing. The night's target is every sheet's target.
+    e = night(8, movement="progressive", round_format="hands", round_hands=2, target=31)
+    first = services.series_draw(evening=e, seed=2)
+    one, two = first.tables.all()
+    assert one.sheet.options["target"] == 31
+    assert one.ends_after == 2
+    for team in ("A", "B"):
+        sheet_services.hand_record(
+            sheet=one.sheet,
+            data={
+                "pitcher": 0 if team == "A" else 1,
+                "bid": 4,
+                "points": dict.fromkeys(ALL_POINTS, team),
+            },
+        )
+    one.refresh_from_db()
+    assert one.done
+    assert one.winning_team is None  # 10 to 10: level
+    with pytest.raises(RuleError, match="ended at this table after 2 hands"):
+        sheet_services.hand_record(
+            sheet=one.sheet,
+            data={"pitcher": 0, "bid": 4, "points": dict.fromkeys(ALL_POINTS, "A")},
+        )
+    one.refresh_from_db()
+    assert one.deals == 2
+    board = client.get(f"/en/e/{e.organiser_token}/").content.decode()
+    assert "The round ended level: who won?" in board
+    assert "A round is 2 hands at every table (or ends when a team reaches 31)." in board
+    url = f"/en/e/{e.organiser_token}/tables/{one.pk}/winner"
+    assert client.post(url, {"team": "2"}).status_code == 400
+    assert client.post(url, {"team": "1"}).status_code == 302
+    one.refresh_from_db()
+    assert one.winning_team == 1
+    refused = client.post(f"/en/e/{e.organiser_token}/tables/{two.pk}/winner", {"team": "0"})
+    assert refused.status_code == 400
+    sheet_page = client.get(two.sheet.get_absolute_url()).content.decode()
+    assert "The round ends here after hand 2." in sheet_page
+
+
+def test_a_round_of_minutes_ends_when_time_is_called_with_the_hand_in_play(client):
+    # Issue 21, round format "minutes": the organiser calls time; each table finishes
+    # the hand in play; a table between hands is ended by the organiser at once.
+    e = night(8, movement="progressive", round_format="minutes", round_minutes=20)
+    first = services.series_draw(evening=e, seed=2)
+    one, two = first.tables.all()
+    sheet_services.hand_record(
+        sheet=one.sheet,
+        data={"pitcher": 0, "bid": 5, "points": dict.fromkeys(ALL_POINTS, "A")},
+    )
+    board = client.get(f"/en/e/{e.organiser_token}/").content.decode()
+    assert "A round is 20 minutes" in board
+    assert "Call time" in board
+    assert client.post(f"/en/e/{e.organiser_token}/time").status_code == 302
+    again = client.post(f"/en/e/{e.organiser_token}/time")
+    assert again.status_code == 400
+    one.refresh_from_db()
+    two.refresh_from_db()
+    assert (one.ends_after, two.ends_after) == (2, 1)
+    sheet_page = client.get(one.sheet.get_absolute_url()).content.decode()
+    assert "Time is called: finish the hand in play." in sheet_page
+    # The hand in play: B make their 4 (ace, jack, off-jack, high joker), A take the
+    # low joker, ten, two and three (6): 16 to 4 after two hands.
+    split = {"low_joker": "A", "ten": "A", "two": "A", "three": "A"}
+    sheet_services.hand_record(
+        sheet=one.sheet,
+        data={"pitcher": 1, "bid": 4, "points": {**dict.fromkeys(ALL_POINTS, "B"), **split}},
+    )
+    one.refresh_from_db()
+    assert one.done
+    assert one.winning_team == 0
+    # Table 2 was between hands: the organiser ends it now; 0 to 0 is level.
+    end = f"/en/e/{e.organiser_token}/tables/{two.pk}/end"
+    assert client.post(end).status_code == 302
+    two.refresh_from_db()
+    assert two.done
+    assert two.winning_team is None
+    assert client.post(end).status_code == 400
+    with pytest.raises(RuleError, match="after 0 hands"):
+        sheet_services.hand_record(
+            sheet=two.sheet,
+            data={"pitcher": 0, "bid": 4, "points": dict.fromkeys(ALL_POINTS, "A")},
+        )
+    import json
+
+    chosen = client.post(
+        f"/api/v1/evenings/{e.pk}/series/1/tables/2/winner",
+        json.dumps({"team": 0}),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {e.organiser_token}",
+    )
+    assert chosen.status_code == 200, chosen.content
+    assert chosen.json()["table"]["winner"] == 0
+    assert services.series_draw(evening=e).number == 2

@@ -107,6 +107,10 @@ def test_openapi_schema_is_served_and_describes_every_referee_endpoint(client):
             "/api/v1/evenings/{id}/payments/{payment}",
             "/api/v1/evenings/{id}/series",
             "/api/v1/evenings/{id}/series/{n}/tables/{t}/result",
+            # A Pitch night's rounds of minutes and level rounds (issue 21).
+            "/api/v1/evenings/{id}/time",
+            "/api/v1/evenings/{id}/series/{n}/tables/{t}/end",
+            "/api/v1/evenings/{id}/series/{n}/tables/{t}/winner",
         ]
     )
     for endpoint in openapi.ENDPOINTS:
