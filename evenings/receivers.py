@@ -38,6 +38,9 @@ def keep_table(*, sheet: Sheet, state: SheetState, change: str, **_: Any) -> Non
     if table is None or table.paper:
         return
     table_from_sheet(table=table, sheet=sheet, state=state, change=change)
+    # The sheet's page is drawn from this sheet after the write: it shows the table as
+    # it is now (its round over, its deals), not as it was loaded before the deal.
+    sheet.evening_table = table
 
 
 @receiver(player_erased, sender=Player, dispatch_uid="evenings-erase-player")
