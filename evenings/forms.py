@@ -31,7 +31,7 @@ class EveningForm(forms.Form):
         initial="skat",
     )
     series_count = forms.IntegerField(
-        label=_("Number of series"), min_value=1, max_value=20, initial=3
+        label=_("Number of series (at Pitch: rounds)"), min_value=1, max_value=20, initial=3
     )
     deals_3 = forms.IntegerField(
         label=_("Deals per series at a table of three"),

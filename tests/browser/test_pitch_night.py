@@ -172,3 +172,62 @@ def test_a_pitch_night_of_twelve_over_four_rounds_with_three_phones(live_server,
     screenshot(own, "pitch-night-ranking-390-light-de")
     for context in (*(c for c, _p in phones), organiser_context):
         context.close()
+
+
+def _night_in_play():
+    """A progressive night of 9 with rounds of minutes, time called on round 1: table 1
+    ended between hands (level: who won?), table 2 still finishing its hand, one
+    player sitting out."""
+    import datetime
+
+    from evenings import services
+
+    evening = services.evening_create(
+        name="Harvest Pitch",
+        played_on=datetime.date.today(),
+        game="pitch",
+        movement="progressive",
+        round_format="minutes",
+        round_minutes=25,
+        counts="match_points",
+        sit_out=True,
+    )
+    services.players_add(evening=evening, names=NAMES[:9])
+    services.series_draw(evening=evening, seed=7)
+    services.round_call_time(evening=evening)
+    one, two = EveningTable.objects.filter(series__evening=evening).order_by("number")
+    services.table_end_now(table=one)
+    return evening, two
+
+
+@pytest.mark.parametrize(
+    ("size", "scheme"),
+    [(PHONE, "dark"), ({"width": 1280, "height": 800}, "light")],
+    ids=["390-dark", "1280-light"],
+)
+def test_the_pitch_night_pages_fit_the_screen(live_server, browser, size, scheme):
+    evening, table = _night_in_play()
+    context, page = _page(browser, size, scheme)
+    width = size["width"]
+    pages = {
+        "board": f"/en/e/{evening.organiser_token}/",
+        "tally": f"/en/e/{evening.organiser_token}/tables/{table.pk}/paper",
+        "table": table.sheet.get_absolute_url(),
+        "print": f"/en/e/{evening.organiser_token}/series/1/print",
+        "own": f"/en/p/{evening.players.first().token}/",
+        "ranking": f"/en/r/{evening.view_token}/",
+        "new": "/en/evenings/new/",
+    }
+    for name, path in pages.items():
+        page.goto(live_server.url + path)
+        assert overflow(page) <= 0, name
+        targets = "main button, main a.button, main input:not([type=radio]), main select"
+        for target in page.locator(f"{targets}, main label:has(> input[type=radio])").all():
+            if target.is_visible():
+                box = target.bounding_box()
+                assert box["height"] >= 44 or target.get_attribute("type") == "checkbox", (
+                    name,
+                    target.evaluate("e => e.outerHTML")[:120],
+                )
+        screenshot(page, f"pitch-night-{name}-{width}-{scheme}")
+    context.close()
