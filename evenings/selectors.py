@@ -192,13 +192,9 @@ class NightStatistics:
     partners: tuple[tuple[str, int, int, int], ...]  # name, rounds, won, points
     tallied: int  # rounds at a table kept on a tally card: no hands to count
 
-    @property
-    def bids_made(self) -> int:
-        return sum(count.made for count in self.bids)
-
-    @property
-    def bids_set(self) -> int:
-        return sum(count.set for count in self.bids)
+    # Bids made and set in all, as the pure statistics add them up.
+    bids_made = pitch_night.PlayerStatistics.bids_made
+    bids_set = pitch_night.PlayerStatistics.bids_set
 
     @property
     def moons_set(self) -> int:

@@ -782,6 +782,23 @@ def _note_after_signing(table: EveningTable, before: dict[int, tuple[int, int]])
     EveningChange.objects.create(evening=evening, table=table, moves=moves)
 
 
+def _locked_table(
+    table: EveningTable, expected_version: int | None
+) -> tuple[Evening, EveningTable]:
+    """The evening and the table, locked for a write to the table's result: the
+    evening's row first, then the table's sheet (a deal at the table locks its sheet,
+    then writes the table's row and seats: evenings.receivers), then the table."""
+    evening = _locked(table.series.evening, expected_version)
+    lock_in_order(Sheet.objects.filter(evening_table=table.pk))
+    table = (
+        EveningTable.objects.select_for_update(of=("self",))
+        .select_related("series")
+        .get(pk=table.pk)
+    )
+    table.series.evening = evening
+    return evening, table
+
+
 @retry_on_conflict
 def table_paper_result(
     *,
@@ -793,16 +810,7 @@ def table_paper_result(
     """A table's series from a paper list: its foot (per player points, won, lost), its
     rows (declarer and the value as written), or both (checked against each other)."""
     with transaction.atomic():
-        evening = _locked(table.series.evening, expected_version)
-        # The table's sheet before the table: a deal at the table locks its sheet, then
-        # writes the table's row and seats (evenings.receivers).
-        lock_in_order(Sheet.objects.filter(evening_table=table.pk))
-        table = (
-            EveningTable.objects.select_for_update(of=("self",))
-            .select_related("series")
-            .get(pk=table.pk)
-        )
-        table.series.evening = evening
+        evening, table = _locked_table(table, expected_version)
         if evening.game != "skat":
             raise RuleError(_("A paper list is typed in for Skat tables."))
         if table.series.closed:
@@ -874,14 +882,7 @@ def table_tally_result(
     and 3 first) and, when they are level, which team won (the progressive movement
     needs a winner at every table; otherwise a level round has none)."""
     with transaction.atomic():
-        evening = _locked(table.series.evening, expected_version)
-        lock_in_order(Sheet.objects.filter(evening_table=table.pk))
-        table = (
-            EveningTable.objects.select_for_update(of=("self",))
-            .select_related("series")
-            .get(pk=table.pk)
-        )
-        table.series.evening = evening
+        evening, table = _locked_table(table, expected_version)
         if evening.game != "pitch":
             raise RuleError(_("A tally card is typed in for Pitch tables."))
         if table.series.closed:
@@ -999,14 +1000,7 @@ def table_end_now(*, table: EveningTable, expected_version: int | None = None) -
     """Time was called while a Pitch table was between hands: its round ends with the
     hands it has entered (the higher score won; level, the organiser says who)."""
     with transaction.atomic():
-        evening = _locked(table.series.evening, expected_version)
-        lock_in_order(Sheet.objects.filter(evening_table=table.pk))
-        table = (
-            EveningTable.objects.select_for_update(of=("self",))
-            .select_related("series")
-            .get(pk=table.pk)
-        )
-        table.series.evening = evening
+        evening, table = _locked_table(table, expected_version)
         if table.series.time_called_at is None or table.ends_after is None:
             raise RuleError(_("A table is ended early only once time is called on its round."))
         if table.done:

@@ -21,6 +21,20 @@ def overflow(page) -> int:
     return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
 
 
+def fits_and_taps(page, name: str) -> None:
+    """No sideways scrolling, and every tap target at least 44 px high (a radio
+    button's target is its label; a checkbox sits in its label's line)."""
+    assert overflow(page) <= 0, name
+    targets = "main button, main a.button, main input:not([type=radio]), main select"
+    for target in page.locator(f"{targets}, main label:has(> input[type=radio])").all():
+        if target.is_visible():
+            box = target.bounding_box()
+            assert box["height"] >= 44 or target.get_attribute("type") == "checkbox", (
+                name,
+                target.evaluate("e => e.outerHTML")[:120],
+            )
+
+
 def shown(number: int) -> re.Pattern:
     """The number exactly, its minus sign written either way (- or −)."""
     return re.compile(rf"^{'[-−]' if number < 0 else ''}{abs(number)}$")

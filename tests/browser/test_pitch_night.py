@@ -15,7 +15,7 @@ from evenings import selectors
 from evenings.models import Evening, EveningTable
 from evenings.rules import movement
 from tests.browser.conftest import _page
-from tests.browser.support import overflow, screenshot
+from tests.browser.support import fits_and_taps, overflow, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -220,14 +220,6 @@ def test_the_pitch_night_pages_fit_the_screen(live_server, browser, size, scheme
     }
     for name, path in pages.items():
         page.goto(live_server.url + path)
-        assert overflow(page) <= 0, name
-        targets = "main button, main a.button, main input:not([type=radio]), main select"
-        for target in page.locator(f"{targets}, main label:has(> input[type=radio])").all():
-            if target.is_visible():
-                box = target.bounding_box()
-                assert box["height"] >= 44 or target.get_attribute("type") == "checkbox", (
-                    name,
-                    target.evaluate("e => e.outerHTML")[:120],
-                )
+        fits_and_taps(page, name)
         screenshot(page, f"pitch-night-{name}-{width}-{scheme}")
     context.close()
