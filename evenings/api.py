@@ -195,16 +195,17 @@ class NewEvening(Request):
             )
         ),
     )
-    target: int = field(
-        default=52,
+    options: Any = field(
+        default=None,
         metadata=spec(
-            Integer(
-                gettext_lazy("Pitch: the target of every table's sheet."),
-                default=52,
-                rule_range=True,
-                minimum=11,
-                maximum=500,
-            )
+            Raw(
+                {"type": "object", "example": {"target": 31, "made_scores": "bid"}},
+                gettext_lazy(
+                    "Pitch: the house rules of every table's sheet, as a new sheet's options "
+                    "(left out: the usual game to 52)."
+                ),
+            ),
+            nullable=True,
         ),
     )
     round_hands: int | None = field(
@@ -491,7 +492,7 @@ def evening_json(request: HttpRequest, evening: Evening, *, organiser: bool) -> 
         "movement": evening.movement,
         "counts": evening.counts,
         "round_format": evening.round_format,
-        "target": evening.target,
+        "options": evening.pitch_options,
         "round_hands": evening.round_hands,
         "round_minutes": evening.round_minutes,
         "roll": [_player_json(p, settled) for p in view.players],
@@ -715,7 +716,7 @@ def evenings(request: HttpRequest) -> JsonResponse:
                 movement=data.movement,
                 counts=data.counts,
                 round_format=data.round_format,
-                target=data.target,
+                pitch_options=data.options,
                 round_hands=data.round_hands,
                 round_minutes=data.round_minutes,
                 circle=circle,

@@ -95,14 +95,6 @@ class EveningForm(forms.Form):
         initial="target",
         required=False,
     )
-    target = forms.IntegerField(
-        label=_("Target"),
-        min_value=11,
-        max_value=500,
-        initial=52,
-        required=False,
-        help_text=_("52 is usual; a shorter game, 21 or 31, suits a night of many rounds."),
-    )
     round_hands = forms.IntegerField(
         label=_("Hands a round"),
         min_value=1,

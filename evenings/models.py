@@ -73,7 +73,9 @@ class Evening(models.Model):
         (MINUTES, _("Minutes")),
     )
     round_format = models.CharField(max_length=8, choices=ROUND_FORMATS, default=TO_TARGET)
-    target = models.PositiveSmallIntegerField(default=52)
+    # Pitch: the house rules of every table's sheet (games.rules.pitch.PitchOptions, as
+    # a new sheet's options; {} for the usual game to 52).
+    pitch_options = models.JSONField(default=dict, blank=True)
     round_hands = models.PositiveSmallIntegerField(null=True, blank=True)
     round_minutes = models.PositiveSmallIntegerField(null=True, blank=True)
     # The money rules as api.md writes them (evenings.rules.money.MoneyRules.as_dict());
@@ -97,6 +99,12 @@ class Evening(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def target(self) -> int:
+        """Pitch: the target of the tables' games."""
+        target = (self.pitch_options or {}).get("target")
+        return target if isinstance(target, int) and not isinstance(target, bool) else 52
 
 
 class EveningPlayer(models.Model):

@@ -84,7 +84,7 @@ def evening_create(
     movement: object = "lot",
     counts: object = "points",
     round_format: object = "target",
-    target: object = 52,
+    pitch_options: Mapping[str, Any] | None = None,
     round_hands: object = None,
     round_minutes: object = None,
     circle: Circle | None = None,
@@ -167,10 +167,14 @@ def evening_create(
     elif round_format == Evening.MINUTES:
         low, high = MINUTES_RANGE
         minutes = _whole_in(round_minutes, low, high, "round_minutes", problems)
-    try:
-        PitchOptions.from_mapping({"target": target}, field="target")
-    except RuleError as error:
-        problems.extend(Problem("target", p.message) for p in error.problems)
+    house: dict[str, Any] = {}
+    if pitch_options and game == "pitch":
+        try:
+            PitchOptions.from_mapping(pitch_options, field="options")
+        except RuleError as error:
+            problems.extend(error.problems)
+        else:
+            house = dict(pitch_options)
     deals = seating.SeriesDeals()
     try:
         deals = seating.SeriesDeals.from_mapping(series_deals)
@@ -197,7 +201,7 @@ def evening_create(
         movement=movement,
         counts=counts,
         round_format=round_format,
-        target=target if game == "pitch" else 52,
+        pitch_options=house,
         round_hands=hands,
         round_minutes=minutes,
         circle=circle,
@@ -393,9 +397,9 @@ def _sheet_options(evening: Evening, size: int) -> dict[str, Any] | None:
         return {
             "series_deals": seating.SeriesDeals.from_mapping(evening.series_deals).for_table(size)
         }
-    # Pitch: the night's target (a round to the target ends there; in a round of hands
-    # or minutes a table reaching it ends its round early).
-    return {"target": evening.target} if evening.target != PitchOptions().target else None
+    # Pitch: the night's house rules, the same at every table (a round to the target
+    # ends there; in a round of hands or minutes a table reaching it ends early).
+    return dict(evening.pitch_options) or None
 
 
 def _new_sheet(evening: Evening, names: list[str], first_dealer: int, size: int) -> Any:

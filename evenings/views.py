@@ -29,6 +29,7 @@ from evenings import accounts, permissions, selectors, services
 from evenings.forms import DrawForm, EveningForm, MoneyForm, PlayerForm, SwapForm, money_field_of
 from evenings.models import Evening, EveningPlayer, EveningTable
 from evenings.rules.seating import new_seed
+from games.games import GAMES
 from games.qr import qr_svg
 from games.rules.errors import RuleError
 from games.rules.words import exact
@@ -121,7 +122,12 @@ def evening_new(request: HttpRequest) -> HttpResponse:
                 round_format=(
                     (data["round_format"] or "target") if data["game"] == "pitch" else "target"
                 ),
-                target=data["target"] or 52 if data["game"] == "pitch" else 52,
+                # The house rules of every table's sheet, as a new sheet asks for them.
+                pitch_options=(
+                    GAMES["pitch"].options_from_post(request.POST)
+                    if data["game"] == "pitch"
+                    else None
+                ),
                 round_hands=data["round_hands"],
                 round_minutes=data["round_minutes"],
                 circle=circle,
@@ -161,7 +167,16 @@ def evening_new(request: HttpRequest) -> HttpResponse:
             )
             return redirect("evenings:board", evening.organiser_token)
     status = 400 if form.errors or money_form.errors else 200
-    context = {"form": form, "money_form": money_form, "circle": circle}
+    context = {
+        "form": form,
+        "money_form": money_form,
+        "circle": circle,
+        # A Pitch night's house rules, as typed (or the usual game).
+        "pitch_game": GAMES["pitch"],
+        "pitch_options": GAMES["pitch"].options_from_post(request.POST)
+        if request.method == "POST"
+        else {},
+    }
     return render(request, "evenings/new.html", context, status=status)
 
 

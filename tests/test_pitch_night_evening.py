@@ -168,6 +168,10 @@ def test_a_rotation_of_more_than_sixteen_is_refused_for_the_progressive_movement
         ({"movement": "progressive", "game": "skat"}, "movement", "Only a Pitch night"),
         ({"counts": "wins"}, "counts", "points or match points"),
         ({"counts": "match_points", "game": "skat"}, "counts", "Pitch night only"),
+        ({"pitch_options": {"target": 3}}, "options.target", "The target must be"),
+        ({"round_format": "hands"}, "round_hands", "from 1 to 60"),
+        ({"round_format": "minutes", "round_minutes": 2}, "round_minutes", "from 5 to 300"),
+        ({"round_format": "minutes", "game": "skat"}, "round_format", "Pitch night only"),
     ],
 )
 def test_a_night_refuses_a_movement_or_count_it_cannot_keep(chosen, field, message):
@@ -208,11 +212,16 @@ def test_the_api_starts_a_progressive_night_and_seats_its_rounds(client):
         "series": 3,
         "movement": "progressive",
         "counts": "match_points",
+        "options": {"target": 31},
     }
     made = post("/api/v1/evenings", body)
     assert made.status_code == 201, made.content
     made = made.json()
     assert (made["movement"], made["counts"]) == ("progressive", "match_points")
+    assert made["options"] == {"target": 31}
+    wrong = post("/api/v1/evenings", {**body, "options": {"target": 3, "two": "me"}})
+    assert wrong.status_code == 422
+    assert {e["field"] for e in wrong.json()["errors"]} == {"options.target", "options.two"}
     token, base = made["organiser_token"], f"/api/v1/evenings/{made['id']}"
     post(base + "/players", {"names": NAMES[:8]}, token)
     seeded = post(base + "/series", {"draw": "seeded"}, token)
@@ -454,10 +463,16 @@ def test_a_round_of_hands_ends_at_every_table_after_them(client):
     # Issue 21, round format "N hands": the table's round ends after its hands (the
     # higher score won; level, the organiser says who); a hand more is refused with a
     # message and changes nothing. The night's target is every sheet's target.
-    e = night(8, movement="progressive", round_format="hands", round_hands=2, target=31)
+    e = night(
+        8,
+        movement="progressive",
+        round_format="hands",
+        round_hands=2,
+        pitch_options={"target": 31, "made_scores": "bid"},
+    )
     first = services.series_draw(evening=e, seed=2)
     one, two = first.tables.all()
-    assert one.sheet.options["target"] == 31
+    assert (one.sheet.options["target"], one.sheet.options["made_scores"]) == (31, "bid")
     assert one.ends_after == 2
     for team in ("A", "B"):
         sheet_services.hand_record(
