@@ -182,6 +182,42 @@ class EveningView:
         return [{"row": row, "name": self.names.get(row.player, "")} for row in ranking.rows]
 
 
+def seating_steps(view: EveningView, series: Series) -> tuple[Any, ...]:
+    """Why a Pitch night's round seats whom where (progressive movement or rotation):
+    the movement's own explanation, worked out again from the rounds before it and
+    the players of this round (the same rules give the same round). Empty when the
+    round is not the movement's (drawn by lot each round, or changed by a swap)."""
+    evening = view.evening
+    if evening.game != "pitch" or series.method not in movement.MOVEMENTS:
+        return ()
+    rounds = {each.number: view.round_of(each) for each in view.series}
+    own = rounds.get(series.number)
+    if own is None or any(r is None for r in rounds.values()):
+        return ()
+    present = list(own.present)
+    try:
+        if series.method == "rotation":
+            first = rounds[1]
+            seed = view.series[0].seed
+            made = movement.rotation_schedule(sorted(first.present), seed=seed, names=view.names)[
+                series.number - 1
+            ]
+        elif series.number == 1:
+            made = movement.first_round(present, series.seed, names=view.names)
+        else:
+            previous = rounds[series.number - 1]
+            winners = {
+                t.table.number: t.table.winning_team for t in view.tables.get(series.number - 1, [])
+            }
+            history = [rounds[n] for n in sorted(rounds) if n < series.number]
+            made = movement.next_progressive_round(
+                previous, winners, history=history, roll=present, names=view.names
+            )
+    except RuleError:
+        return ()
+    return made.explanation if made.tables == own.tables else ()
+
+
 @dataclass(frozen=True)
 class NightStatistics:
     """A Pitch night player's bids by size, moons, and results with each partner."""

@@ -256,8 +256,14 @@ def _board_context(request: HttpRequest, evening: Evening) -> dict[str, Any]:
             "roll": _kept({roll_key: lambda: ("evenings/_board_roll.html", roll)})[roll_key],
             "chips": chips,
             "draw_form": DrawForm(initial={"seed": new_seed(), "method": "lot"}),
-            # A Pitch night seated by its movement: round 1 by lot, then by itself.
+            # A Pitch night seated by its movement: round 1 by lot, then by itself,
+            # and why each player sits where they sit this round.
             "moving": evening.game == "pitch" and evening.movement != "lot",
+            "seating_steps": (
+                selectors.seating_steps(selectors.evening_view(evening), current)
+                if current is not None and evening.game == "pitch" and evening.movement != "lot"
+                else ()
+            ),
             # A Pitch round of minutes: when its time is up (the organiser calls it).
             "round_ends": (
                 current.created_at + datetime.timedelta(minutes=evening.round_minutes)

@@ -561,3 +561,28 @@ def test_a_round_of_minutes_ends_when_time_is_called_with_the_hand_in_play(clien
     assert chosen.status_code == 200, chosen.content
     assert chosen.json()["table"]["winner"] == 0
     assert services.series_draw(evening=e).number == 2
+
+
+def test_the_board_says_why_everyone_sits_where_they_sit(client):
+    # Rule sections "evening-movement" and "evening-rotation": the board shows the
+    # movement's own explanation of the round, each step linked to its rule.
+    e = night(8, movement="progressive")
+    first = services.series_draw(evening=e, seed=9)
+    url = f"/en/e/{e.organiser_token}/"
+    board = client.get(url).content.decode()
+    assert "Why everyone sits where they sit this round" in board
+    assert "Drawn by lot with seed 9" in board
+    one, two = first.tables.all()
+    finish(one, "A")
+    finish(two, "B")
+    services.series_draw(evening=e)
+    board = client.get(url).content.decode()
+    names = dict(e.players.values_list("pk", "name"))
+    a, _b, c, _d = seats(first)[0]
+    assert "rules/#evening-movement" in board
+    assert any(f"{names[p]}" in board for p in (a, c))
+    rotation = night(8, movement="rotation")
+    services.series_draw(evening=rotation, seed=4)
+    page = client.get(f"/en/e/{rotation.organiser_token}/").content.decode()
+    assert "The rotation for 8 players has 7 rounds" in page
+    assert "rules/#evening-rotation" in page
