@@ -438,6 +438,19 @@ def series_draw(
         last = evening.series.order_by("-number").first()
         if last is not None and not last.closed:
             tables = list(last.tables.all())
+            if not all(t.done for t in tables) and evening.game == "pitch":
+                left = sum(not t.done for t in tables)
+                raise RuleError(
+                    ngettext(
+                        "Round %(round)s is still being played: %(n)s table is not done. "
+                        "The next round is seated when every table is done.",
+                        "Round %(round)s is still being played: %(n)s tables are not done. "
+                        "The next round is seated when every table is done.",
+                        left,
+                    )
+                    % {"round": last.number, "n": left},
+                    "draw",
+                )
             if not all(t.done for t in tables):
                 left = sum(not t.done for t in tables)
                 raise RuleError(
@@ -1111,6 +1124,11 @@ def table_from_sheet(*, table: EveningTable, sheet: Any, state: Any, change: str
     inside the sheet's write). A table of a closed series changes no more: the sheet's
     write is refused, and rolls back with this."""
     if table.series.closed and change != "started":
+        if table.series.evening.game == "pitch":
+            raise RuleError(
+                _("Round %(round)s is closed; its tables do not change any more.")
+                % {"round": table.series.number}
+            )
         raise RuleError(
             _("Series %(series)s is closed; its tables do not change any more.")
             % {"series": table.series.number}
