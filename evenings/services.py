@@ -1097,6 +1097,11 @@ def table_sign(
         # The table's sheet before the table (as in table_paper_result).
         lock_in_order(Sheet.objects.filter(evening_table=table.pk))
         table = EveningTable.objects.select_for_update().get(pk=table.pk)
+        if not table.done and evening.game == "pitch":
+            raise RuleError(
+                _("Table %(table)s has not finished its round; it is signed once it has.")
+                % {"table": table.number}
+            )
         if not table.done:
             raise RuleError(
                 _("Table %(table)s has not finished its series; it is signed once it has.")

@@ -586,3 +586,18 @@ def test_the_board_says_why_everyone_sits_where_they_sit(client):
     page = client.get(f"/en/e/{rotation.organiser_token}/").content.decode()
     assert "The rotation for 8 players has 7 rounds" in page
     assert "rules/#evening-rotation" in page
+
+
+def test_a_pitch_tables_qr_and_sign_off_pages_say_round(client):
+    # The glossary's "round (Pitch night)": the table's QR page and its sign-off.
+    e = night(8)
+    first = services.series_draw(evening=e, seed=1)
+    one = first.tables.first()
+    qr = client.get(f"/en/e/{e.organiser_token}/tables/{one.pk}/").content.decode()
+    assert "Table 1 · round 1" in qr
+    sign = client.get(f"/en/t/{one.sheet.edit_token}/sign").content.decode()
+    assert "Sign the round" in sign
+    assert "The round is not over yet at this table" in sign
+    finish(one, "A")
+    sign = client.get(f"/de/t/{one.sheet.edit_token}/sign").content.decode()
+    assert "Der Durchgang ist vorbei." in sign
