@@ -161,8 +161,7 @@ class EveningView:
             seats = [seat.player_id for seat in sorted(view.seats, key=lambda s: s.position)]
             if len(seats) != movement.TABLE_SIZE:
                 return None
-            teams = ((seats[0], seats[2]), (seats[1], seats[3]))
-            tables.append(movement.RoundTable(view.table.number, teams))
+            tables.append(movement.RoundTable.in_seat_order(view.table.number, seats))
         return movement.Round(series.number, tuple(tables), tuple(series.sitting_out))
 
     def seat_lines(self, player: int) -> list[str]:

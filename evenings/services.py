@@ -567,12 +567,12 @@ def series_draw(
 def _round_of(series: Series) -> movement_rules.Round:
     """A drawn round of a Pitch night as the movement reads it: each table's seats in
     order, partners across (seats 1 and 3 against 2 and 4, as the sheet's teams A and B)."""
-    tables = []
-    for table in series.tables.all():
-        seats = [seat.player_id for seat in table.seats.all()]
-        tables.append(
-            movement_rules.RoundTable(table.number, ((seats[0], seats[2]), (seats[1], seats[3])))
+    tables = [
+        movement_rules.RoundTable.in_seat_order(
+            table.number, [seat.player_id for seat in table.seats.all()]
         )
+        for table in series.tables.all()
+    ]
     return movement_rules.Round(series.number, tuple(tables), tuple(series.sitting_out))
 
 

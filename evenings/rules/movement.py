@@ -262,6 +262,13 @@ class RoundTable:
     number: int
     teams: tuple[tuple[int, int], tuple[int, int]]
 
+    @classmethod
+    def in_seat_order(cls, number: int, seats: Sequence[int]) -> RoundTable:
+        """The table whose seats 1 to 4 are ``seats``: partners across, seats 1 and 3
+        against seats 2 and 4 (a Pitch sheet's teams A and B)."""
+        a, b, c, d = seats
+        return cls(number, ((a, c), (b, d)))
+
     @property
     def seats(self) -> tuple[int, int, int, int]:
         """The players in seat order, seat 1 first (seat 1 deals first)."""
@@ -466,7 +473,7 @@ def first_round(roll: Sequence[int], seed: int, *, names: Mapping[int, str] | No
     out = _sitting_out(players, {}, set())
     playing = [p for p in players if p not in out]
     order = shuffled(playing, try_key(seed, 0))
-    tables = tuple(_table_in_seat_order(n, order[4 * (n - 1) : 4 * n]) for n in _numbers(order))
+    tables = tuple(RoundTable.in_seat_order(n, order[4 * (n - 1) : 4 * n]) for n in _numbers(order))
     steps = [_tables_step(len(tables))]
     if out:
         steps.append(
@@ -489,11 +496,6 @@ def first_round(roll: Sequence[int], seed: int, *, names: Mapping[int, str] | No
 
 def _numbers(seated: Sequence[int]) -> range:
     return range(1, len(seated) // TABLE_SIZE + 1)
-
-
-def _table_in_seat_order(number: int, seats: Sequence[int]) -> RoundTable:
-    a, b, c, d = seats
-    return RoundTable(number, ((a, c), (b, d)))
 
 
 @dataclass
@@ -914,7 +916,7 @@ def rotation_schedule(
     schedule = []
     for number, design in enumerate(_design(count)[: rounds or length], start=1):
         tables = tuple(
-            _table_in_seat_order(t, [place[s] for s in seats])
+            RoundTable.in_seat_order(t, [place[s] for s in seats])
             for t, seats in enumerate(design, start=1)
         )
         seated = {p for table in tables for p in table.seats}
