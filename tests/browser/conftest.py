@@ -6,6 +6,8 @@ root). Without it these tests are skipped on a developer's machine and fail in C
 
 import os
 import shutil
+import threading
+import time
 import zlib
 from pathlib import Path
 
@@ -60,6 +62,39 @@ def browser():
         del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
     else:
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
+
+
+@pytest.fixture(autouse=True)
+def _quiet_server_before_flush(request):
+    """Every page is closed and the live server has answered its last request before the
+    test's database is emptied.
+
+    A transactional test ends with a flush (TRUNCATE on PostgreSQL). A request the page
+    sent last (a deferred fetch, a poll, a beacon) could still be running in a live-server
+    thread with locks of its own; TRUNCATE then waited on it while it waited on
+    TRUNCATE, PostgreSQL broke the deadlock by failing the flush, and the next test
+    errored ("couldn't be flushed", CI of stop 27). This fixture is set up after the
+    plugin's database fixtures, so its teardown runs before theirs.
+    """
+    yield
+    if "browser" not in request.fixturenames:
+        return
+    browser = request.getfixturevalue("browser")
+    for context in list(browser.contexts):
+        context.close()
+    # socketserver names each request thread after its target; a closed page closes its
+    # keep-alive connections, so these threads end once their request is answered.
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        busy = [
+            thread
+            for thread in threading.enumerate()
+            if "process_request_thread" in thread.name and thread.is_alive()
+        ]
+        if not busy:
+            return
+        busy[0].join(timeout=0.5)
+    pytest.fail("the live server was still answering requests 30 s after the pages closed")
 
 
 def _page(browser, viewport, color_scheme, request=None):
