@@ -154,6 +154,10 @@ class CircleSheet(models.Model):
     circle = models.ForeignKey(Circle, on_delete=models.CASCADE, related_name="sheets")
     played_on = models.DateField(_("played on"))
     excluded = models.BooleanField(_("left out of the standings"), default=False)
+    # A game written on a tally card instead of hand by hand (a Pitch night's table):
+    # ``{"teams": {"A": n, "B": n}}``; what the sheet contributes comes from it
+    # (circles.rules.contributions.tally_state), not from its deals.
+    tally = models.JSONField(null=True, blank=True, default=None)
     added_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

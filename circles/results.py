@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 
 from circles.models import Circle, CircleSheet, SeatPlayer, SheetResult, StandingsChange
-from circles.rules.contributions import follows, seat_stats, seat_stats_after
+from circles.rules.contributions import follows, seat_stats, seat_stats_after, tally_state
 from circles.standings_cache import moved
 from games import selectors as sheet_selectors
 from games.models import Sheet
@@ -49,6 +49,10 @@ def store_results(
     stored stats take that one deal (``seat_stats_after``), at the same cost at deal
     200 as at deal 10; stats that cannot take it (a seat without any, or stats stored
     by older code) are derived again from a replay of the whole sheet."""
+    if link.tally is not None:
+        # Its game was written on a tally card: that is what it contributes.
+        state = tally_state(sheet.game, link.tally, state.players)
+        entries = []
     seats = dict(SeatPlayer.objects.filter(sheet=link).values_list("position", "player_id"))
     before = {
         result.position: result

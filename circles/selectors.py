@@ -145,9 +145,10 @@ def records(
     counted_only: bool = True,
 ) -> dict[str, list[SheetRecord]]:
     """The finished sheets' contributions, by game, from one query."""
+    # Finished: the sheet's game is over, or it was written on a tally card.
     results = SheetResult.objects.filter(
+        Q(sheet__sheet__finished=True) | Q(sheet__tally__isnull=False),
         sheet__circle_id=circle_id,
-        sheet__sheet__finished=True,
         sheet__sheet__deleted_at__isnull=True,
     )
     if counted_only:
@@ -250,6 +251,7 @@ def season_standings(season: Season, *, include_guests: bool = False) -> SeasonS
         excluded=False,
         sheet__finished=False,
         sheet__deleted_at__isnull=True,
+        tally__isnull=True,
     ).count()
     return SeasonStandings(
         season=season,

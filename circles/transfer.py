@@ -76,7 +76,7 @@ from circles.models import (
     SheetResult,
     StandingsChange,
 )
-from circles.rules.contributions import seat_stats
+from circles.rules.contributions import seat_stats, tally_state
 from circles.wording import CHANGE_WORDS
 from games import services as sheet_services
 from games import snapshots
@@ -273,6 +273,7 @@ def _sheet_batch(ids: Sequence[int]) -> Iterator[tuple[int, str]]:
             "sheet__updated_at",
             "played_on",
             "excluded",
+            "tally",
             "added_at",
         )
     )
@@ -312,6 +313,7 @@ def _sheet_batch(ids: Sequence[int]) -> Iterator[tuple[int, str]]:
         updated,
         played_on,
         excluded,
+        tally,
         added,
     ) in links:
         sheet = {
@@ -324,6 +326,7 @@ def _sheet_batch(ids: Sequence[int]) -> Iterator[tuple[int, str]]:
             "updated_at": _when(updated),
             "played_on": _day(played_on),
             "excluded": excluded,
+            **({"tally": tally} if tally is not None else {}),
             "added_at": _when(added),
             "seats": [
                 {"position": position, "name": name, "player": players[sheet_id, position]}
@@ -467,6 +470,27 @@ def _whole_or_null(item: Mapping[str, Any], key: str, where: str) -> int | None:
     if value is not None and type(value) is not int:
         raise _refuse(path, _("Give a whole number here, or null."))
     return value
+
+
+def _tally(
+    item: Mapping[str, Any],
+    where: str,
+    game: str,
+    names: Sequence[str],
+    deals: Sequence[Any],
+) -> Mapping[str, Any] | None:
+    """A sheet's game as written on a tally card (left out: none), checked as the
+    evening's tally card checks it; a sheet has either deals or a tally."""
+    if item.get("tally") is None:
+        return None
+    tally = item["tally"]
+    try:
+        tally_state(game, tally, names)
+    except RuleError as error:
+        raise error.prefixed(where) from error
+    if deals:
+        raise _refuse(f"{where}.tally", _("A sheet written on a tally card has no deals."))
+    return {"teams": {team: int(score) for team, score in tally["teams"].items()}}
 
 
 def _flag(item: Mapping[str, Any], key: str, where: str) -> bool:
@@ -669,6 +693,7 @@ class _Planned:
     players: list[Player]
     deals: list[_Deal]
     excluded: bool
+    tally: Mapping[str, Any] | None
     added_at: datetime.datetime | None
     stats: Sequence[Mapping[str, Any]]
     engine: Any
@@ -889,6 +914,7 @@ class _Import:
             except RuleError as error:
                 raise error.prefixed(where) from error
             live, undone = _deals(item, where)
+            tally = _tally(item, where, sheet.game, names, live + undone)
         except RuleError as error:
             checked.before_play = error
             return checked
@@ -902,7 +928,9 @@ class _Import:
             live=tuple(deal.entry for deal in live),
             undone=tuple(deal.entry for deal in undone),
             language=translation.get_language(),
+            tally=tally,
         )
+        checked.tally = tally
         try:
             checked.excluded = _flag(item, "excluded", where)
             checked.added_at = _moment(item, "added_at", where)
@@ -944,6 +972,7 @@ class _Import:
                     players=checked.players,
                     deals=sorted(deals, key=lambda deal: deal.index),
                     excluded=checked.excluded,
+                    tally=checked.tally,
                     added_at=checked.added_at,
                     stats=result.stats,
                     engine=result.engine,
@@ -1006,9 +1035,9 @@ class _Import:
         )
         _rows(
             CircleSheet,
-            ("sheet", "circle", "played_on", "excluded", "added_at"),
+            ("sheet", "circle", "played_on", "excluded", "tally", "added_at"),
             [
-                (p.sheet.pk, self.circle.pk, p.sheet.played_on, p.excluded, p.added_at)
+                (p.sheet.pk, self.circle.pk, p.sheet.played_on, p.excluded, p.tally, p.added_at)
                 for p in planned
             ],
         )
@@ -1169,6 +1198,8 @@ class _Job:
     live: tuple[Mapping[str, Any], ...]
     undone: tuple[Mapping[str, Any], ...]
     language: str | None
+    # The game as written on a tally card (circles.models.CircleSheet.tally), or None.
+    tally: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -1198,6 +1229,7 @@ class _Checked:
     live: list[_Deal] = field(default_factory=list)
     undone: list[_Deal] = field(default_factory=list)
     excluded: bool = False
+    tally: Mapping[str, Any] | None = None
     added_at: datetime.datetime | None = None
     job: _Job | None = None
     before_play: RuleError | None = None
@@ -1223,7 +1255,11 @@ def _play_one(job: _Job) -> _Played:
             except RuleError as error:
                 return _Played(refused=index, why=_why(error))
         state = engine.state
-        stats = tuple(seat_stats(job.game, state, job.live))
+        if job.tally is None:
+            stats = tuple(seat_stats(job.game, state, job.live))
+        else:
+            # Written on a tally card: it contributes that game (circles.results).
+            stats = tuple(seat_stats(job.game, tally_state(job.game, job.tally, job.names), ()))
         # The engine as a write keeps it (games.selectors.keep_engine): the sheet's page
         # and its next deal start from it.
         kept = snapshots.dump(engine)

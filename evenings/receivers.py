@@ -17,7 +17,8 @@ from games.models import Sheet
 from games.rules.sheet import SheetState
 from games.signals import sheet_changed
 
-CHANGES = ("started", "entered", "corrected", "removed", "restored")
+# "limited": a Pitch game given its number of hands (time called at a party night).
+CHANGES = ("started", "entered", "corrected", "removed", "restored", "limited")
 
 
 @receiver(sheet_changed, sender=Sheet, dispatch_uid="evenings-table-results")

@@ -175,6 +175,18 @@ def evening_create(
             problems.extend(error.problems)
         else:
             house = dict(pitch_options)
+        if isinstance(pitch_options, Mapping) and "hands" in pitch_options:
+            # The round format says how long a table plays: one place, not two.
+            problems.append(
+                Problem(
+                    "options.hands",
+                    _(
+                        "A night's rounds of a number of hands are chosen by the round "
+                        'format (round_format "hands" and round_hands), not by a sheet '
+                        "option."
+                    ),
+                )
+            )
     deals = seating.SeriesDeals()
     try:
         deals = seating.SeriesDeals.from_mapping(series_deals)
@@ -398,8 +410,14 @@ def _sheet_options(evening: Evening, size: int) -> dict[str, Any] | None:
             "series_deals": seating.SeriesDeals.from_mapping(evening.series_deals).for_table(size)
         }
     # Pitch: the night's house rules, the same at every table (a round to the target
-    # ends there; in a round of hands or minutes a table reaching it ends early).
-    return dict(evening.pitch_options) or None
+    # ends there; in a round of hands or minutes a table reaching it ends early). A
+    # round of hands is a game of that many hands on the sheet: it ends, and the
+    # circle's season counts it, as the sheet's own game (a round of minutes gets its
+    # number of hands when time is called: round_call_time).
+    options = dict(evening.pitch_options)
+    if evening.round_format == Evening.HANDS and evening.round_hands:
+        options["hands"] = evening.round_hands
+    return options or None
 
 
 def _new_sheet(evening: Evening, names: list[str], first_dealer: int, size: int) -> Any:
@@ -974,6 +992,19 @@ def table_tally_result(
         table.winning_team = winner
         table.last_entry_at = timezone.now()
         table.save(update_fields=["paper", "done", "winning_team", "last_entry_at"])
+        link = (
+            CircleSheet.objects.select_for_update(of=("self",))
+            .filter(sheet_id=table.sheet_id)
+            .first()
+            if table.sheet_id is not None
+            else None
+        )
+        if link is not None:
+            # The circle's season counts the round as the game written on the card (team
+            # A sits in seats 1 and 3: the first score).
+            link.tally = {"teams": {"A": first, "B": second}}
+            link.save(update_fields=["tally"])
+            replay_results(link, change="tally")
         if before is not None:
             _note_after_signing(table, before)
         _bump(evening)
@@ -1006,6 +1037,10 @@ def round_call_time(*, evening: Evening, expected_version: int | None = None) ->
             if not table.done:
                 table.ends_after = table.deals + 1
                 table.save(update_fields=["ends_after"])
+                if table.sheet_id is not None and not table.paper:
+                    # The sheet's game ends with the hand in play (its own rules decide
+                    # it then, and the circle's season counts it as a finished game).
+                    sheet_services.sheet_end_after(sheet=table.sheet, hands=table.ends_after)
         series.time_called_at = timezone.now()
         series.save(update_fields=["time_called_at"])
         _bump(evening)
@@ -1023,9 +1058,16 @@ def table_end_now(*, table: EveningTable, expected_version: int | None = None) -
         if table.done:
             raise RuleError(_("Table %(table)s has finished its round.") % {"table": table.number})
         table.ends_after = table.deals
-        seats = list(table.seats.all())
-        _pitch_round_end(table, seats, None)
-        table.save(update_fields=["ends_after", "done", "winning_team"])
+        table.save(update_fields=["ends_after"])
+        if table.deals and table.sheet_id is not None and not table.paper:
+            # The sheet's game is over with the hands it played (its receiver ends the
+            # table's round as a finished game: evenings.receivers).
+            sheet_services.sheet_end_after(sheet=table.sheet, hands=table.deals)
+            table.refresh_from_db(fields=["done", "winning_team"])
+        else:
+            seats = list(table.seats.all())
+            _pitch_round_end(table, seats, None)
+            table.save(update_fields=["done", "winning_team"])
         _bump(evening)
     return table
 

@@ -294,6 +294,16 @@ GAMES: dict[str, GameEntry] = {
                     ),
                     default="bidder_first",
                 ),
+                OptionField(
+                    "hands",
+                    gettext_lazy("Number of hands"),
+                    "number",
+                    default=None,
+                    help=gettext_lazy(
+                        "Leave it empty to play to the target. With a number, the game ends "
+                        "after that many hands at the latest, and the higher score wins."
+                    ),
+                ),
             ),
         ),
         GameEntry(

@@ -149,6 +149,7 @@ class SheetEvent(models.Model):
     UNDELETED = "undeleted"
     LINKS = "links"
     DATED = "dated"
+    HANDS = "hands"
     KINDS = (
         (STARTED, _("Sheet started")),
         (ENTERED, _("Entered")),
@@ -161,6 +162,7 @@ class SheetEvent(models.Model):
         (UNDELETED, _("Sheet brought back from the trash")),
         (LINKS, _("New links made")),
         (DATED, _("Day played changed")),
+        (HANDS, _("Number of hands set")),
     )
 
     sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="events")

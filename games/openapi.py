@@ -144,6 +144,13 @@ PITCH_OPTIONS = {
             "win on a hand it pitched and made.",
             "bidder_first",
         ),
+        "hands": _integer(
+            "A game of a fixed number of hands: it ends after this many at the latest (a "
+            "team reaching the target ends it before), and the higher score wins; level, "
+            "nobody does. Left out: the game is played to the target.",
+            1,
+            200,
+        ),
     },
     "additionalProperties": False,
 }

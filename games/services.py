@@ -347,6 +347,42 @@ def sheet_set_played_on(
     return sheet
 
 
+def sheet_end_after(*, sheet: Sheet, hands: int, by: Actor = ANONYMOUS) -> SheetState:
+    """A Pitch game that ends after ``hands`` hands at the latest (the option ``hands``):
+    time called on a party night's round of minutes finishes the hand in play, or ends
+    a table between hands with the hands it played. Its last hand decides the game as
+    the sheet's own rules say (the higher score wins; level, nobody), so the circle's
+    season counts it like any finished game. In the caller's transaction where there is
+    one (the evening locked the sheet already)."""
+    entry = GAMES[sheet.game]
+    with transaction.atomic():
+        sheet = _locked(sheet)
+        if sheet.game != "pitch":
+            raise RuleError(_("Only a Pitch game is played to a number of hands."))
+        if sheet.finished:
+            raise RuleError(_("This game is over; its number of hands does not change."))
+        if hands < max(sheet.deal_count, 1):
+            raise RuleError(
+                ngettext(
+                    "This game has played %(count)s hand; it cannot end before it.",
+                    "This game has played %(count)s hands; it cannot end before them.",
+                    sheet.deal_count,
+                )
+                % {"count": sheet.deal_count},
+                "hands",
+            )
+        before = sheet.options.get("hands") if isinstance(sheet.options, dict) else None
+        options = {**(sheet.options or {}), "hands": hands}
+        entry.read_options(options, players=4)  # RuleError at options.hands
+        Sheet.objects.filter(pk=sheet.pk).update(options=options)
+        sheet.options = options
+        sheet._options = None  # the engine reads the options again (GameEntry.sheet_options)
+        _event(sheet, SheetEvent.HANDS, by, before={"hands": before}, after={"hands": hands})
+        entries = [hand.entry for hand in live_hands(sheet)]
+        engine = _replay(entry, sheet, entries, new_index=-1)
+        return _touch(sheet, engine, entries, "limited", None)
+
+
 def _locked(sheet: Sheet, expected_version: int | None = None) -> Sheet:
     """The sheet row, locked for the rest of the transaction; ``StaleSheet`` when the
     writer saw an older version than the one stored (If-Match).

@@ -485,8 +485,12 @@ def test_a_round_of_hands_ends_at_every_table_after_them(client):
         )
     one.refresh_from_db()
     assert one.done
-    assert one.winning_team is None  # 10 to 10: level
-    with pytest.raises(RuleError, match="ended at this table after 2 hands"):
+    assert one.winning_team is None  # each made its bid of 4 (it scores its bid): level
+    # The round of 2 hands is the sheet's game of 2 hands: the game refuses a third.
+    assert one.sheet.options["hands"] == 2
+    one.sheet.refresh_from_db()
+    assert one.sheet.finished
+    with pytest.raises(RuleError, match="it ended level at 4 after its 2 hands"):
         sheet_services.hand_record(
             sheet=one.sheet,
             data={"pitcher": 0, "bid": 4, "points": dict.fromkeys(ALL_POINTS, "A")},
@@ -601,3 +605,192 @@ def test_a_pitch_tables_qr_and_sign_off_pages_say_round(client):
     finish(one, "A")
     sign = client.get(f"/de/t/{one.sheet.edit_token}/sign").content.decode()
     assert "Der Durchgang ist vorbei." in sign
+
+
+def _circle_night(**kw):
+    """A Pitch night kept in a circle with a season around today (issue 21: "the night
+    counts for a circle's season")."""
+    from django.contrib.auth.models import User
+
+    from circles import services as circle_services
+
+    owner = User.objects.create_user("olga", "olga@example.org", "pw-long-enough-1")
+    circle = circle_services.circle_create(owner=owner, name="Church hall", player_name="Olga")
+    today = datetime.date.today()
+    season = circle_services.season_save(
+        circle=circle,
+        data={
+            "name": "Winter",
+            "starts_on": today - datetime.timedelta(days=30),
+            "ends_on": today + datetime.timedelta(days=30),
+        },
+    )
+    e = services.evening_create(
+        name="Pitch party",
+        played_on=today,
+        game="pitch",
+        series_count=2,
+        circle=circle,
+        by=owner,
+        **kw,
+    )
+    services.players_add(evening=e, names=NAMES[:8])
+    return e, season
+
+
+def _pitch_rows(season) -> dict[str, object]:
+    from circles.selectors import season_standings
+
+    standings = season_standings(season)
+    table = standings.tables.get("pitch")
+    if table is None:
+        return {}
+    return {standings.players[row.player].name: row for row in table.ranked}
+
+
+def _hand(table: EveningTable, pitcher: int, bid, **taken) -> None:
+    """A hand at ``table``: every point to the pitcher's team unless ``taken`` says."""
+    team = "A" if pitcher % 2 == 0 else "B"
+    points = {**dict.fromkeys(ALL_POINTS, team), **taken}
+    sheet_services.hand_record(
+        sheet=table.sheet, data={"pitcher": pitcher, "bid": bid, "points": points}
+    )
+
+
+def test_a_round_of_hands_counts_for_the_circles_season_as_a_finished_game():
+    # A round of 2 hands is a game of 2 hands on each table's sheet: after the second
+    # the higher score has won it, and the season counts the game for all four (Pitch
+    # partner statistics: partners share their team's result), level or not.
+    e, season = _circle_night(movement="progressive", round_format="hands", round_hands=2)
+    one, two = services.series_draw(evening=e, seed=2).tables.all()
+    assert _pitch_rows(season) == {}
+    _hand(one, 0, 4)  # A take all ten: 10 to 0
+    assert _pitch_rows(season) == {}  # a round still being played counts nothing yet
+    _hand(one, 1, 4, ace="A", jack="A", off_jack="A")  # B bid 4, take 7: 13 to 7
+    _hand(two, 0, 4)
+    _hand(two, 1, 4)  # 10 to 10: level after its 2 hands
+    names = {s.player_id: s.player.name for t in (one, two) for s in t.seats.all()}
+    one_seats = [names[s.player_id] for s in one.seats.order_by("position")]
+    two_seats = [names[s.player_id] for s in two.seats.order_by("position")]
+    rows = _pitch_rows(season)
+    assert set(rows) == set(one_seats) | set(two_seats)
+    for position, name in enumerate(one_seats):
+        row = rows[name]
+        assert (row.games, row.hands) == (1, 2)
+        assert row.won == (1 if position % 2 == 0 else 0)  # team A (seats 1 and 3) won
+        partner = one_seats[(position + 2) % 4]
+        assert row.partners == ((e.circle.players.get(name=partner).pk, 1, row.won),)
+    for name in two_seats:
+        assert (rows[name].games, rows[name].won) == (1, 0)  # level: played, won by nobody
+
+
+def test_a_round_of_minutes_counts_for_the_season_once_time_is_called(client):
+    # Time called: the hand in play is the game's last; a table between hands ends with
+    # the hands it played (rule book "End of the game": a game of a fixed number of
+    # hands). Both count for the season; a table that played no hand has no game.
+    e, season = _circle_night(movement="progressive", round_format="minutes", round_minutes=15)
+    one, two = services.series_draw(evening=e, seed=2).tables.all()
+    _hand(one, 0, 4)  # table 1: A 10 to 0, then time is called
+    _hand(two, 1, 5)  # table 2: B 10 to 0
+    services.round_call_time(evening=e)
+    one.sheet.refresh_from_db()
+    assert one.sheet.options["hands"] == 2
+    assert not one.sheet.finished
+    assert _pitch_rows(season) == {}
+    _hand(one, 1, 4, ace="A")  # the hand in play: B bid 4 and take 9, A 1: 11 to 9
+    one.refresh_from_db()
+    assert (one.done, one.winning_team) == (True, 0)
+    # Table 2 finished its hand before time was called: the organiser ends it.
+    assert client.post(f"/en/e/{e.organiser_token}/tables/{two.pk}/end").status_code == 302
+    two.refresh_from_db()
+    two.sheet.refresh_from_db()
+    assert (two.done, two.winning_team, two.sheet.finished) == (True, 1, True)
+    assert two.sheet.events.filter(kind="hands").exists()
+    rows = _pitch_rows(season)
+    assert len(rows) == 8
+    assert sorted(row.won for row in rows.values()) == [0, 0, 0, 0, 1, 1, 1, 1]
+    assert all(row.games == 1 for row in rows.values())
+    sheet_page = client.get(two.sheet.get_absolute_url()).content.decode()
+    assert "Team B won 10 to 0: it had the higher score after 1 hand" in sheet_page
+
+
+def test_a_night_refuses_a_number_of_hands_as_a_sheet_option():
+    with pytest.raises(RuleError) as error:
+        night(8, pitch_options={"hands": 10})
+    assert [p.field for p in error.value.problems] == ["options.hands"]
+    assert "round_format" in error.value.problems[0].message
+
+
+def test_a_tally_card_counts_for_the_season_and_travels_with_the_circle(client):
+    # A round typed from its tally card is the game on the card for the season: the
+    # higher score won it, level nobody did; no hands, bids or moons were seen.
+    import json
+
+    from django.contrib.auth.models import User
+
+    from circles.models import Circle, CircleSheet
+    from circles.results import rebuild_results
+    from circles.transfer import export_circle, import_circle
+    from evenings.models import Evening as EveningModel
+    from evenings.models import TableSeat
+    from games.models import Sheet
+
+    e, season = _circle_night(movement="progressive")
+    one, two = services.series_draw(evening=e, seed=2).tables.all()
+    services.table_tally_result(table=one, scores=[40, 52])
+    services.table_tally_result(table=two, scores=[30, 30], winner=0)
+    link = CircleSheet.objects.get(sheet=one.sheet)
+    assert link.tally == {"teams": {"A": 40, "B": 52}}
+    rows = _pitch_rows(season)
+    assert len(rows) == 8
+    winners = {s.player.name for s in one.seats.all() if s.position % 2 == 1}
+    for name, row in rows.items():
+        assert (row.games, row.hands, row.bids, row.moon) == (1, 0, 0, 0)
+        assert row.won == (1 if name in winners else 0)
+    season_page = client.get(f"/en/seasons/{season.view_token}/").content.decode()
+    assert "still being played" not in season_page  # a tally table is no open sheet
+    # A rebuild from the stored data gives the same.
+    rebuild_results(e.circle)
+    assert _pitch_rows(season) == rows
+
+    document = json.loads(json.dumps(export_circle(e.circle)))
+    tallies = [item["tally"] for item in document["sheets"] if "tally" in item]
+    assert sorted(t["teams"]["A"] for t in tallies) == [30, 40]
+    TableSeat.objects.all().delete()
+    EveningModel.objects.all().delete()
+    Sheet.objects.all().delete()
+    Circle.objects.all().delete()
+    User.objects.all().delete()
+    owner = User.objects.create_user("olga", "olga@example.org", "pw-long-enough-1")
+    imported = import_circle(document, accounts={"olga": owner})
+    again = imported.seasons.get()
+    assert {name: (r.games, r.won) for name, r in _pitch_rows(again).items()} == {
+        name: (r.games, r.won) for name, r in rows.items()
+    }
+
+
+@pytest.mark.parametrize(
+    ("tally", "message"),
+    [
+        ({"teams": {"A": 52}}, "both teams' scores"),
+        ({"teams": {"A": 52, "B": "40"}}, "both teams' scores"),
+        ({"teams": {"A": 52, "B": 10**6}}, "from −9999 to 9999"),
+        ({"teams": {"A": 52, "B": 40}, "winner": "A"}, "both teams' scores"),
+        ([52, 40], "both teams' scores"),
+    ],
+)
+def test_an_imported_tally_card_is_checked_like_a_typed_one(tally, message):
+    # Data from a file is checked like a person's input (tests/test_import_hostile.py).
+    from circles.transfer import export_circle, import_circle
+
+    e, _ = _circle_night(movement="progressive")
+    one, _two = services.series_draw(evening=e, seed=2).tables.all()
+    services.table_tally_result(table=one, scores=[40, 52])
+    document = export_circle(e.circle)
+    index = next(i for i, item in enumerate(document["sheets"]) if "tally" in item)
+    document["sheets"][index]["tally"] = tally
+    owner = e.circle.memberships.get().user
+    with pytest.raises(RuleError) as error:
+        import_circle(document, accounts={"olga": owner})
+    assert error.value.problems[0].field == f"sheets.{index}.tally"
+    assert message in str(error.value.problems[0].message)

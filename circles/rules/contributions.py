@@ -52,6 +52,7 @@ from typing import Any
 
 from games.rules.errors import RuleError
 from games.rules.pitch import HIGHEST_BID, LOWEST_BID, MOON
+from games.rules.pitch_sheet import TEAM_SEATS
 from games.rules.sheet import DealResult, SheetState
 from games.rules.skat_list import SeegerFabianResult
 from games.rules.text import _, ngettext
@@ -110,6 +111,59 @@ def seat_stats(
     return tuple(
         _stats(per_game, _folded(per_game, state.deals, seat, state), state, seat)
         for seat in range(len(state.players))
+    )
+
+
+# A tally card's team scores are whole numbers up to this (the evening's tally card).
+TALLY_MOST = 9_999
+
+
+def tally_state(game: str, tally: object, players: Sequence[str]) -> SheetState:
+    """The state of a Pitch sheet whose game was written on a tally card instead of hand
+    by hand (a table of a party night): over, with the two teams' scores and the team
+    with the higher one as the winner (level, nobody), and no deals. ``tally`` is
+    ``{"teams": {"A": n, "B": n}}`` as stored (or read from a file): RuleError at
+    ``tally`` for anything else, so that stored data is checked like typed input."""
+    if game != "pitch" or len(players) != len(TEAM_SEATS) * 2:
+        raise RuleError(_("Only a game of Pitch is written on a tally card."), "tally")
+    teams = tally.get("teams") if isinstance(tally, Mapping) else None
+    if (
+        not isinstance(tally, Mapping)
+        or set(tally) != {"teams"}
+        or not isinstance(teams, Mapping)
+        or set(teams) != set(TEAM_SEATS)
+        or any(
+            isinstance(teams[team], bool)
+            or not isinstance(teams[team], int)
+            or abs(teams[team]) > TALLY_MOST
+            for team in TEAM_SEATS
+        )
+    ):
+        raise RuleError(
+            _(
+                'A tally card gives both teams\' scores, like {{"teams": {{"A": 52, "B": 40}}}}, '
+                "each a whole number from −{most} to {most}.",
+                most=TALLY_MOST,
+            ),
+            "tally",
+        )
+    scores = {team: int(teams[team]) for team in TEAM_SEATS}
+    first, second = TEAM_SEATS
+    winner = None if scores[first] == scores[second] else max(scores, key=scores.__getitem__)
+    return SheetState(
+        players=tuple(players),
+        deals=(),
+        totals=tuple(scores[first if seat % 2 == 0 else second] for seat in range(len(players))),
+        finished=True,
+        winners=TEAM_SEATS[winner] if winner is not None else (),
+        next_deal=None,
+        headline="",
+        details={
+            "teams": scores,
+            "team_seats": dict(TEAM_SEATS),
+            "winner": winner,
+            "level": winner is None,
+        },
     )
 
 

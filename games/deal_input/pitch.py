@@ -14,7 +14,7 @@ from typing import Any, cast
 from games.api_input import Body, describe
 from games.rules.pitch import MOON, OUT, PitchOptions
 from games.rules.pitch_sheet import PitchDeal
-from games.rules.text import _
+from games.rules.text import _, ngettext
 
 _MADE_SCORES = {
     "taken": _("A team that makes its bid scores the points it took"),
@@ -95,10 +95,22 @@ def options_summary(options: PitchOptions, *, players: int | None = None) -> tup
             "If both teams reach {target} on one hand, the pitcher's team wins",
             target=options.target,
         )
-    return (
+    lines = (
         _("Game to {target}", target=options.target),
         _MADE_SCORES[options.made_scores],
         _TWO_GOES_TO[options.two_goes_to],
         _ALL_PASS[options.all_pass],
         ending,
+    )
+    if options.hands is None:
+        return lines
+    return (
+        *lines,
+        ngettext(
+            # Translators: a game of a fixed number of hands (a round of a party night).
+            "Ends after {hands} hand at the latest: the higher score wins",
+            "Ends after {hands} hands at the latest: the higher score wins",
+            options.hands,
+            hands=options.hands,
+        ),
     )

@@ -51,6 +51,8 @@ OUT = "out"
 LOWEST_BID = 4
 HIGHEST_BID = 9
 TARGET_RANGE = (11, 500)
+# A game of a fixed number of hands (a round of a Pitch party night): at most this many.
+HANDS_RANGE = (1, 200)
 
 # The ten points of a hand, in the order a scorer reads them off. The three alone
 # is worth three; every other point card is worth one.
@@ -145,6 +147,20 @@ def _option_problem(name: str, value: object) -> str | None:
                 value=_shown(value),
             )
         return None
+    if name == "hands":
+        low, high = HANDS_RANGE
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            return _(
+                # Translators: {value} is what was given, e.g. '"ten"' or '0'.
+                "A game of a fixed number of hands has from {lowest} to {highest} hands; "
+                "got {value}.",
+                lowest=low,
+                highest=high,
+                value=_shown(value),
+            )
+        return None
     choices = _CHOICES[name]
     if isinstance(value, str) and value in choices:
         return None
@@ -169,13 +185,18 @@ def _option_problem(name: str, value: object) -> str | None:
 
 @dataclass(frozen=True)
 class PitchOptions:
-    """The house rules a Pitch sheet plays by; the defaults are the traditional game."""
+    """The house rules a Pitch sheet plays by; the defaults are the traditional game.
+
+    ``hands``: the game ends after this many hands at the latest (a round of a party
+    night); the higher score wins it, and it may end level. ``None``: to the target.
+    """
 
     target: int = 52
     made_scores: str = "taken"
     two_goes_to: str = "taker"
     all_pass: str = "dealer_4"
     win_condition: str = "bidder_first"
+    hands: int | None = None
 
     def __post_init__(self) -> None:
         problems = ProblemCollector()
@@ -198,7 +219,7 @@ class PitchOptions:
                 ),
                 field,
             )
-        known = cls().as_dict()
+        known = {**cls().as_dict(), "hands": None}
         problems = ProblemCollector()
         for name, value in data.items():
             if name not in known:
@@ -211,13 +232,18 @@ class PitchOptions:
         return cls(**data)
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        """The options as typed in a request; ``hands`` only when the game has a fixed
+        number of them."""
+        options: dict[str, Any] = {
             "target": self.target,
             "made_scores": self.made_scores,
             "two_goes_to": self.two_goes_to,
             "all_pass": self.all_pass,
             "win_condition": self.win_condition,
         }
+        if self.hands is not None:
+            options["hands"] = self.hands
+        return options
 
 
 # -- Trumps and tricks -----------------------------------------------------------

@@ -12,11 +12,17 @@ counts the deals that were played, so the same dealer deals again.
 
 ``DealResult.details``:
     ``pitcher`` (seat), ``team`` (``"A"``/``"B"``), ``bid`` (4 to 9 or ``"moon"``),
-    ``made`` (bool), ``delta`` and ``taken`` (``{"A": n, "B": n}``), and ``winner``:
-    the team that won the game on this deal, or ``None``.
+    ``made`` (bool), ``delta`` and ``taken`` (``{"A": n, "B": n}``), ``winner``:
+    the team that won the game on this deal, or ``None``, and ``level``: the deal was
+    the last of a game of a fixed number of hands, which ended level.
 ``SheetState.details``:
-    ``teams`` (``{"A": total, "B": total}``), ``target``, ``team_seats``
-    (``{"A": (0, 2), "B": (1, 3)}``) and ``winner`` (the winning team or ``None``).
+    ``teams`` (``{"A": total, "B": total}``), ``target``, ``hands`` (the game's fixed
+    number of hands, or ``None``), ``team_seats`` (``{"A": (0, 2), "B": (1, 3)}``),
+    ``winner`` (the winning team or ``None``) and ``level`` (the game is over, level).
+
+A game of a fixed number of hands (the ``hands`` option: a round of a party night)
+ends after its last hand unless a team reached the target before: the team with the
+higher score wins it, and with both level nobody does (the game is over all the same).
 """
 
 from __future__ import annotations
@@ -38,8 +44,10 @@ from .sheet import (
     replay_deals,
     whole,
 )
-from .text import _, join, pgettext
+from .text import _, join, ngettext, pgettext
 from .words import number, signed
+
+number_word = number  # in a deal's steps, where ``number`` is the deal's number
 
 # Every step the sheet adds rests on a section the referee already names
 # (``pitch.RULE_SECTIONS``): the dealer and the pitcher on "Bidding", the totals and
@@ -66,6 +74,8 @@ class _Ending:
     moon: bool
     made: bool
     team: str
+    # The game's last hand by its fixed number of hands, not by the target or a moon.
+    hands: bool = False
 
 
 @dataclass(frozen=True)
@@ -101,6 +111,8 @@ class PitchSheet(RunningSheet):
         self.first_dealer = first_dealer
         self._teams = dict.fromkeys(TEAMS, 0)
         self._winner: str | None = None
+        # A game of a fixed number of hands that ended with both teams level.
+        self._level = False
         # The deal that ended the game: whether it was a moon, whether the bid was made,
         # and the pitcher's team.
         self._ended_by: _Ending | None = None
@@ -108,12 +120,27 @@ class PitchSheet(RunningSheet):
 
     @property
     def finished(self) -> bool:
-        return self._winner is not None
+        return self._winner is not None or self._level
 
     # -- adding a deal ----------------------------------------------------------------
 
     def add(self, deal: PitchDeal) -> DealResult:
         """Score the next deal; on any problem raise ``RuleError`` and change nothing."""
+        if self._level:
+            raise RuleError(
+                ngettext(
+                    # Translators: {score} is both teams' score, {hands} how many hands the
+                    # game had.
+                    "The game is over: it ended level at {score} after its {hands} hand. "
+                    "Start a new sheet for another game.",
+                    "The game is over: it ended level at {score} after its {hands} hands. "
+                    "Start a new sheet for another game.",
+                    self.deals_played,
+                    score=number(self._teams[TEAMS[0]]),
+                    hands=self.deals_played,
+                ),
+                None,
+            )
         if self._winner is not None:
             raise RuleError(
                 _(
@@ -155,11 +182,22 @@ class PitchSheet(RunningSheet):
         problems.raise_if_any()
         # score_hand either answered or its problems were raised just above.
         hand = cast(HandResult, hand)
-        result = self._deal_result(deal, hand)
+        winner = hand.winner
+        last = (
+            winner is None
+            and self.options.hands is not None
+            and self.deals_played + 1 >= self.options.hands
+        )
+        if last:
+            # The game's last hand: the higher score wins; level, nobody does.
+            first, second = (hand.scores_after[team] for team in TEAMS)
+            winner = None if first == second else TEAMS[0] if first > second else TEAMS[1]
+        result = self._deal_result(deal, hand, winner, last)
         self._teams = dict(hand.scores_after)
-        self._winner = hand.winner
-        if hand.winner is not None:
-            self._ended_by = _Ending(deal.bid == MOON, hand.made, team_of(deal.pitcher))
+        self._winner = winner
+        self._level = last and winner is None
+        if winner is not None or last:
+            self._ended_by = _Ending(deal.bid == MOON, hand.made, team_of(deal.pitcher), last)
         self._scored(result)
         return result
 
@@ -170,9 +208,10 @@ class PitchSheet(RunningSheet):
         return {
             "teams": dict(self._teams),
             "winner": self._winner,
+            "level": self._level,
             "ended_by": None
             if ended is None
-            else {"moon": ended.moon, "made": ended.made, "team": ended.team},
+            else {"moon": ended.moon, "made": ended.made, "team": ended.team, "hands": ended.hands},
         }
 
     def _take_counts(self, counts: Mapping[str, Any], deals: int) -> None:
@@ -184,20 +223,37 @@ class PitchSheet(RunningSheet):
         scores = {team: whole(teams[team], -most, most, f"teams.{team}") for team in TEAMS}
         winner = counts.get("winner")
         ended = counts.get("ended_by")
-        if winner is None and ended is None:
+        # Kept before games of a fixed number of hands: no "level", no "hands".
+        level = counts.get("level", False)
+        if not isinstance(level, bool) or (level and winner is not None):
+            raise UnreadableRecord("level: not a game over without a winner")
+        if winner is None and ended is None and not level:
             ending = None
-        elif winner in TEAMS and isinstance(ended, Mapping) and deals > 0:
+        elif (winner in TEAMS or level) and isinstance(ended, Mapping) and deals > 0:
             moon, made, team = ended.get("moon"), ended.get("made"), ended.get("team")
-            if not isinstance(moon, bool) or not isinstance(made, bool) or team not in TEAMS:
+            hands = ended.get("hands", False)
+            if (
+                not isinstance(moon, bool)
+                or not isinstance(made, bool)
+                or not isinstance(hands, bool)
+                or team not in TEAMS
+            ):
                 raise UnreadableRecord("ended_by: not how a deal went")
-            ending = _Ending(moon, made, str(team))
+            if level and not hands:
+                raise UnreadableRecord("level: only after a game's last hand")
+            ending = _Ending(moon, made, str(team), hands)
         else:
             raise UnreadableRecord("winner and ended_by: not a game over")
         self._teams = scores
         self._winner = winner
+        self._level = level
         self._ended_by = ending
 
-    def _deal_result(self, deal: PitchDeal, hand: HandResult) -> DealResult:
+    def _deal_result(
+        self, deal: PitchDeal, hand: HandResult, winner: str | None, last: bool
+    ) -> DealResult:
+        """The deal as the sheet lists it; ``winner`` won the game on it (by the target,
+        a moon or, ``last``, as the game's last hand)."""
         number = self.deals_played + 1
         dealer = self._dealer(number)
         team = team_of(deal.pitcher)
@@ -206,8 +262,17 @@ class PitchSheet(RunningSheet):
             dealer=dealer,
             scores=tuple(hand.delta[team_of(seat)] for seat in range(SEATS)),
             totals=tuple(hand.scores_after[team_of(seat)] for seat in range(SEATS)),
-            summary=self._summary(deal, hand),
-            explanation=Explanation(_deal_steps, self.players, number, dealer, deal, hand),
+            summary=self._summary(deal, hand, winner, last),
+            explanation=Explanation(
+                _deal_steps,
+                self.players,
+                number,
+                dealer,
+                deal,
+                hand,
+                winner if last else None,
+                last,
+            ),
             details={
                 "pitcher": deal.pitcher,
                 "team": team,
@@ -215,11 +280,12 @@ class PitchSheet(RunningSheet):
                 "made": hand.made,
                 "delta": dict(hand.delta),
                 "taken": dict(hand.taken),
-                "winner": hand.winner,
+                "winner": winner,
+                "level": last and winner is None,
             },
         )
 
-    def _summary(self, deal: PitchDeal, hand: HandResult) -> str:
+    def _summary(self, deal: PitchDeal, hand: HandResult, winner: str | None, last: bool) -> str:
         team = team_of(deal.pitcher)
         other = _other(team)
         bid = pgettext("Pitch bid", "moon") if deal.bid == MOON else deal.bid
@@ -242,17 +308,21 @@ class PitchSheet(RunningSheet):
             other=other,
             other_change=signed(hand.delta[other]),
         )
-        if hand.winner is not None:
+        if winner is not None:
             # Translators: {summary} is the line above, e.g. "Ana bid 5 for team A: made,
             # A +7, B +3"; {team} is "A" or "B".
-            return _("{summary}; team {team} wins", summary=line, team=hand.winner)
+            return _("{summary}; team {team} wins", summary=line, team=winner)
+        if last:
+            # Translators: {summary} is a deal's line, e.g. "Ana bid 5 for team A: made,
+            # A +7, B +3", the last of a game of a fixed number of hands.
+            return _("{summary}; the game ends level", summary=line)
         return line
 
     # -- the state of the sheet -------------------------------------------------------
 
     @property
     def state(self) -> SheetState:
-        finished = self._winner is not None
+        finished = self.finished
         return SheetState(
             players=self.players,
             deals=tuple(self._deals),
@@ -264,8 +334,10 @@ class PitchSheet(RunningSheet):
             details={
                 "teams": dict(self._teams),
                 "target": self.options.target,
+                "hands": self.options.hands,
                 "team_seats": dict(TEAM_SEATS),
                 "winner": self._winner,
+                "level": self._level,
             },
         )
 
@@ -297,6 +369,16 @@ class PitchSheet(RunningSheet):
                 score=self._score_line(winner),
                 why=self._why_won(winner),
             )
+        if self._level:
+            return ngettext(
+                # Translators: the headline of a game of a fixed number of hands that ended
+                # level; {score} is both teams' score, {hands} the number of hands.
+                "Level at {score} after {hands} hand: nobody wins",
+                "Level at {score} after {hands} hands: nobody wins",
+                self.deals_played,
+                score=number(self._teams[TEAMS[0]]),
+                hands=self.deals_played,
+            )
         standing = join(
             " · ",
             [
@@ -305,6 +387,17 @@ class PitchSheet(RunningSheet):
                 for team in TEAMS
             ],
         )
+        if self.options.hands is not None:
+            return _(
+                # Translators: the headline of a game of a fixed number of hands, e.g.
+                # "Team A 30 · Team B 12 · 52 wins · hand 4 of 10"; {number} is the next
+                # hand's number.
+                "{standing} · {target} wins · hand {number} of {hands}",
+                standing=standing,
+                target=self.options.target,
+                number=self.deals_played + 1,
+                hands=self.options.hands,
+            )
         # Translators: the sheet's headline, e.g. "Team A 30 · Team B 12 · 52 wins";
         # {target} is the score that wins the game.
         return _("{standing} · {target} wins", standing=standing, target=self.options.target)
@@ -314,6 +407,15 @@ class PitchSheet(RunningSheet):
         last = self._ended_by
         assert last is not None
         target = self.options.target
+        if last.hands:
+            return ngettext(
+                # Translators: why a team won a game of a fixed number of hands; "it" is the
+                # winning team, {hands} the number of hands.
+                "it had the higher score after {hands} hand",
+                "it had the higher score after {hands} hands",
+                self.deals_played,
+                hands=self.deals_played,
+            )
         if last.moon:
             # Shooting the moon settles the game by itself, made or failed.
             if last.made:
@@ -383,11 +485,56 @@ def replay(
 
 
 def _deal_steps(
-    players: tuple[str, ...], number: int, dealer: int, deal: PitchDeal, hand: HandResult
+    players: tuple[str, ...],
+    number: int,
+    dealer: int,
+    deal: PitchDeal,
+    hand: HandResult,
+    winner: str | None = None,
+    last: bool = False,
 ) -> list[Step]:
     """A deal's explanation, worded when it is read: who dealt and pitched, the referee's
-    steps, and who won the game if it ended."""
+    steps, and who won the game if it ended (``last``: as a game of a fixed number of
+    hands, after its last one, won by ``winner`` or level)."""
     steps = [_opening_step(players, number, dealer, deal), *hand.explanation]
+    if last:
+        scores = hand.scores_after
+        if winner is None:
+            steps.append(
+                Step(
+                    _(
+                        # Translators: {number} is the hand's number, the last of the game;
+                        # {score} both teams' score.
+                        "Hand {number} was the game's last, and both teams have {score}: "
+                        "the game is over, level, and nobody wins it.",
+                        number=number,
+                        score=number_word(scores[TEAMS[0]]),
+                    ),
+                    "pitch-game-end",
+                )
+            )
+            return steps
+        first, second = (players[s] for s in TEAM_SEATS[winner])
+        other = TEAMS[1] if winner == TEAMS[0] else TEAMS[0]
+        steps.append(
+            Step(
+                _(
+                    # Translators: {number} is the hand's number, the last of the game;
+                    # {first} and {second} are players' names; {team} is "A" or "B";
+                    # {score} and {other_score} the two teams' scores.
+                    "Hand {number} was the game's last: team {team} has the higher score, "
+                    "{score} to {other_score}, so {first} and {second} win it.",
+                    number=number,
+                    team=winner,
+                    score=number_word(scores[winner]),
+                    other_score=number_word(scores[other]),
+                    first=first,
+                    second=second,
+                ),
+                "pitch-game-end",
+            )
+        )
+        return steps
     if hand.winner is not None:
         first, second = (players[s] for s in TEAM_SEATS[hand.winner])
         steps.append(

@@ -325,7 +325,7 @@ def test_target_out_of_range(target, shown):
                 (
                     "options.trget",
                     '"trget" is not a Pitch option. Did you mean "target"? The options are target, '
-                    "made_scores, two_goes_to, all_pass, win_condition.",
+                    "made_scores, two_goes_to, all_pass, win_condition, hands.",
                 )
             ],
             id="unknown-name-with-hint",

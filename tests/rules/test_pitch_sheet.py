@@ -182,6 +182,7 @@ def test_a_deal_shows_per_seat_what_the_team_scored():
         "delta": {"A": 3, "B": 7},
         "taken": {"A": 3, "B": 7},
         "winner": None,
+        "level": False,
     }
 
 
@@ -287,8 +288,10 @@ def test_a_new_sheet_starts_at_zero_with_deal_one():
     assert state.details == {
         "teams": {"A": 0, "B": 0},
         "target": 52,
+        "hands": None,
         "team_seats": {"A": (0, 2), "B": (1, 3)},
         "winner": None,
+        "level": False,
     }
 
 
@@ -524,6 +527,8 @@ options_strategy = st.builds(
     two_goes_to=st.sampled_from(("taker", "player")),
     all_pass=st.sampled_from(("dealer_4", "redeal")),
     win_condition=st.sampled_from(("bidder_first", "bid_out")),
+    # A game of a fixed number of hands, as a round of a party night plays (issue 21).
+    hands=st.one_of(st.none(), st.integers(1, 12)),
 )
 
 
@@ -552,9 +557,30 @@ def test_totals_are_the_sum_of_the_deals_and_partners_stand_together(options, fi
         assert result.totals == tuple(
             sum(d.scores[seat] for d in state.deals[:number]) for seat in range(4)
         )
-    if state.finished:
+    if options.hands is not None:
+        # A game of a fixed number of hands is over after them at the latest.
+        assert len(state.deals) <= options.hands
+        assert state.finished or len(state.deals) < options.hands
+    if state.finished and state.details["level"]:
+        # Level after the last of a fixed number of hands: over, and nobody won.
+        assert len(state.deals) == options.hands
+        assert state.totals[0] == state.totals[1]
+        assert state.winners == ()
+        assert state.deals[-1].details["winner"] is None
+        assert state.next_deal is None
+    elif state.finished:
         assert state.winners in (TEAM_SEATS["A"], TEAM_SEATS["B"])
         assert state.deals[-1].details["winner"] == team_of(state.winners[0])
+        last = state.deals[-1].details
+        if (
+            len(state.deals) == options.hands
+            and last["bid"] != "moon"
+            and max(state.totals) < options.target
+        ):
+            # The game's last hand, not decided by a moon or the target: the higher
+            # score wins a game of a fixed number of hands (a moon settles the game by
+            # itself, even on the last hand: rule "pitch-moon").
+            assert state.totals[state.winners[0]] > state.totals[1 - state.winners[0] % 2]
     else:
         assert state.next_deal.dealer == (first_dealer + len(state.deals)) % 4
 
@@ -602,3 +628,79 @@ def test_a_score_below_zero_is_written_with_a_real_minus_sign():
     texts = [step.text for step in result.explanation]
     assert "Scores: team A −9 → 0, team B 10 → 10." in texts
     assert "Team A had −9, not above zero, so its score becomes 0 and play goes on." in texts
+
+
+# -- a game of a fixed number of hands -----------------------------------------------
+# A round of a Pitch party night played as "N hands" (the rule book, "End of the game":
+# a game of a fixed number of hands ends after its last hand unless a team reached the
+# target first; the higher score wins, and level, nobody does).
+
+
+def test_a_game_of_a_fixed_number_of_hands_is_won_by_the_higher_score_after_the_last():
+    s = sheet(hands=2)
+    s.add(deal(0, 6, "AABBBBBA"))  # A bid 6 and took 5: set, A −6, B +5
+    assert s.state.headline == "Team A −6 · Team B 5 · 52 wins · hand 2 of 2"
+    result = s.add(deal(1, 4, "BBBBAAAA"))  # B bid 4 and took 4: made, B 9, A 0
+    state = s.state
+    assert state.finished is True
+    assert state.winners == TEAM_SEATS["B"]
+    assert state.details["winner"] == "B"
+    assert state.details["level"] is False
+    assert state.next_deal is None
+    assert state.headline == "Team B won 9 to 0: it had the higher score after 2 hands"
+    assert result.summary.endswith("; team B wins")
+    assert result.details["winner"] == "B"
+    assert result.explanation[-1].text == (
+        "Hand 2 was the game's last: team B has the higher score, 9 to 0, so Ben and Dee win it."
+    )
+    assert result.explanation[-1].rule == "pitch-game-end"
+    with pytest.raises(RuleError, match="The game is over: team B"):
+        s.add(deal(0, 4, "AAAAAAAA"))
+
+
+def test_a_game_of_a_fixed_number_of_hands_can_end_level_and_nobody_wins():
+    s = sheet(hands=1)
+    result = s.add(deal(0, 5, "AAAAABBB"))  # A bid 5, took 5 (made): A +5, B +5
+    state = s.state
+    assert state.finished is True
+    assert state.winners == ()
+    assert state.details["winner"] is None
+    assert state.details["level"] is True
+    assert state.headline == "Level at 5 after 1 hand: nobody wins"
+    assert result.summary.endswith("; the game ends level")
+    assert result.details["level"] is True
+    assert "the game is over, level, and nobody wins it." in result.explanation[-1].text
+    with pytest.raises(RuleError, match="ended level at 5 after its 1 hand\\."):
+        s.add(deal(1, 4, "AAAAAAAA"))
+
+
+def test_the_target_still_ends_a_game_of_a_fixed_number_of_hands_before_its_last():
+    s = sheet(target=11, hands=5)
+    s.add(deal(0, 4, "AAAAAAAA"))  # A takes all ten: 10
+    result = s.add(deal(0, 4, "AAAAAAAA"))  # 20: over the target on hand 2
+    assert s.state.winners == TEAM_SEATS["A"]
+    assert s.state.headline == "Team A won 20 to 0: it reached 11"
+    assert result.explanation[-1].text.startswith("The game is over: Ana and Cem win it")
+
+
+def test_a_game_of_a_fixed_number_of_hands_replays_and_keeps_its_record():
+    deals = [deal(0, 6, "AABBBBBA"), deal(1, 4, "BBBBAAAA")]
+    s = sheet(hands=2)
+    for d in deals:
+        s.add(d)
+    assert replay(players=PLAYERS, first_dealer=0, options=PitchOptions(hands=2), deals=deals) == (
+        s.state
+    )
+    again = PitchSheet.from_record(
+        s.record(), players=PLAYERS, first_dealer=0, options=PitchOptions(hands=2)
+    )
+    assert again.state.finished
+    assert again.state.headline == s.state.headline
+
+
+@pytest.mark.parametrize("hands", [0, 201, "ten", True, 2.5])
+def test_the_number_of_hands_is_a_whole_number_from_1_to_200(hands):
+    with pytest.raises(RuleError) as error:
+        PitchOptions.from_mapping({"hands": hands})
+    assert problems_of(error)[0][0] == "options.hands"
+    assert "from 1 to 200 hands" in problems_of(error)[0][1]

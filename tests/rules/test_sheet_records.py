@@ -320,6 +320,9 @@ NOT_RECORDS = [
     pytest.param(PITCH, "counts.0.ended_by.moon", "yes", id="pitch-moon-text"),
     pytest.param(PITCH, "counts.0.ended_by.team", "C", id="pitch-ended-by-no-team"),
     pytest.param(PITCH, "deals", 0, id="pitch-won-before-a-deal"),
+    pytest.param(PITCH, "counts.0.level", "yes", id="pitch-level-text"),
+    pytest.param(PITCH, "counts.0.level", True, id="pitch-level-with-a-winner"),
+    pytest.param(PITCH, "counts.0.ended_by.hands", 1, id="pitch-hands-ending-a-number"),
     # Manipulation: totals and winners
     pytest.param(MANIPULATION, "counts.0.totals.0", -5, id="manipulation-below-zero"),
     pytest.param(MANIPULATION, "counts.0.totals", [0, 150, 65, 0], id="manipulation-four-seats"),
