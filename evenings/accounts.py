@@ -268,7 +268,9 @@ def money_view(
         Line(
             player,
             money.Account(
-                money.bill(rules, player.pk, lost.get(player.pk, {})),
+                money.bill(
+                    rules, player.pk, lost.get(player.pk, {}), rounds=evening.game == "pitch"
+                ),
                 paid.get(player.pk, Decimal(0)),
             ),
         )

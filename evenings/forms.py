@@ -221,7 +221,7 @@ class MoneyForm(forms.Form):
     entry_fee = _amount_field(
         _("Entry fee"), "6.00", _("Paid once per player; usually paid back in full as prizes.")
     )
-    table_fee = _amount_field(_("Table fee per series"), "0.00")
+    table_fee = _amount_field(_("Table fee per series (at Pitch: per round)"), "0.00")
     tier_1_from = _tier_start(1)
     tier_1_amount = _amount_field(_("Fee per lost game"), "0.50")
     tier_2_from = _tier_start(4)
@@ -266,7 +266,9 @@ class MoneyForm(forms.Form):
         choices=(("1", _("Whole units")), ("0.5", _("Halves")), ("0.01", _("Cents"))),
         initial="1",
     )
-    series_prize = _amount_field(_("Prize for the best of each series"), "0.00")
+    series_prize = _amount_field(
+        _("Prize for the best of each series (at Pitch: of each round)"), "0.00"
+    )
     category_prize = _amount_field(_("Prize for the best of each category"), "0.00")
     ties = forms.ChoiceField(
         label=_("Players level on points"),
@@ -291,6 +293,25 @@ class MoneyForm(forms.Form):
         for field in self.fields.values():
             field.required = False
 
+    def for_game(self, game: str) -> None:
+        """The fields of an evening of ``game``: a Pitch night has rounds, not series,
+        and no lost games as declarer (so no lost-game fees, and its ties go by rounds
+        won, then points against)."""
+        self.pitch = game == "pitch"
+        if not self.pitch:
+            self.fields["table_fee"].label = _("Table fee per series")
+            self.fields["series_prize"].label = _("Prize for the best of each series")
+            return
+        self.fields["table_fee"].label = _("Table fee per round")
+        self.fields["series_prize"].label = _("Prize for the best of each round")
+        self.fields["ties"].choices = (
+            ("split", _("Share the prizes of their places")),
+            ("tie_break", _("Follow the ranking's tie-break (rounds won, then points against)")),
+        )
+        for i in range(1, TIERS + 1):
+            del self.fields[f"tier_{i}_from"], self.fields[f"tier_{i}_amount"]
+        del self.fields["lost_fee_share"]
+
     def _choice(self, name: str) -> object:
         return self.cleaned_data.get(name) or self.fields[name].initial
 
@@ -312,7 +333,7 @@ class MoneyForm(forms.Form):
             "lost_game_fees": tiers,
             "draw_after_paying": bool(data.get("draw_after_paying")),
             "payout": {
-                "lost_fee_share": data["lost_fee_share"] or "0",
+                "lost_fee_share": data.get("lost_fee_share") or "0",
                 "count": self._choice("count"),
                 "per_table": data["per_table"] or "0",
                 "prizes": data["prizes"] if data["prizes"] is not None else 0,

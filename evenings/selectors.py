@@ -184,8 +184,9 @@ class EveningView:
 def seating_steps(view: EveningView, series: Series) -> tuple[Any, ...]:
     """Why a Pitch night's round seats whom where (progressive movement or rotation):
     the movement's own explanation, worked out again from the rounds before it and
-    the players of this round (the same rules give the same round). Empty when the
-    round is not the movement's (drawn by lot each round, or changed by a swap)."""
+    the players of this round (the same rules give the same round), then the swaps the
+    organiser made before it started. Empty when the round is not the movement's (drawn
+    by lot each round)."""
     evening = view.evening
     if evening.game != "pitch" or series.method not in movement.MOVEMENTS:
         return ()
@@ -214,7 +215,15 @@ def seating_steps(view: EveningView, series: Series) -> tuple[Any, ...]:
             )
     except RuleError:
         return ()
-    return made.explanation if made.tables == own.tables else ()
+    # The organiser's swaps before the round started, in the order they were made.
+    for swap in series.swaps or ():
+        first, second = swap.get("first"), swap.get("second")
+        if not isinstance(first, int) or not isinstance(second, int):
+            return ()
+        made = movement.swapped(made, first, second, names=view.names)
+    if made.tables != own.tables or sorted(made.sitting_out) != sorted(own.sitting_out):
+        return ()
+    return made.explanation
 
 
 @dataclass(frozen=True)

@@ -139,6 +139,7 @@ def money_rules(request: HttpRequest, token: str) -> HttpResponse:
     initial = MoneyForm.initial_from(accounts.read_kept(evening.money))
     form = MoneyForm(request.POST or None, prefix="money", initial=initial)
     del form.fields["keep_for_circle"]
+    form.for_game(evening.game)
     if request.method == "POST" and form.is_valid():
         try:
             accounts.rules_set(

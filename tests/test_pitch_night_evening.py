@@ -794,3 +794,84 @@ def test_an_imported_tally_card_is_checked_like_a_typed_one(tally, message):
         import_circle(document, accounts={"olga": owner})
     assert error.value.problems[0].field == f"sheets.{index}.tally"
     assert message in str(error.value.problems[0].message)
+
+
+def test_a_pitch_nights_money_speaks_of_rounds_and_has_no_lost_game_fees(client):
+    # Issue 21: "permissions, bad input, printing ... as for the Skat evening", and a
+    # Pitch night has rounds, not series; nobody loses a game as declarer at Pitch, so
+    # its money has no lost-game fees (evenings/rules/money.py, the bill).
+    from decimal import Decimal
+
+    from evenings import accounts
+
+    money = {
+        "currency": "EUR",
+        "entry_fee": "5.00",
+        "table_fee": "1.00",
+        "payout": {"series_prize": "2.00"},
+    }
+    e = night(8, movement="progressive", money=money)
+    first = services.series_draw(evening=e, seed=2)
+    for table in first.tables.all():
+        finish(table, "A")
+    page = client.get(f"/en/e/{e.organiser_token}/money/").content.decode()
+    assert "table fee €1.00 per round" in page
+    assert "per series" not in page
+    assert "Round 1: table fee €1.00." in page
+    assert "Best of round 1" in page
+    printed = client.get(f"/en/e/{e.organiser_token}/money/print").content.decode()
+    assert "Best of round 1" in printed
+    rules_url = f"/en/e/{e.organiser_token}/money/rules"
+    rules_page = client.get(rules_url).content.decode()
+    assert "Table fee per round" in rules_page
+    assert "Prize for the best of each round" in rules_page
+    assert "Lost-game fees" not in rules_page
+    assert "rounds won, then points against" in rules_page
+    german = client.get(f"/de/e/{e.organiser_token}/money/").content.decode()
+    assert "Tischgeld 1,00\xa0€ je Durchgang" in german
+    e.refresh_from_db()
+    saved = client.post(
+        rules_url,
+        {
+            "version": e.version,
+            "money-keeps_money": "on",
+            "money-currency": "EUR",
+            "money-entry_fee": "6.00",
+            "money-table_fee": "0.50",
+            "money-count": "per_table",
+            "money-per_table": "1",
+            "money-curve": "linear",
+            "money-round_to": "1",
+            "money-series_prize": "2.00",
+            "money-ties": "tie_break",
+        },
+    )
+    assert saved.status_code == 302
+    rules = accounts.rules_of(Evening.objects.get(pk=e.pk))
+    assert (rules.entry_fee, rules.table_fee, rules.tiers) == (Decimal("6.00"), Decimal("0.50"), ())
+
+
+def test_a_swapped_round_still_says_why_everyone_sits_where_they_sit(client):
+    # The board's swap before a round starts (rule "evening-draw"): the movement's own
+    # explanation, then the swap, and the round it gives is the one on the board.
+    from evenings.models import Series
+
+    e = night(8, movement="progressive")
+    first = services.series_draw(evening=e, seed=9)
+    one, two = first.tables.all()
+    finish(one, "A")
+    finish(two, "B")
+    second = services.series_draw(evening=e)
+    names = dict(e.players.values_list("pk", "name"))
+    table_one, table_two = seats(second)
+    services.series_swap(series=second, first=table_one[0], second=table_two[1])
+    second = Series.objects.get(pk=second.pk)
+    view = selectors.evening_view(Evening.objects.get(pk=e.pk))
+    steps = selectors.seating_steps(view, second)
+    assert steps, "a swapped round keeps its explanation"
+    assert steps[-1].text == (
+        f"Before round 2 started, {names[table_one[0]]} and {names[table_two[1]]} swapped places."
+    )
+    assert steps[-1].rule == "evening-draw"
+    board = client.get(f"/en/e/{e.organiser_token}/").content.decode()
+    assert "swapped places." in board

@@ -400,16 +400,26 @@ class Bill:
         return self.entry_fee + self.table_fees + self.lost_fees
 
 
-def bill(rules: MoneyRules, player: int, lost_by_series: Mapping[int, int]) -> Bill:
+def bill(
+    rules: MoneyRules, player: int, lost_by_series: Mapping[int, int], *, rounds: bool = False
+) -> Bill:
     """A player's bill from the games they lost as declarer in each series they played
-    (series number → lost games)."""
+    (series number → lost games); ``rounds``: a Pitch night's, whose series are rounds
+    (and no game is lost as declarer)."""
     money = lambda amount: Money(amount, rules.currency)  # noqa: E731
     steps = [Step(_("Entry fee: {fee}.", fee=money(rules.entry_fee)), "evening-money")]
     lines = []
     for number, lost in sorted(lost_by_series.items()):
         fee = lost_game_fee(lost, rules.tiers)
         lines.append(SeriesFees(number, lost, fee, rules.table_fee))
-        if rules.table_fee:
+        if rules.table_fee and rounds:
+            steps.append(
+                Step(
+                    _("Round {round}: table fee {fee}.", round=number, fee=money(rules.table_fee)),
+                    "evening-money",
+                )
+            )
+        elif rules.table_fee:
             steps.append(
                 Step(
                     _(

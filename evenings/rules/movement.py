@@ -738,6 +738,43 @@ def _pairs(
     return ways[min(range(len(ways)), key=rank)]
 
 
+def swapped(
+    round_: Round, first: int, second: int, *, names: Mapping[int, str] | None = None
+) -> Round:
+    """The round after the organiser swapped two of its players before it started (the
+    swap the board offers, as ``seating.swap`` makes it): each takes the other's place,
+    at a table or sitting out, and the explanation says so after the movement's own."""
+
+    def moved(player: int) -> int:
+        return second if player == first else first if player == second else player
+
+    tables = tuple(
+        RoundTable(
+            table.number,
+            (
+                (moved(table.teams[0][0]), moved(table.teams[0][1])),
+                (moved(table.teams[1][0]), moved(table.teams[1][1])),
+            ),
+        )
+        for table in round_.tables
+    )
+    step = Step(
+        _(
+            "Before round {round} started, {first} and {second} swapped places.",
+            round=round_.number,
+            first=capitalised(_who(first, names)),
+            second=_who(second, names),
+        ),
+        "evening-draw",
+    )
+    return Round(
+        round_.number,
+        tables,
+        tuple(sorted(moved(player) for player in round_.sitting_out)),
+        (*round_.explanation, step),
+    )
+
+
 def _tables_step(count: int) -> Step:
     return Step(
         ngettext(
