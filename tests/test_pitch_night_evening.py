@@ -875,3 +875,22 @@ def test_a_swapped_round_still_says_why_everyone_sits_where_they_sit(client):
     assert steps[-1].rule == "evening-draw"
     board = client.get(f"/en/e/{e.organiser_token}/").content.decode()
     assert "swapped places." in board
+
+
+def test_the_final_list_prints_each_round_and_every_players_total(client):
+    # Issue 21, printing: "the final list", as the Skat evening's (a column a round).
+    e = night(8, movement="progressive")
+    first = services.series_draw(evening=e, seed=2)
+    one, two = first.tables.all()
+    finish(one, "A")
+    finish(two, "B")
+    page = client.get(f"/en/r/{e.view_token}/list").content.decode()
+    assert "10-Point Pitch" in page
+    assert '<th scope="col">Round 1</th>' in page
+    assert "Series 1" not in page
+    view = selectors.evening_view(Evening.objects.get(pk=e.pk))
+    for row in view.night_ranking(view.series).rows:
+        name = view.names[row.player]
+        assert f'<th scope="row">{name}</th>' in page
+    german = client.get(f"/de/r/{e.view_token}/list").content.decode()
+    assert '<th scope="col">Durchgang 1</th>' in german
