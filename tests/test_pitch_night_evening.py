@@ -497,6 +497,14 @@ def test_a_round_of_hands_ends_at_every_table_after_them(client):
         )
     one.refresh_from_db()
     assert one.deals == 2
+    # The sheet says the game ended level (rule book "End of the game"), and offers the
+    # round's sign-off, not "Play again": the organiser seats the next round.
+    sheet_page = client.get(one.sheet.get_absolute_url()).content.decode()
+    assert "Level at 4 after 2 hands: nobody wins" in sheet_page
+    assert "Level: nobody wins." in sheet_page
+    assert '<span class="team-standing">level</span>' in sheet_page
+    assert "The round is over at this table." in sheet_page
+    assert "Play again" not in sheet_page
     board = client.get(f"/en/e/{e.organiser_token}/").content.decode()
     assert "The round ended level: who won?" in board
     assert "A round is 2 hands at every table (or ends when a team reaches 31)." in board
