@@ -1037,9 +1037,15 @@ def round_call_time(*, evening: Evening, expected_version: int | None = None) ->
             if not table.done:
                 table.ends_after = table.deals + 1
                 table.save(update_fields=["ends_after"])
-                if table.sheet_id is not None and not table.paper:
+                if (
+                    table.sheet_id is not None
+                    and not table.paper
+                    and table.sheet.deleted_at is None
+                ):
                     # The sheet's game ends with the hand in play (its own rules decide
-                    # it then, and the circle's season counts it as a finished game).
+                    # it then, and the circle's season counts it as a finished game). A
+                    # sheet in the trash is not changed: its table is ended by the
+                    # organiser or by its tally card.
                     sheet_services.sheet_end_after(sheet=table.sheet, hands=table.ends_after)
         series.time_called_at = timezone.now()
         series.save(update_fields=["time_called_at"])
@@ -1059,7 +1065,12 @@ def table_end_now(*, table: EveningTable, expected_version: int | None = None) -
             raise RuleError(_("Table %(table)s has finished its round.") % {"table": table.number})
         table.ends_after = table.deals
         table.save(update_fields=["ends_after"])
-        if table.deals and table.sheet_id is not None and not table.paper:
+        if (
+            table.deals
+            and table.sheet_id is not None
+            and not table.paper
+            and table.sheet.deleted_at is None
+        ):
             # The sheet's game is over with the hands it played (its receiver ends the
             # table's round as a finished game: evenings.receivers).
             sheet_services.sheet_end_after(sheet=table.sheet, hands=table.deals)

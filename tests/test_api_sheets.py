@@ -224,6 +224,24 @@ def test_create_pitch_gives_team_totals_and_the_traditional_rules_in_words(clien
     assert len(body["options_summary"]) == 5  # every option, defaults included
 
 
+def test_a_pitch_sheet_of_a_fixed_number_of_hands_ends_after_them(client):
+    # The option "hands" (rule book "End of the game": a game of a fixed number of
+    # hands ends after its last hand; the higher score wins, level nobody does).
+    body = new_sheet(client, "pitch", FOUR, {"hands": 2})
+    assert body["options"]["hands"] == 2
+    assert body["options_summary"][-1] == (
+        "Ends after 2 hands at the latest: the higher score wins"
+    )
+    assert body["headline"] == "Team A 0 · Team B 0 · 52 wins · hand 1 of 2"
+    after = added(client, body, B_MAKES_5, A_MAKES_4)  # B 8 + 5 = 13, A 2 + 5 = 7
+    assert after["finished"] is True
+    assert after["headline"] == "Team B won 13 to 7: it had the higher score after 2 hands"
+    status, refused = add(client, body, A_MAKES_4)
+    assert status == 422
+    assert "The game is over" in messages(refused)[0]
+    assert current(client, body)["finished"] is True
+
+
 def test_create_skat_at_four_says_the_dealer_sits_out(client):
     body = new_sheet(client, "skat", FOUR, first_dealer=2)
     # At a table of four the dealer sits the deal out; forehand is the next seat.
