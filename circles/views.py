@@ -17,6 +17,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -587,15 +588,21 @@ def _standings_context(request: HttpRequest, season: Season, *, public: bool) ->
 
     def build() -> dict[str, Any]:
         standings = selectors.kept_season_standings(season, include_guests=include_guests)
+        parts = {
+            "tables": wording.tables(standings, public=public),
+            "race": wording.title_race(standings, public=public),
+            "changes": wording.changes(standings, public=public, include_guests=include_guests),
+            "charts": charts_data.season_charts(standings, public=public),
+        }
         return {
             "standings": {
                 "counted_sheets": standings.counted_sheets,
                 "open_sheets": standings.open_sheets,
             },
-            "tables": wording.tables(standings, public=public),
-            "race": wording.title_race(standings, public=public),
-            "changes": wording.changes(standings, public=public, include_guests=include_guests),
-            "charts": charts_data.season_charts(standings, public=public),
+            # Rendered here, once per version and view: a warm read of a long season
+            # then costs what a short one's does (its charts and tables are the largest
+            # part of the page).
+            "standings_body": render_to_string("circles/season.html#standings-body", parts),
         }
 
     # Computed from every counted sheet once per standings version (and language, view
