@@ -902,3 +902,28 @@ def test_the_final_list_prints_each_round_and_every_players_total(client):
         assert f'<th scope="row">{name}</th>' in page
     german = client.get(f"/de/r/{e.view_token}/list").content.decode()
     assert '<th scope="col">Durchgang 1</th>' in german
+
+
+def test_a_swap_at_a_pitch_night_is_refused_in_rounds(client):
+    # The glossary's "round (of a Pitch night)": a swap after the round started, or of
+    # somebody not in it, is refused with the night's own word (rule "evening-draw").
+    e = night(8, movement="progressive")
+    first = services.series_draw(evening=e, seed=2)
+    one, _two = first.tables.all()
+    a, b = (s.player_id for s in one.seats.all()[:2])
+    with pytest.raises(RuleError) as wrong:
+        services.series_swap(series=first, first=a, second=b, number=2)
+    assert str(wrong.value.problems[0].message) == (
+        "Players are swapped within one round: this is round 1, not 2."
+    )
+    with pytest.raises(RuleError) as stranger:
+        services.series_swap(series=first, first=a, second=10**6)
+    assert "is not in round 1; only its players can be swapped." in str(
+        stranger.value.problems[0].message
+    )
+    finish(one, "A")
+    with pytest.raises(RuleError) as started:
+        services.series_swap(series=first, first=a, second=b)
+    assert str(started.value.problems[0].message) == (
+        "Round 1 has started; players are swapped only before it starts."
+    )

@@ -710,10 +710,18 @@ def swap(
     (refused when it is not this draw's); refused once the series has started, for a
     player not in this series, and for a player swapped with himself."""
     problems = ProblemCollector()
+    # A Pitch night's series are its rounds (the glossary's "round (of a Pitch night)").
+    rounds = draw.game == "pitch"
     if series is not None and series != draw.series:
         problems.add(
             "series",
             _(
+                "Players are swapped within one round: this is round {this}, not {other}.",
+                this=draw.series,
+                other=str(series),
+            )
+            if rounds
+            else _(
                 "Players are swapped within one series: this is series {this}, not {other}.",
                 this=draw.series,
                 other=str(series),
@@ -723,6 +731,11 @@ def swap(
         problems.add(
             None,
             _(
+                "Round {round} has started; players are swapped only before it starts.",
+                round=draw.series,
+            )
+            if rounds
+            else _(
                 "Series {series} has started; players are swapped only before it starts.",
                 series=draw.series,
             ),
@@ -730,11 +743,18 @@ def swap(
     placed = set(draw.players) | set(draw.sitting_out)
     for where, player in (("first", first), ("second", second)):
         if not _is_int(player) or player not in placed:
+            who = capitalised(_who(player, names) if _is_int(player) else str(player))
             problems.add(
                 where,
                 _(
+                    "{player} is not in round {round}; only its players can be swapped.",
+                    player=who,
+                    round=draw.series,
+                )
+                if rounds
+                else _(
                     "{player} is not in series {series}; only its players can be swapped.",
-                    player=capitalised(_who(player, names) if _is_int(player) else str(player)),
+                    player=who,
                     series=draw.series,
                 ),
             )
@@ -749,6 +769,12 @@ def swap(
     out = tuple(sorted(moved(p) for p in draw.sitting_out))
     step = Step(
         _(
+            "Before the round started, {first} and {second} swapped places.",
+            first=capitalised(_who(first, names)),
+            second=_who(second, names),
+        )
+        if rounds
+        else _(
             "Before the series started, {first} and {second} swapped places.",
             first=capitalised(_who(first, names)),
             second=_who(second, names),
