@@ -27,6 +27,7 @@ from django.utils.translation import ngettext
 from circles import services as circle_services
 from circles.models import Circle, CircleSheet, SeatPlayer
 from circles.results import replay_results
+from circles.rules.contributions import TALLY_MOST
 from evenings import accounts, selectors
 from evenings.locking import bump as _bump
 from evenings.locking import locked as _locked
@@ -170,7 +171,12 @@ def evening_create(
     house: dict[str, Any] = {}
     if pitch_options and game == "pitch":
         try:
-            PitchOptions.from_mapping(pitch_options, field="options")
+            PitchOptions.from_mapping(
+                {k: v for k, v in pitch_options.items() if k != "hands"}
+                if isinstance(pitch_options, Mapping)
+                else pitch_options,
+                field="options",
+            )
         except RuleError as error:
             problems.extend(error.problems)
         else:
@@ -902,7 +908,8 @@ def table_paper_result(
     return table
 
 
-TALLY_LIMIT = 9_999
+# A tally card's score, as the circle's season reads it back (circles.rules.contributions).
+TALLY_LIMIT = TALLY_MOST
 
 
 @retry_on_conflict

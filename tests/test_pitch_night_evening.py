@@ -46,6 +46,15 @@ def finish(table: EveningTable, team: str) -> None:
         )
 
 
+def first_round_played(e, seed: int):
+    """Round 1 drawn with ``seed`` and played out: team A wins table 1, team B table 2."""
+    first = services.series_draw(evening=e, seed=seed)
+    one, two = first.tables.all()
+    finish(one, "A")
+    finish(two, "B")
+    return first
+
+
 def seats(series) -> list[tuple[int, ...]]:
     return [tuple(s.player_id for s in t.seats.all()) for t in series.tables.all()]
 
@@ -722,9 +731,12 @@ def test_a_round_of_minutes_counts_for_the_season_once_time_is_called(client):
     assert "Team B won 10 to 0: it had the higher score after 1 hand" in sheet_page
 
 
-def test_a_night_refuses_a_number_of_hands_as_a_sheet_option():
+@pytest.mark.parametrize("hands", [10, 0])
+def test_a_night_refuses_a_number_of_hands_as_a_sheet_option(hands):
+    # One message, the one that says where a night's hands are chosen (not a second
+    # one about the number itself).
     with pytest.raises(RuleError) as error:
-        night(8, pitch_options={"hands": 10})
+        night(8, pitch_options={"hands": hands})
     assert [p.field for p in error.value.problems] == ["options.hands"]
     assert "round_format" in error.value.problems[0].message
 
@@ -865,10 +877,7 @@ def test_a_swapped_round_still_says_why_everyone_sits_where_they_sit(client):
     from evenings.models import Series
 
     e = night(8, movement="progressive")
-    first = services.series_draw(evening=e, seed=9)
-    one, two = first.tables.all()
-    finish(one, "A")
-    finish(two, "B")
+    first_round_played(e, seed=9)
     second = services.series_draw(evening=e)
     names = dict(e.players.values_list("pk", "name"))
     table_one, table_two = seats(second)
@@ -888,10 +897,7 @@ def test_a_swapped_round_still_says_why_everyone_sits_where_they_sit(client):
 def test_the_final_list_prints_each_round_and_every_players_total(client):
     # Issue 21, printing: "the final list", as the Skat evening's (a column a round).
     e = night(8, movement="progressive")
-    first = services.series_draw(evening=e, seed=2)
-    one, two = first.tables.all()
-    finish(one, "A")
-    finish(two, "B")
+    first_round_played(e, seed=2)
     page = client.get(f"/en/r/{e.view_token}/list").content.decode()
     assert "10-Point Pitch" in page
     assert '<th scope="col">Round 1</th>' in page

@@ -133,11 +133,17 @@ _CHOICES: dict[str, dict[str, str]] = {
 }
 
 
+def _whole_in(value: object, bounds: tuple[int, int]) -> bool:
+    """Whether ``value`` is a whole number (not a bool) from ``bounds[0]`` to ``bounds[1]``."""
+    low, high = bounds
+    return not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
+
+
 def _option_problem(name: str, value: object) -> str | None:
     """What is wrong with one option value, or ``None`` when it is allowed."""
     if name == "target":
         low, high = TARGET_RANGE
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        if not _whole_in(value, TARGET_RANGE):
             return _(
                 # Translators: {value} is what was given, e.g. '"ten"' or 'nothing'.
                 "The target must be a whole number of points from {lowest} to {highest} "
@@ -149,9 +155,7 @@ def _option_problem(name: str, value: object) -> str | None:
         return None
     if name == "hands":
         low, high = HANDS_RANGE
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        if value is not None and not _whole_in(value, HANDS_RANGE):
             return _(
                 # Translators: {value} is what was given, e.g. '"ten"' or '0'.
                 "A game of a fixed number of hands has from {lowest} to {highest} hands; "
