@@ -211,6 +211,36 @@ class Season(models.Model):
         return reverse("circles:season", args=[self.circle_id, self.pk])
 
 
+class SeasonTotals(models.Model):
+    """What a season's counted sheets add up to, game by game
+    (circles.rules.season_totals), kept up to date in the transaction of every write
+    that moves the circle's standings (circles.season_totals.follow). ``version`` is
+    the circle's standings version they were made at: a read at another version adds
+    the season up from its sheets instead."""
+
+    season = models.OneToOneField(Season, on_delete=models.CASCADE, related_name="totals")
+    version = models.PositiveBigIntegerField()
+    data = models.JSONField(default=dict)
+
+    def __str__(self) -> str:
+        return f"totals of {self.season} at version {self.version}"
+
+
+class SeasonContribution(models.Model):
+    """What one counted sheet adds to its season's totals, as they took it in
+    (circles.rules.season_totals.contribution, with the season's id): taken away again
+    when the sheet changes. Written only under the circle's lock, with the totals."""
+
+    sheet = models.OneToOneField(
+        CircleSheet, on_delete=models.CASCADE, primary_key=True, related_name="contribution"
+    )
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="contributions")
+    data = models.JSONField()
+
+    def __str__(self) -> str:
+        return f"what sheet {self.sheet_id} adds to {self.season}"
+
+
 class SheetResult(models.Model):
     sheet = models.ForeignKey(CircleSheet, on_delete=models.CASCADE, related_name="results")
     position = models.PositiveSmallIntegerField()

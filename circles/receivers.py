@@ -23,8 +23,8 @@ from django.dispatch import receiver
 
 from circles.models import CircleSheet
 from circles.results import counted_moves, note_change, store_results
+from circles.season_totals import moved
 from circles.services import date_link
-from circles.standings_cache import moved
 from games.models import Sheet
 from games.rules.sheet import SheetState
 from games.signals import sheet_changed
@@ -59,7 +59,7 @@ def keep_results(
             if moves:
                 note_change(link, change=change, number=None, moves=moves)
         # Finished or open, the season's page counts it (or no longer does).
-        moved(link.circle_id)
+        moved(link.circle_id, sheets=[link.pk])
         return
     # A new deal added to the engine the sheet kept comes without entries, its state
     # with the latest deals only: the stored stats take that deal (store_results).

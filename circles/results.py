@@ -15,7 +15,7 @@ from django.db import transaction
 
 from circles.models import Circle, CircleSheet, SeatPlayer, SheetResult, StandingsChange
 from circles.rules.contributions import follows, seat_stats, seat_stats_after, tally_state
-from circles.standings_cache import moved
+from circles.season_totals import moved
 from games import selectors as sheet_selectors
 from games.models import Sheet
 from games.rules.sheet import SheetState
@@ -106,7 +106,7 @@ def store_results(
     # being finished): the standings and records computed before are out of date. A
     # deal on an open sheet leaves them be, so the evening's play never waits for them.
     if written and (counted_before or counted_after):
-        moved(link.circle_id)
+        moved(link.circle_id, sheets=[link.pk])
 
 
 def _after_new_deal(
@@ -171,7 +171,15 @@ def rebuild_results(circle: Circle) -> int:
     ):
         _rebuild_sheet(sheet_id)
         count += 1
+    _rebuild_totals(circle.pk)
     return count
+
+
+@retry_on_conflict
+def _rebuild_totals(circle_id: int) -> None:
+    """Every season's totals added up again from the results just derived."""
+    with transaction.atomic():
+        moved(circle_id)
 
 
 @retry_on_conflict

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
+from circles import season_totals
 from circles.management.commands.demo import manipulation_deal, pitch_deal, skat_deal
 from circles.models import (
     Circle,
@@ -156,6 +157,8 @@ def build_season(sheets: int, *, seed: int = 1) -> tuple[Season, Any]:
         for i, (player, seat) in enumerate(zip(at, stats, strict=True))
     )
     corrections(circle, links[:sheets], [at for *_rest, at in chosen[:sheets]])
+    # Kept as the app keeps them after every write (the rows came in by the batch).
+    season_totals.rebuild(circle.pk)
     return season, user
 
 

@@ -8,21 +8,16 @@ fixed number of queries and hands them to the pure standings engine
 from __future__ import annotations
 
 import datetime
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import groupby
-from operator import itemgetter
 from typing import Any
 
-import orjson
-from django.db import connections
-from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, TextField
-from django.db.models.functions import Cast, Coalesce
+from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.http import HttpRequest
 from django.utils import timezone
 
-from circles import standings_cache
+from circles import season_totals, standings_cache
 from circles.models import (
     Circle,
     CircleSheet,
@@ -32,15 +27,11 @@ from circles.models import (
     SheetResult,
     StandingsChange,
 )
+from circles.records import records
+from circles.rules import season_totals as totals_rules
 from circles.rules.profile import Profile
 from circles.rules.profile import player_profile as profile_of
-from circles.rules.standings import (
-    ClubRules,
-    SheetRecord,
-    manipulation_standings,
-    pitch_standings,
-    skat_standings,
-)
+from circles.rules.standings import ClubRules
 from games.models import Sheet
 from scorekeeper.rounding import rounded_int
 
@@ -137,106 +128,40 @@ def season_of(link: CircleSheet, seasons: Sequence[Season]) -> Season | None:
 # -- Standings ------------------------------------------------------------------------------
 
 
-def records(
-    circle_id: int,
-    *,
-    starts_on: datetime.date | None = None,
-    ends_on: datetime.date | None = None,
-    counted_only: bool = True,
-) -> dict[str, list[SheetRecord]]:
-    """The finished sheets' contributions, by game, from one query."""
-    # Finished: the sheet's game is over, or it was written on a tally card.
-    results = SheetResult.objects.filter(
-        Q(sheet__sheet__finished=True) | Q(sheet__tally__isnull=False),
-        sheet__circle_id=circle_id,
-        sheet__sheet__deleted_at__isnull=True,
-    )
-    if counted_only:
-        results = results.filter(sheet__excluded=False)
-    if starts_on is not None:
-        results = results.filter(sheet__played_on__gte=starts_on)
-    if ends_on is not None:
-        results = results.filter(sheet__played_on__lte=ends_on)
-    # The stats come as the stored text and are decoded by orjson: a season of 5,000
-    # sheets has some 17,000 of them, and Python's json module (the JSON field's own
-    # decoder, one call a row) was half of a standings read's time. The rows are read
-    # from the cursor as they come (the ORM's converters per value were a fifth of
-    # what is left), each day parsed once; every value is checked as it is used.
-    rows = (
-        results.order_by("sheet__played_on", "sheet_id", "position")
-        .annotate(stats_text=Cast("stats", TextField()))
-        .values_list(
-            "sheet_id", "sheet__sheet__game", "sheet__played_on", "player_id", "stats_text"
-        )
-    )
-    sql, params = rows.query.sql_with_params()
-    with connections[rows.db].cursor() as cursor:
-        cursor.execute(sql, params)
-        fetched = cursor.fetchall()
-    days: dict[Any, datetime.date] = {}
-    loads = orjson.loads
-    by_game: dict[str, list[SheetRecord]] = defaultdict(list)
-    # Ordered by day, then sheet: each sheet's seats come together.
-    for sheet_id, seats in groupby(fetched, key=itemgetter(0)):
-        seats = list(seats)
-        _, game, played_on, _, _ = seats[0]
-        day = days.get(played_on)
-        if day is None:
-            day = days[played_on] = _as_date(played_on)
-        by_game[game].append(
-            SheetRecord(
-                sheet_id=sheet_id,
-                game=game,
-                played_on=day,
-                players=tuple(seat[3] for seat in seats),
-                stats=tuple(loads(seat[4]) for seat in seats),
-            )
-        )
-    return by_game
-
-
-def _as_date(value: Any) -> datetime.date:
-    """A day as the database gives it: a date (PostgreSQL) or its ISO text (SQLite)."""
-    if isinstance(value, datetime.date):
-        return value
-    return datetime.date.fromisoformat(value)
-
-
 @dataclass(frozen=True)
 class SeasonStandings:
     season: Season
     players: dict[int, Player]
     tables: dict[str, Any]  # game slug → that game's standings
-    records: dict[str, list[SheetRecord]]
     changes: list[StandingsChange]
     open_sheets: int
-
-    @property
-    def counted_sheets(self) -> int:
-        return sum(len(found) for found in self.records.values())
+    counted_sheets: int
+    # Every day a counted sheet of any game was played, in order.
+    evenings: tuple[datetime.date, ...]
+    # Per game, for the title race: (the most series or games one player played on one
+    # evening, the longest Skat series); circles.rules.season_totals.bounds.
+    bounds: dict[str, tuple[int, int]]
 
 
 def season_standings(season: Season, *, include_guests: bool = False) -> SeasonStandings:
-    """Every game's table for the season: four queries whatever the number of sheets."""
+    """Every game's table for the season from its kept totals (circles.season_totals):
+    four queries, and a cost that does not grow with the number of sheets; added up
+    from the sheets instead when no totals are kept at the circle's version."""
     players = {p.pk: p for p in Player.objects.filter(circle_id=season.circle_id)}
 
     def include(player_id: int) -> bool:
         player = players.get(player_id)
         return player is not None and (include_guests or not player.guest)
 
-    by_game = records(season.circle_id, starts_on=season.starts_on, ends_on=season.ends_on)
-    tables: dict[str, Any] = {}
-    for game in GAME_ORDER:
-        found = by_game.get(game)
-        if not found:
-            continue
-        if game == "skat":
-            rules = ClubRules.from_mapping(season.skat_rules or {})
-            tables[game] = skat_standings(found, rules, include=include)
-        elif game == "pitch":
-            tables[game] = pitch_standings(found, include=include)
-        else:
-            tables[game] = manipulation_standings(found, include=include)
+    totals = season_totals.stored(season)
+    if totals is None:
+        totals = season_totals.added_up(season)
+    rules = ClubRules.from_mapping(season.skat_rules or {})
+    tables: dict[str, Any] = {
+        game: totals_rules.table(game, totals[game], rules, include=include)
+        for game in GAME_ORDER
+        if game in totals
+    }
     changes = list(
         StandingsChange.objects.filter(
             circle_id=season.circle_id,
@@ -257,9 +182,11 @@ def season_standings(season: Season, *, include_guests: bool = False) -> SeasonS
         season=season,
         players=players,
         tables=tables,
-        records=dict(by_game),
         changes=changes,
         open_sheets=open_sheets,
+        counted_sheets=totals_rules.counted_sheets(totals),
+        evenings=tuple(totals_rules.evenings(totals)),
+        bounds={game: totals_rules.bounds(game, found) for game, found in totals.items()},
     )
 
 
@@ -294,6 +221,7 @@ def evenings_left(
 
 
 def player_profile(circle: Circle, player: Player) -> Profile:
-    """A player's record over every counted sheet of the circle, all seasons."""
-    found = records(circle.pk)
+    """A player's record over every counted sheet of the circle, all seasons: the
+    sheets they sat at, every seat of each (the others at the table are compared)."""
+    found = records(circle.pk, sheets=SheetResult.objects.filter(player=player).values("sheet_id"))
     return profile_of([r for game in GAME_ORDER for r in found.get(game, [])], player.pk)

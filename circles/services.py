@@ -31,8 +31,8 @@ from circles.models import (
 )
 from circles.results import counted_moves, note_change, replay_results
 from circles.rules.standings import ClubRules
+from circles.season_totals import moved
 from circles.signals import player_erased
-from circles.standings_cache import moved
 from games import privacy
 from games import selectors as sheet_selectors
 from games import services as sheet_services
@@ -257,7 +257,7 @@ def player_add(*, circle: Circle, name: object) -> Player:
         raise RuleError(_("%(name)s is already a player here.") % {"name": name}, "name")
     with transaction.atomic():
         player = player_for_name(circle, name)
-        moved(circle.pk)
+        moved(circle.pk, sheets=())
     return player
 
 
@@ -351,7 +351,7 @@ def player_update(
                 member=(user or before).get_username(),
             )
         player.save()
-        moved(player.circle_id)
+        moved(player.circle_id, sheets=())
     return player
 
 
@@ -383,7 +383,7 @@ def player_claim(*, circle: Circle, user: Any, player: object) -> Player:
             )
         found.user = user
         found.save(update_fields=["user"])
-        moved(circle.pk)
+        moved(circle.pk, sheets=())
     return found
 
 
@@ -513,7 +513,7 @@ def player_erase(*, player: Player, by: Any = None) -> Player:
         ):
             names.update(found or ())
         privacy.forget(seats=at_seats, names=names, placeholder=placeholder)
-        moved(player.circle_id)
+        moved(player.circle_id, sheets=())
         _audit(player.circle_id, by, AuditEntry.ERASED, player=player.pk, name=placeholder)
     return player
 
@@ -591,7 +591,7 @@ def _attach(sheet: Sheet, circle: Circle) -> CircleSheet:
     )
     replay_results(link, change="started")
     # One more sheet for the season's page to count, open or finished.
-    moved(circle.pk)
+    moved(circle.pk, sheets=[link.pk])
     return link
 
 
@@ -617,7 +617,7 @@ def sheet_set_counted(*, link: CircleSheet, counted: bool) -> CircleSheet:
             note_change(
                 link, change="included" if counted else "excluded", number=None, moves=moves
             )
-        moved(link.circle_id)
+        moved(link.circle_id, sheets=[link.pk])
     return link
 
 
@@ -641,7 +641,7 @@ def date_link(link: CircleSheet, played_on: datetime.date) -> None:
     if link.played_on != played_on:
         link.played_on = played_on
         link.save(update_fields=["played_on"])
-        moved(link.circle_id)
+        moved(link.circle_id, sheets=[link.pk])
     StandingsChange.objects.filter(sheet=link).update(played_on=played_on)
 
 

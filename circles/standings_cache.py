@@ -2,10 +2,11 @@
 kept by the circle's standings version, so that a read costs the same at 5,000 sheets
 as at 10.
 
-A season's table and a player's record are added up from every counted sheet of the
-circle (``circles.selectors``): thousands of stored results at a club's scale. They
-change only when one of those writes happens, and every such write moves the circle's
-``standings_version`` in its own transaction (``moved``):
+A season's table comes from its totals, kept up to date with every write
+(``circles.season_totals``), and a player's record is added up from every counted sheet
+they sat at (``circles.selectors``): still some work, and the same for every reader.
+They change only when one of those writes happens, and every such write moves the
+circle's ``standings_version`` in its own transaction (``circles.season_totals.moved``):
 
 - what a sheet contributes changed while it counts, it finished, or it was left out,
   brought back, moved to another day, put in the trash or taken out of it, joined the
@@ -37,8 +38,6 @@ from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 
-from django.db.models import F
-
 from circles.models import Circle
 
 T = TypeVar("T")
@@ -50,12 +49,6 @@ _kept: OrderedDict[tuple[Hashable, ...], object] = OrderedDict()
 _lock = threading.Lock()
 # The keys being computed right now, each with the lock its computation holds.
 _building: dict[tuple[Hashable, ...], threading.Lock] = {}
-
-
-def moved(circle_id: int) -> None:
-    """Say that what the circle's standings or records show has changed: called inside
-    the write's transaction, after everything else it locks (scorekeeper/db.py)."""
-    Circle.objects.filter(pk=circle_id).update(standings_version=F("standings_version") + 1)
 
 
 def kept(circle: Circle, key: tuple[Hashable, ...], build: Callable[[], T]) -> T:

@@ -65,7 +65,7 @@ from django.utils import timezone, translation
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from circles import services
+from circles import season_totals, services
 from circles.models import (
     Circle,
     CircleSheet,
@@ -730,6 +730,8 @@ class _Import:
         self._seasons()
         self._sheets()
         self._changes()
+        # The sheets came in by the batch: every season is added up once, at the end.
+        season_totals.moved(self.circle.pk)
         return self.circle
 
     # -- members and accounts

@@ -29,7 +29,6 @@ from circles.rules.standings import (
 from circles.selectors import SeasonStandings, evenings_left
 from games.games import GAMES
 from games.rules.skat import contract_named
-from games.rules.skat_list import SERIES_DEALS
 from games.rules.text import in_source_language
 from games.rules.words import joined
 from scorekeeper.rounding import percent as rounded_percent
@@ -458,30 +457,6 @@ def tables(standings: SeasonStandings, *, public: bool) -> list[dict[str, Any]]:
 # -- The title race -------------------------------------------------------------------------
 
 
-def _race_bounds(game: str, standings: SeasonStandings) -> tuple[int, int]:
-    """(per_evening, series_deals): the most series or games one player played on one
-    evening this season so far (at least 1; nothing says a circle plays fewer), and
-    the longest Skat series (36 at three, 48 at four, 60 at five, or longer as a sheet
-    sets it)."""
-    found = standings.records.get(game, [])
-    per_evening: dict[tuple[Any, int], int] = {}
-    for record in found:
-        for player in record.players:
-            key = (record.played_on, player)
-            per_evening[key] = per_evening.get(key, 0) + 1
-    deals = 36
-    if game == "skat":
-        for record in found:
-            stats = record.stats[0]
-            deals = max(deals, stats["series_deals"], SERIES_DEALS.get(stats["players"], 36))
-    return max(per_evening.values(), default=1), deals
-
-
-def _season_evenings(standings: SeasonStandings) -> list[Any]:
-    """The season's evenings so far: every day a counted sheet of any game was played."""
-    return sorted({r.played_on for found in standings.records.values() for r in found})
-
-
 def title_race(standings: SeasonStandings, *, public: bool) -> dict[str, list[str]]:
     """Per game: who leads, what the nearest rivals need over the evenings left, or
     that the title is decided."""
@@ -489,9 +464,9 @@ def title_race(standings: SeasonStandings, *, public: bool) -> dict[str, list[st
     names = Names(standings.players, public=public)
     # The evenings the season plans, less those played at any game: a Pitch table
     # sees the Skat evenings go by too.
-    left = evenings_left(standings.season, _season_evenings(standings))
+    left = evenings_left(standings.season, standings.evenings)
     for game, table in standings.tables.items():
-        per_evening, deals = _race_bounds(game, standings)
+        per_evening, deals = standings.bounds[game]
         race = race_of(table, evenings_left=left, per_evening=per_evening, series_deals=deals)
         if not race.leaders:
             continue

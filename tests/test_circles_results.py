@@ -17,7 +17,14 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from circles import receivers, results, services
-from circles.models import CircleSheet, SeatPlayer, SheetResult, StandingsChange
+from circles.models import (
+    CircleSheet,
+    SeasonContribution,
+    SeasonTotals,
+    SeatPlayer,
+    SheetResult,
+    StandingsChange,
+)
 from circles.rules.contributions import seat_stats
 from circles.selectors import season_standings
 from games import services as sheet_services
@@ -573,7 +580,8 @@ def test_season_standings_match_an_independent_count(season_circle):
         by_game[fresh(link).game].append(link)
 
     standings = season_standings(season, include_guests=True)
-    assert sorted(r.sheet_id for found in standings.records.values() for r in found) == [
+    assert standings.counted_sheets == len(links)
+    assert sorted(SeasonContribution.objects.values_list("sheet_id", flat=True)) == [
         link.pk for link in links
     ]
     assert standings.open_sheets == 1
@@ -626,13 +634,19 @@ def standings_rows(season) -> dict[str, tuple]:
 def test_results_rebuilt_from_the_deals_equal_what_was_stored(season_circle):
     circle, season, sheets = season_circle
     kept, table, changes = all_results(), standings_rows(season), StandingsChange.objects.count()
+    # Everything derived from the deals is lost: the results and the season's totals.
     SheetResult.objects.all().delete()
+    SeasonTotals.objects.all().delete()
+    SeasonContribution.objects.all().delete()
     assert season_standings(season).tables == {}
 
     assert results.rebuild_results(circle) == len(sheets)
 
     assert all_results() == kept
     assert standings_rows(season) == table
+    # The season's totals were added up again too, at the circle's version.
+    circle.refresh_from_db()
+    assert SeasonTotals.objects.get(season=season).version == circle.standings_version
     # The deals did not change: nothing is noted.
     assert StandingsChange.objects.count() == changes
 

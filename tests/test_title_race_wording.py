@@ -9,6 +9,7 @@ from django.utils import translation
 
 from circles import wording
 from circles.models import Player, Season
+from circles.rules import season_totals
 from circles.rules.standings import ClubRules, pitch_standings, skat_standings
 from circles.selectors import SeasonStandings
 from tests.circles_rules.sheets import pitch_game, skat, skat_seat
@@ -21,16 +22,25 @@ def names(*pairs: tuple[int, str]) -> dict[int, Player]:
 
 
 def standings(season: Season, skat_records=(), pitch_records=(), rules=None) -> SeasonStandings:
+    rules = rules or ClubRules()
     tables = {}
-    records = {}
     if skat_records:
-        tables["skat"] = skat_standings(skat_records, rules or ClubRules())
-        records["skat"] = list(skat_records)
+        tables["skat"] = skat_standings(skat_records, rules)
     if pitch_records:
         tables["pitch"] = pitch_standings(pitch_records)
-        records["pitch"] = list(pitch_records)
     players = names((1, "Klaus"), (2, "Anke"), (3, "Olga"), (4, "Max"), (5, "Nina"))
-    return SeasonStandings(season, players, tables, records, [], 0)
+    # The season's evenings and the race's bounds, as the page takes them from the totals.
+    totals = season_totals.of([*skat_records, *pitch_records], rules)
+    return SeasonStandings(
+        season,
+        players,
+        tables,
+        changes=[],
+        open_sheets=0,
+        counted_sheets=season_totals.counted_sheets(totals),
+        evenings=tuple(season_totals.evenings(totals)),
+        bounds={game: season_totals.bounds(game, found) for game, found in totals.items()},
+    )
 
 
 def future_season(planned: int) -> Season:

@@ -74,12 +74,10 @@ import difflib
 import json
 import math
 from bisect import insort
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
-from functools import partial
-from itertools import groupby
+from functools import cached_property, partial
 from typing import Any, Literal, TypeVar
 
 from games.rules.errors import ProblemCollector, RuleError
@@ -305,7 +303,6 @@ class ClubRules:
 # Shared pieces
 # ---------------------------------------------------------------------------
 
-Seat = tuple[SheetRecord, Mapping[str, Any]]
 Row = TypeVar("Row", "SkatRow", "PitchRow", "ManipulationRow")
 
 
@@ -319,21 +316,6 @@ def _checked(records: Sequence[SheetRecord], game: str) -> list[SheetRecord]:
         if len(set(record.players)) != len(record.players):
             raise ValueError(f"Sheet {record.sheet_id} seats one player twice.")
     return sorted(records, key=lambda record: (record.played_on, record.sheet_id))
-
-
-def _seats_by_player(
-    records: Iterable[SheetRecord], include: Callable[[int], bool]
-) -> dict[int, list[Seat]]:
-    seats: dict[int, list[Seat]] = {}
-    for record in records:
-        for player, stats in zip(record.players, record.stats, strict=True):
-            if include(player):
-                seats.setdefault(player, []).append((record, stats))
-    return dict(sorted(seats.items()))
-
-
-def _evenings(records: Iterable[SheetRecord]) -> tuple[datetime.date, ...]:
-    return tuple(sorted({record.played_on for record in records}))
 
 
 def _placed(
@@ -440,21 +422,116 @@ def _scaled(record: SheetRecord, stats: Mapping[str, Any], rules: ClubRules) -> 
 _MISSED_REASONS = {"ignore": "missed_ignored", "zero": "missed_zero"}
 
 
-def _skat_row(
-    player: int, seats: Sequence[Seat], evenings: Sequence[datetime.date], rules: ClubRules
-) -> tuple[SkatRow, tuple[int, ...]]:
-    """The player's row, and every series as it counts (lowest first)."""
-    values: list[int] = []
-    scaled: list[Reason] = []
-    for record, stats in seats:
+def skat_contribution(record: SheetRecord, rules: ClubRules) -> dict[str, Any]:
+    """What one Skat sheet adds to its season's totals under the club's rules: per seat
+    the player, the series as it counts (scaled or not), its Seeger-Fabian, games won
+    and lost, list points and, when scaled, the deals played and the usual length."""
+    seats = []
+    for player, stats in zip(record.players, record.stats, strict=True):
         reason = _scaled(record, stats, rules)
-        if reason is None:
-            values.append(stats["sf"])
+        value = stats["sf"] if reason is None else reason.params["scaled"]
+        scaled = None if reason is None else [reason.params["deals"], reason.params["norm"]]
+        seats.append(
+            [
+                player,
+                int(value),
+                int(stats["sf"]),
+                int(stats["won"]),
+                int(stats["lost"]),
+                int(stats["list_points"]),
+                scaled,
+            ]
+        )
+    first = record.stats[0]
+    # The longest series the season has seen bounds what a series can still bring.
+    longest = SERIES_DEALS.get(first["players"], SERIES_DEALS[3])
+    return {
+        "game": "skat",
+        "sheet": record.sheet_id,
+        "day": record.played_on.isoformat(),
+        "deals": max(SERIES_DEALS[3], int(first["series_deals"]), longest),
+        "seats": seats,
+    }
+
+
+def _counted(mapping: dict[str, int], key: str, sign: int) -> None:
+    """One more (or one fewer) of ``key`` in a multiset kept as counts."""
+    count = mapping.get(key, 0) + sign
+    if count < 0:
+        raise ValueError(f"Nothing to take away at {key!r}.")
+    if count:
+        mapping[key] = count
+    else:
+        mapping.pop(key, None)
+
+
+def _gone(players: dict[str, dict[str, Any]], key: str, count: int) -> None:
+    if count < 0:
+        raise ValueError(f"Player {key} would have played fewer than no games.")
+    if count == 0:
+        del players[key]
+
+
+def skat_apply(totals: dict[str, Any], contribution: Mapping[str, Any], sign: int) -> None:
+    """Add one sheet's contribution to a season's Skat totals (``sign`` 1) or take it
+    away (``sign`` −1). ValueError when it was never added."""
+    day = contribution["day"]
+    _counted(totals.setdefault("evenings", {}), day, sign)
+    _counted(totals.setdefault("deals", {}), str(contribution["deals"]), sign)
+    players = totals.setdefault("players", {})
+    for player, value, sf, won, lost, list_points, scaled in contribution["seats"]:
+        key = str(player)
+        mine = players.setdefault(
+            key,
+            {
+                "series": 0,
+                "won": 0,
+                "lost": 0,
+                "list_points": 0,
+                "sf_total": 0,
+                "sf": {},
+                "days": {},
+                "scaled": {},
+            },
+        )
+        mine["series"] += sign
+        mine["won"] += sign * won
+        mine["lost"] += sign * lost
+        mine["list_points"] += sign * list_points
+        mine["sf_total"] += sign * sf
+        _counted(mine["sf"], str(sf), sign)
+        tonight = mine["days"].setdefault(day, [])
+        if sign > 0:
+            insort(tonight, value)
         else:
-            scaled.append(reason)
-            values.append(reason.params["scaled"])
-    played_on = {record.played_on for record, _ in seats}
-    missed = sum(1 for evening in evenings if evening not in played_on)
+            tonight.remove(value)  # ValueError when it was never there
+            if not tonight:
+                del mine["days"][day]
+        if scaled is not None:
+            sheet = str(contribution["sheet"])
+            if sign > 0:
+                mine["scaled"][sheet] = [day, scaled[0], scaled[1], sf, value]
+            elif mine["scaled"].pop(sheet, None) is None:
+                raise ValueError(f"Sheet {sheet} was not scaled for player {key}.")
+        _gone(players, key, mine["series"])
+
+
+def _skat_row(
+    player: int, mine: Mapping[str, Any], evenings: Sequence[str], rules: ClubRules
+) -> tuple[SkatRow, tuple[int, ...]]:
+    """The player's row from their totals, and every series as it counts (lowest first)."""
+    values = [value for tonight in mine["days"].values() for value in tonight]
+    # In the order the sheets were played, as the table explains them.
+    scaled = [
+        Reason(
+            "scaled",
+            {"sheet": int(sheet), "deals": deals, "norm": norm, "sf": sf, "scaled": value},
+        )
+        for sheet, (_day, deals, norm, sf, value) in sorted(
+            mine["scaled"].items(), key=lambda item: (item[1][0], int(item[0]))
+        )
+    ]
+    missed = sum(1 for evening in evenings if evening not in mine["days"])
     if rules.missed == "zero":
         values.extend([0] * missed)
     # The worst series go first; a player always keeps one series that counts.
@@ -462,11 +539,12 @@ def _skat_row(
     ordered = sorted(values)
     dropped, counted = ordered[: len(values) - keep], ordered[len(values) - keep :]
     counted_total = sum(counted)
+    series = mine["series"]
     if rules.rank_by == "total":
         value = float(counted_total)
         ranking = Reason(
             "ranked_by_total",
-            {"value": counted_total, "counted": len(counted), "series": len(seats)},
+            {"value": counted_total, "counted": len(counted), "series": series},
         )
     else:
         value = counted_total / len(counted)
@@ -476,7 +554,7 @@ def _skat_row(
                 "value": value,
                 "total": counted_total,
                 "counted": len(counted),
-                "series": len(seats),
+                "series": series,
             },
         )
     reasons = [ranking, *scaled]
@@ -484,20 +562,18 @@ def _skat_row(
         reasons.append(Reason("dropped", {"count": len(dropped), "values": tuple(dropped)}))
     if missed:
         reasons.append(Reason(_MISSED_REASONS[rules.missed], {"evenings": missed}))
-    sf = [stats["sf"] for _, stats in seats]
-    won = sum(stats["won"] for _, stats in seats)
-    lost = sum(stats["lost"] for _, stats in seats)
+    won, lost = mine["won"], mine["lost"]
     return SkatRow(
         player=player,
         place=None,
-        series=len(seats),
+        series=series,
         declared=won + lost,
         won=won,
         lost=lost,
-        list_points=sum(stats["list_points"] for _, stats in seats),
-        sf_total=sum(sf),
-        sf_average=sum(sf) / len(sf),
-        best_series=max(sf),
+        list_points=mine["list_points"],
+        sf_total=mine["sf_total"],
+        sf_average=mine["sf_total"] / series,
+        best_series=max(int(sf) for sf in mine["sf"]),
         value=value,
         counted_total=counted_total,
         counted=len(counted),
@@ -514,57 +590,70 @@ def _skat_exact(row: SkatRow, rules: ClubRules) -> Fraction:
     return Fraction(row.counted_total, row.counted)
 
 
-def _skat_rows(
-    records: Sequence[SheetRecord], rules: ClubRules, include: Callable[[int], bool]
-) -> list[tuple[SkatRow, tuple[int, ...]]]:
-    evenings = _evenings(records)
-    return [
-        _skat_row(player, seats, evenings, rules)
-        for player, seats in _seats_by_player(records, include).items()
-    ]
+def _included(
+    totals: Mapping[str, Any], include: Callable[[int], bool]
+) -> list[tuple[int, Mapping[str, Any]]]:
+    """The included players' totals, by player id."""
+    found = ((int(key), mine) for key, mine in totals.get("players", {}).items())
+    return sorted(((player, mine) for player, mine in found if include(player)))
+
+
+def _days(totals: Mapping[str, Any]) -> list[str]:
+    """The evenings of a game's totals, in order (ISO days sort as days do)."""
+    return sorted(totals.get("evenings", {}))
 
 
 def _skat_progress(
-    ordered: Sequence[SheetRecord], rules: ClubRules, players: Sequence[int]
+    evenings: Sequence[str], rules: ClubRules, players: Sequence[tuple[int, Mapping[str, Any]]]
 ) -> tuple[tuple[datetime.date, Mapping[int, float]], ...]:
-    """Every player's ranked value after each evening, in one pass over the records.
+    """Every player's ranked value after each evening, in one pass over the evenings.
 
     The same club rules as :func:`_skat_row` (scaling, missed evenings, dropped
     series, total or average), kept up to date evening by evening instead of ranking
     the season again for every evening: a season of 1,000 series and 100 evenings
     would otherwise rank 100 tables.
     """
-    series: dict[int, list[int]] = {player: [] for player in players}  # kept sorted
-    totals = dict.fromkeys(players, 0)
-    played: dict[int, set[datetime.date]] = {player: set() for player in players}
-    progress = []
-    for number, (evening, tonight) in enumerate(_by_evening(ordered), start=1):
-        for record in tonight:
-            for player, stats in zip(record.players, record.stats, strict=True):
-                if player not in series:
-                    continue
-                reason = _scaled(record, stats, rules)
-                value = stats["sf"] if reason is None else reason.params["scaled"]
-                insort(series[player], value)
-                totals[player] += value
-                played[player].add(evening)
-        values: dict[int, float] = {}
-        for player in players:
-            mine = series[player]
-            if not mine:
-                values[player] = 0.0
+    # Player by player, evening by evening: the series so far, their sum, the evenings
+    # played, and the lowest series (never more than the club drops: nothing above
+    # them can be dropped), lowest first.
+    drop = rules.drop_worst
+    zero_missed = rules.missed == "zero"
+    by_total = rules.rank_by == "total"
+    values: list[dict[int, float]] = [{} for _ in evenings]
+    for player, mine in players:
+        by_day = mine["days"]
+        lowest: list[int] = []
+        series = total = played = 0
+        for index, evening in enumerate(evenings):
+            tonight = by_day.get(evening)
+            if tonight:
+                if drop:
+                    lowest.extend(tonight)
+                    lowest.sort()
+                    del lowest[drop:]
+                series += len(tonight)
+                total += sum(tonight)
+                played += 1
+            if not series:
+                values[index][player] = 0.0
                 continue
-            zeros = number - len(played[player]) if rules.missed == "zero" else 0
-            counted = max(len(mine) + zeros - rules.drop_worst, 1)
-            dropped = _lowest_sum(mine, zeros, len(mine) + zeros - counted)
-            total = totals[player] - dropped
-            values[player] = float(total) if rules.rank_by == "total" else total / counted
-        progress.append((evening, values))
-    return tuple(progress)
+            zeros = index + 1 - played if zero_missed else 0
+            counted = max(series + zeros - drop, 1)
+            dropping = series + zeros - counted
+            # Without zeros the lowest series are the ones dropped.
+            dropped = _lowest_sum(lowest, zeros, dropping) if zeros else sum(lowest[:dropping])
+            values[index][player] = (
+                float(total - dropped) if by_total else (total - dropped) / counted
+            )
+    return tuple(
+        (datetime.date.fromisoformat(evening), found)
+        for evening, found in zip(evenings, values, strict=True)
+    )
 
 
 def _lowest_sum(ordered: Sequence[int], zeros: int, count: int) -> int:
-    """The sum of the ``count`` lowest of ``ordered`` (ascending) and ``zeros`` zeros."""
+    """The sum of the ``count`` lowest of ``ordered`` (ascending, at least the ``count``
+    lowest of a player's series) and ``zeros`` zeros."""
     dropped = 0
     index = 0
     for _dropping in range(count):
@@ -583,8 +672,23 @@ def skat_standings(
     include: Callable[[int], bool] = everyone,
 ) -> SkatStandings:
     """The Skat table of a season under the club's rules; ``include`` False leaves a player out."""
-    ordered = _checked(records, "skat")
-    made = _skat_rows(ordered, rules, include)
+    totals: dict[str, Any] = {}
+    for record in _checked(records, "skat"):
+        skat_apply(totals, skat_contribution(record, rules), 1)
+    return skat_table(totals, rules, include=include)
+
+
+def skat_table(
+    totals: Mapping[str, Any],
+    rules: ClubRules,
+    *,
+    include: Callable[[int], bool] = everyone,
+) -> SkatStandings:
+    """The Skat table from a season's totals (:func:`skat_apply`) under the rules they
+    were added up with."""
+    evenings = _days(totals)
+    players = _included(totals, include)
+    made = [_skat_row(player, mine, evenings, rules) for player, mine in players]
     rows = [row for row, _values in made]
 
     # Official tie-breaks (ISkO, DSkV tournament rules): on equal points, more games won
@@ -615,14 +719,12 @@ def skat_standings(
         ),
         key=lambda row: (-row.series, row.player),
     )
-    evenings = _evenings(ordered)
-    progress = _skat_progress(ordered, rules, [row.player for row in rows])
     return SkatStandings(
         rules=rules,
         ranked=ranked,
         unranked=tuple(unranked),
-        evenings=evenings,
-        progress=tuple(progress),
+        evenings=tuple(datetime.date.fromisoformat(evening) for evening in evenings),
+        progress=_skat_progress(evenings, rules, players),
         values={row.player: values for row, values in made},
     )
 
@@ -660,20 +762,77 @@ class PitchStandings:
     progress: tuple[tuple[datetime.date, Mapping[int, int]], ...]  # games won so far
 
 
-def _pitch_row(player: int, seats: Sequence[Seat]) -> PitchRow:
-    games = len(seats)
-    won = sum(1 for _, stats in seats if stats["won"])
-    bids = sum(stats["bids"] for _, stats in seats)
-    made = sum(stats["made"] for _, stats in seats)
-    with_partner: Counter[int] = Counter()
-    won_with: Counter[int] = Counter()
-    for record, stats in seats:
-        # Partners change from sheet to sheet; the partner is whoever sat opposite.
-        partner = record.players[stats["partner"]]
-        with_partner[partner] += 1
-        won_with[partner] += bool(stats["won"])
+def pitch_contribution(record: SheetRecord) -> dict[str, Any]:
+    """What one Pitch sheet adds to its season's totals: per seat the player, whether
+    their team won, hands, bids made and set, moons, points taken and the partner."""
+    seats = [
+        [
+            player,
+            int(bool(stats["won"])),
+            int(stats["hands"]),
+            int(stats["bids"]),
+            int(stats["made"]),
+            int(stats["set"]),
+            int(stats["moon"]),
+            int(stats["moon_made"]),
+            int(stats["points_taken"]),
+            # Partners change from sheet to sheet; the partner is whoever sat opposite.
+            record.players[stats["partner"]],
+        ]
+        for player, stats in zip(record.players, record.stats, strict=True)
+    ]
+    return {
+        "game": "pitch",
+        "sheet": record.sheet_id,
+        "day": record.played_on.isoformat(),
+        "seats": seats,
+    }
+
+
+_PITCH_SUMS = ("won", "hands", "bids", "made", "sets", "moon", "moon_made", "points_taken")
+
+
+def _games_by_day(mine: dict[str, Any], day: str, won: int, sign: int) -> None:
+    """Games played and won on one evening, for the progress and the title race."""
+    tonight = mine["days"].setdefault(day, [0, 0])
+    tonight[0] += sign
+    tonight[1] += sign * won
+    if tonight[0] < 0 or tonight[1] < 0:
+        raise ValueError(f"Fewer than no games on {day}.")
+    if tonight[0] == 0:
+        del mine["days"][day]
+
+
+def pitch_apply(totals: dict[str, Any], contribution: Mapping[str, Any], sign: int) -> None:
+    """Add one sheet's contribution to a season's Pitch totals (``sign`` 1) or take it
+    away (``sign`` −1). ValueError when it was never added."""
+    day = contribution["day"]
+    _counted(totals.setdefault("evenings", {}), day, sign)
+    players = totals.setdefault("players", {})
+    for player, *sums, partner in contribution["seats"]:
+        key = str(player)
+        mine = players.setdefault(
+            key, {"games": 0, **dict.fromkeys(_PITCH_SUMS, 0), "partners": {}, "days": {}}
+        )
+        mine["games"] += sign
+        for name, value in zip(_PITCH_SUMS, sums, strict=True):
+            mine[name] += sign * value
+        with_partner = mine["partners"].setdefault(str(partner), [0, 0])
+        with_partner[0] += sign
+        with_partner[1] += sign * sums[0]
+        if with_partner[0] < 0:
+            raise ValueError(f"Player {key} never played with {partner}.")
+        if with_partner[0] == 0:
+            del mine["partners"][str(partner)]
+        _games_by_day(mine, day, sums[0], sign)
+        _gone(players, key, mine["games"])
+
+
+def _pitch_row(player: int, mine: Mapping[str, Any]) -> PitchRow:
+    games, won = mine["games"], mine["won"]
+    bids, made = mine["bids"], mine["made"]
     partners = sorted(
-        ((partner, n, won_with[partner]) for partner, n in with_partner.items()),
+        ((int(partner), n, won_with) for partner, (n, won_with) in mine["partners"].items()),
         key=lambda entry: (-entry[1], entry[0]),
     )
     return PitchRow(
@@ -682,41 +841,32 @@ def _pitch_row(player: int, seats: Sequence[Seat]) -> PitchRow:
         games=games,
         won=won,
         win_rate=won / games,
-        hands=sum(stats["hands"] for _, stats in seats),
+        hands=mine["hands"],
         bids=bids,
         made=made,
         made_rate=made / bids if bids else 0.0,
-        sets=sum(stats["set"] for _, stats in seats),
-        moon=sum(stats["moon"] for _, stats in seats),
-        moon_made=sum(stats["moon_made"] for _, stats in seats),
-        points_taken=sum(stats["points_taken"] for _, stats in seats),
+        sets=mine["sets"],
+        moon=mine["moon"],
+        moon_made=mine["moon_made"],
+        points_taken=mine["points_taken"],
         partners=tuple(partners),
         reasons=(Reason("ranked_by_wins", {"won": won, "games": games}),),
     )
 
 
-def _by_evening(
-    ordered: Sequence[SheetRecord],
-) -> Iterable[tuple[datetime.date, list[SheetRecord]]]:
-    """The records (already in playing order) evening by evening: one pass over them."""
-    return ((evening, list(group)) for evening, group in groupby(ordered, key=_played_on))
-
-
-def _played_on(record: SheetRecord) -> datetime.date:
-    return record.played_on
-
-
 def _wins_progress(
-    records: Sequence[SheetRecord], players: Iterable[int]
+    evenings: Sequence[str], players: Sequence[tuple[int, Mapping[str, Any]]]
 ) -> tuple[tuple[datetime.date, Mapping[int, int]], ...]:
-    wins = dict.fromkeys(players, 0)
+    """Games won so far by each player after each evening."""
+    wins = {player: 0 for player, _ in players}
+    days = [(player, mine["days"]) for player, mine in players]
     progress = []
-    for evening, tonight in _by_evening(records):
-        for record in tonight:
-            for player, stats in zip(record.players, record.stats, strict=True):
-                if player in wins and stats["won"]:
-                    wins[player] += 1
-        progress.append((evening, dict(wins)))
+    for evening in evenings:
+        for player, by_day in days:
+            tonight = by_day.get(evening)
+            if tonight:
+                wins[player] += tonight[1]
+        progress.append((datetime.date.fromisoformat(evening), dict(wins)))
     return tuple(progress)
 
 
@@ -724,10 +874,19 @@ def pitch_standings(
     records: Sequence[SheetRecord], *, include: Callable[[int], bool] = everyone
 ) -> PitchStandings:
     """The Pitch table of a season: most games won first, then the better share of wins."""
-    ordered = _checked(records, "pitch")
-    rows = [
-        _pitch_row(player, seats) for player, seats in _seats_by_player(ordered, include).items()
-    ]
+    totals: dict[str, Any] = {}
+    for record in _checked(records, "pitch"):
+        pitch_apply(totals, pitch_contribution(record), 1)
+    return pitch_table(totals, include=include)
+
+
+def pitch_table(
+    totals: Mapping[str, Any], *, include: Callable[[int], bool] = everyone
+) -> PitchStandings:
+    """The Pitch table from a season's totals (:func:`pitch_apply`)."""
+    evenings = _days(totals)
+    players = _included(totals, include)
+    rows = [_pitch_row(player, mine) for player, mine in players]
 
     def key(row: PitchRow) -> tuple[int, Fraction]:
         return (-row.won, -Fraction(row.won, row.games))
@@ -744,11 +903,10 @@ def pitch_standings(
             },
         )
 
-    evenings = _evenings(ordered)
     return PitchStandings(
         ranked=_placed(rows, key, (by_win_rate,)),
-        evenings=evenings,
-        progress=_wins_progress(ordered, [row.player for row in rows]),
+        evenings=tuple(datetime.date.fromisoformat(evening) for evening in evenings),
+        progress=_wins_progress(evenings, players),
     )
 
 
@@ -779,20 +937,61 @@ class ManipulationStandings:
     progress: tuple[tuple[datetime.date, Mapping[int, int]], ...]  # games won so far
 
 
-def _manipulation_row(player: int, seats: Sequence[Seat]) -> ManipulationRow:
-    won = sum(1 for _, stats in seats if stats["won"])
-    rounds = sum(stats["rounds"] for _, stats in seats)
-    penalties = sum(stats["penalties"] for _, stats in seats)
+def manipulation_contribution(record: SheetRecord) -> dict[str, Any]:
+    """What one Manipulation sheet adds to its season's totals: per seat the player,
+    whether they won (or shared the win), rounds, rounds they went out and penalties."""
+    seats = [
+        [
+            player,
+            int(bool(stats["won"])),
+            int(stats["rounds"]),
+            int(stats["went_out"]),
+            int(stats["penalties"]),
+        ]
+        for player, stats in zip(record.players, record.stats, strict=True)
+    ]
+    return {
+        "game": "manipulation",
+        "sheet": record.sheet_id,
+        "day": record.played_on.isoformat(),
+        "seats": seats,
+    }
+
+
+_MANIPULATION_SUMS = ("won", "rounds", "went_out", "penalties")
+
+
+def manipulation_apply(totals: dict[str, Any], contribution: Mapping[str, Any], sign: int) -> None:
+    """Add one sheet's contribution to a season's Manipulation totals (``sign`` 1) or
+    take it away (``sign`` −1). ValueError when it was never added."""
+    day = contribution["day"]
+    _counted(totals.setdefault("evenings", {}), day, sign)
+    players = totals.setdefault("players", {})
+    for player, *sums in contribution["seats"]:
+        key = str(player)
+        mine = players.setdefault(
+            key, {"games": 0, **dict.fromkeys(_MANIPULATION_SUMS, 0), "days": {}}
+        )
+        mine["games"] += sign
+        for name, value in zip(_MANIPULATION_SUMS, sums, strict=True):
+            mine[name] += sign * value
+        _games_by_day(mine, day, sums[0], sign)
+        _gone(players, key, mine["games"])
+
+
+def _manipulation_row(player: int, mine: Mapping[str, Any]) -> ManipulationRow:
+    won, games = mine["won"], mine["games"]
+    rounds, penalties = mine["rounds"], mine["penalties"]
     return ManipulationRow(
         player=player,
         place=None,
-        games=len(seats),
+        games=games,
         won=won,
         rounds=rounds,
-        went_out=sum(stats["went_out"] for _, stats in seats),
+        went_out=mine["went_out"],
         penalties=penalties,
         avg_penalty=penalties / rounds if rounds else 0.0,
-        reasons=(Reason("ranked_by_wins", {"won": won, "games": len(seats)}),),
+        reasons=(Reason("ranked_by_wins", {"won": won, "games": games}),),
     )
 
 
@@ -804,11 +1003,19 @@ def manipulation_standings(
     records: Sequence[SheetRecord], *, include: Callable[[int], bool] = everyone
 ) -> ManipulationStandings:
     """The Manipulation table of a season: most games won, then fewest penalty points a round."""
-    ordered = _checked(records, "manipulation")
-    rows = [
-        _manipulation_row(player, seats)
-        for player, seats in _seats_by_player(ordered, include).items()
-    ]
+    totals: dict[str, Any] = {}
+    for record in _checked(records, "manipulation"):
+        manipulation_apply(totals, manipulation_contribution(record), 1)
+    return manipulation_table(totals, include=include)
+
+
+def manipulation_table(
+    totals: Mapping[str, Any], *, include: Callable[[int], bool] = everyone
+) -> ManipulationStandings:
+    """The Manipulation table from a season's totals (:func:`manipulation_apply`)."""
+    evenings = _days(totals)
+    players = _included(totals, include)
+    rows = [_manipulation_row(player, mine) for player, mine in players]
 
     def key(row: ManipulationRow) -> tuple[int, Fraction]:
         # Penalty points are bad: the fewer a round, the better the place.
@@ -824,11 +1031,10 @@ def manipulation_standings(
             },
         )
 
-    evenings = _evenings(ordered)
     return ManipulationStandings(
         ranked=_placed(rows, key, (by_avg_penalty,)),
-        evenings=evenings,
-        progress=_wins_progress(ordered, [row.player for row in rows]),
+        evenings=tuple(datetime.date.fromisoformat(evening) for evening in evenings),
+        progress=_wins_progress(evenings, players),
     )
 
 
@@ -893,14 +1099,6 @@ class TitleRace:
 # -- Skat ---------------------------------------------------------------------------
 
 
-def _skat_value(values: Sequence[int], rules: ClubRules) -> Fraction:
-    """The ranked value of these series (lowest first or not) under the club rules."""
-    ordered = sorted(values)
-    keep = max(len(ordered) - rules.drop_worst, 1)
-    total = sum(ordered[len(ordered) - keep :])
-    return Fraction(total) if rules.rank_by == "total" else Fraction(total, keep)
-
-
 @dataclass(frozen=True)
 class _SkatFuture:
     """Every key a Skat row can still end with, evening count by evening count."""
@@ -914,6 +1112,10 @@ class _SkatFuture:
     highest: int
     deals: int
 
+    @cached_property
+    def _sum(self) -> int:
+        return sum(self.values)
+
     def key(
         self, series: int, value: int, zeros: int = 0, won: int = 0, lost: int = 0
     ) -> Key | None:
@@ -923,9 +1125,23 @@ class _SkatFuture:
         row = self.row
         if row.series + series < self.rules.min_series:
             return None
-        values = (*self.values, *([value] * series), *([0] * zeros))
+        # The ranked value of every series so far, ``series`` more of ``value`` and
+        # ``zeros`` zeros under the club rules (the worst dropped, total or average),
+        # without sorting them all again: only the lowest of each can be dropped.
+        count = len(self.values) + series + zeros
+        keep = max(count - self.rules.drop_worst, 1)
+        dropping = count - keep
+        lowest = sorted(
+            (
+                *self.values[:dropping],
+                *([value] * min(series, dropping)),
+                *([0] * min(zeros, dropping)),
+            )
+        )[:dropping]
+        total = self._sum + value * series - sum(lowest)
+        ranked = Fraction(total) if self.rules.rank_by == "total" else Fraction(total, keep)
         return (
-            -_skat_value(values, self.rules),
+            -ranked,
             -(row.won + won * series),
             row.lost + lost * series,
         )

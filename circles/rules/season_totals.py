@@ -1,0 +1,343 @@
+"""A season's totals: what its counted sheets add up to, game by game, kept up to date
+one sheet at a time.
+
+Each sheet contributes a small, JSON-ready record (``contribution``): per seat the
+player and the numbers the season's table adds up. The totals take it in (``apply``
+with ``sign`` 1) or give it back (``sign`` −1), so that a finished sheet, a correction
+to an old one, a sheet left out or moved to another day changes what it must and
+nothing else; a season's table, its title race and its charts are then made from the
+totals (``table``, ``bounds``, ``evenings``) at a cost that does not grow with the
+number of sheets behind them. Adding every record of a season one by one gives the
+same totals as any order of adding and taking away that ends with the same sheets
+(tests/rules/test_season_totals.py).
+
+The totals and the contributions are stored (``circles.season_totals``); what comes
+back from the database is checked here like any input (``read``,
+``read_contribution``) before it is used: a ValueError for anything that is not what
+this module writes, and the season is added up again from its sheets.
+
+Pure Python: no Django, no database.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable, Iterable, Mapping
+from itertools import chain
+from typing import Any
+
+from .standings import (
+    ClubRules,
+    ManipulationStandings,
+    PitchStandings,
+    SheetRecord,
+    SkatStandings,
+    everyone,
+    manipulation_apply,
+    manipulation_contribution,
+    manipulation_table,
+    pitch_apply,
+    pitch_contribution,
+    pitch_table,
+    skat_apply,
+    skat_contribution,
+    skat_table,
+)
+
+GAMES = ("skat", "pitch", "manipulation")
+Totals = dict[str, dict[str, Any]]  # game → that game's totals
+# What one Skat series may count for: far beyond any real series (a scaled series of
+# 60 deals at the highest values stays within a few hundred thousand).
+MOST = 10**9
+
+_APPLY: Mapping[str, Callable[[dict[str, Any], Mapping[str, Any], int], None]] = {
+    "skat": skat_apply,
+    "pitch": pitch_apply,
+    "manipulation": manipulation_apply,
+}
+
+
+def contribution(record: SheetRecord, rules: ClubRules) -> dict[str, Any]:
+    """What ``record`` adds to a season played under ``rules`` (Skat scales by them)."""
+    if record.game == "skat":
+        return skat_contribution(record, rules)
+    if record.game == "pitch":
+        return pitch_contribution(record)
+    if record.game == "manipulation":
+        return manipulation_contribution(record)
+    raise ValueError(f"Sheet {record.sheet_id} is of an unknown game, {record.game}.")
+
+
+def apply(totals: Totals, given: Mapping[str, Any], sign: int) -> None:
+    """Add a contribution to the totals (``sign`` 1) or take it away (−1); ValueError
+    when it was never added. A game left with no sheet leaves the totals."""
+    game = given["game"]
+    found = totals.setdefault(game, {})
+    _APPLY[game](found, given, sign)
+    if not found.get("evenings"):
+        del totals[game]
+
+
+def of(records: Iterable[SheetRecord], rules: ClubRules) -> Totals:
+    """The totals of these records, added up one by one."""
+    totals: Totals = {}
+    for record in sorted(records, key=lambda record: (record.played_on, record.sheet_id)):
+        apply(totals, contribution(record, rules), 1)
+    return totals
+
+
+def table(
+    game: str,
+    totals: Mapping[str, Any],
+    rules: ClubRules,
+    *,
+    include: Callable[[int], bool] = everyone,
+) -> SkatStandings | PitchStandings | ManipulationStandings:
+    """One game's table from its totals."""
+    if game == "skat":
+        return skat_table(totals, rules, include=include)
+    if game == "pitch":
+        return pitch_table(totals, include=include)
+    return manipulation_table(totals, include=include)
+
+
+def bounds(game: str, totals: Mapping[str, Any]) -> tuple[int, int]:
+    """(per_evening, series_deals) for the title race: the most series or games one
+    player played on one evening so far (at least 1), and the longest Skat series
+    (36 at three, 48 at four, 60 at five, or longer as a sheet sets it)."""
+    per_evening = 1
+    for mine in totals.get("players", {}).values():
+        for tonight in mine["days"].values():
+            # Skat keeps the evening's series, the others (games, wins).
+            played = len(tonight) if game == "skat" else tonight[0]
+            per_evening = max(per_evening, played)
+    deals = 36
+    if game == "skat":
+        deals = max([deals, *(int(longest) for longest in totals.get("deals", {}))])
+    return per_evening, deals
+
+
+def evenings(totals: Totals) -> list[datetime.date]:
+    """Every day a counted sheet of any game was played, in order."""
+    days = {day for found in totals.values() for day in found.get("evenings", {})}
+    return [datetime.date.fromisoformat(day) for day in sorted(days)]
+
+
+def counted_sheets(totals: Totals) -> int:
+    return sum(sum(found.get("evenings", {}).values()) for found in totals.values())
+
+
+# -- Reading what was stored ----------------------------------------------------------------
+
+
+def _whole(value: object, where: str, *, least: int = -MOST) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= MOST:
+        raise ValueError(f"{where}: not a whole number from {least} to {MOST}.")
+    return value
+
+
+def _mapping(value: object, where: str, keys: Iterable[str] | None = None) -> dict[str, Any]:
+    if not isinstance(value, dict) or not all(isinstance(key, str) for key in value):
+        raise ValueError(f"{where}: not an object.")
+    if keys is not None and set(value) != set(keys):
+        raise ValueError(f"{where}: has {sorted(value)}, not {sorted(keys)}.")
+    return value
+
+
+def _list(value: object, where: str, length: int | None = None) -> list[Any]:
+    if not isinstance(value, list) or (length is not None and len(value) != length):
+        raise ValueError(f"{where}: not a list" + (f" of {length}." if length else "."))
+    return value
+
+
+class _Days:
+    """ISO days, each checked once however often it comes."""
+
+    def __init__(self) -> None:
+        self.seen: set[str] = set()
+
+    def __call__(self, value: object, where: str) -> str:
+        if value in self.seen:
+            return value  # type: ignore[return-value]
+        if not isinstance(value, str) or len(value) != 10:
+            raise ValueError(f"{where}: not a day.")
+        try:
+            datetime.date.fromisoformat(value)
+        except ValueError:
+            raise ValueError(f"{where}: not a day.") from None
+        self.seen.add(value)
+        return value
+
+    def all(self, days: Mapping[str, object], where: str) -> None:
+        """Every key of ``days`` a day."""
+        for name in days.keys() - self.seen:
+            self(name, where)
+
+
+def _id(value: object, where: str) -> int:
+    """A player or sheet id, as a number or as the text of one (a JSON key)."""
+    if isinstance(value, str):
+        if not value.isascii() or not value.isdigit() or len(value) > 19:
+            raise ValueError(f"{where}: not an id.")
+        return int(value)
+    return _whole(value, where, least=1)
+
+
+def _counts(value: object, where: str, key: Callable[[object, str], object]) -> None:
+    for name, count in _mapping(value, where).items():
+        key(name, f"{where}.{name}")
+        _whole(count, f"{where}.{name}", least=1)
+
+
+_SKAT_PLAYER = ("series", "won", "lost", "list_points", "sf_total", "sf", "days", "scaled")
+_PITCH_PLAYER = (
+    "games",
+    "won",
+    "hands",
+    "bids",
+    "made",
+    "sets",
+    "moon",
+    "moon_made",
+    "points_taken",
+    "partners",
+    "days",
+)
+_MANIPULATION_PLAYER = ("games", "won", "rounds", "went_out", "penalties", "days")
+
+
+def _skat_player(mine: dict[str, Any], where: str, day: _Days) -> None:
+    for name in ("series", "won", "lost", "list_points", "sf_total"):
+        _whole(mine[name], f"{where}.{name}", least=1 if name == "series" else -MOST)
+    _counts(mine["sf"], f"{where}.sf", lambda text, at: _whole(int(_number(text, at)), at))
+    days = _mapping(mine["days"], f"{where}.days")
+    if not days:
+        raise ValueError(f"{where}.days: empty.")
+    # The bulk of a long season's totals (thousands of series): checked all at once.
+    day.all(days, f"{where}.days")
+    evenings = days.values()
+    if not all(type(tonight) is list and tonight for tonight in evenings):
+        raise ValueError(f"{where}.days: an evening without its series.")
+    every = list(chain.from_iterable(evenings))
+    if set(map(type, every)) != {int} or min(every) < -MOST or max(every) > MOST:
+        raise ValueError(f"{where}.days: a series that is not a whole number.")
+    if any(tonight != sorted(tonight) for tonight in evenings):
+        raise ValueError(f"{where}.days: an evening's series not lowest first.")
+    series = len(every)
+    if series != mine["series"]:
+        raise ValueError(f"{where}: {series} series by evening, {mine['series']} in all.")
+    for sheet, entry in _mapping(mine["scaled"], f"{where}.scaled").items():
+        at = f"{where}.scaled.{sheet}"
+        _id(sheet, at)
+        played_on, deals, norm, sf, value = _list(entry, at, 5)
+        day(played_on, at)
+        _whole(deals, at, least=1)
+        _whole(norm, at, least=1)
+        _whole(sf, at)
+        _whole(value, at)
+
+
+def _number(text: object, where: str) -> int:
+    if not isinstance(text, str):
+        raise ValueError(f"{where}: not a number.")
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"{where}: not a number.") from None
+
+
+def _games_player(mine: dict[str, Any], where: str, day: _Days, names: Iterable[str]) -> None:
+    for name in names:
+        _whole(mine[name], f"{where}.{name}", least=1 if name == "games" else 0)
+    days = _mapping(mine["days"], f"{where}.days")
+    day.all(days, f"{where}.days")
+    evenings = days.values()
+    if not all(type(tonight) is list and len(tonight) == 2 for tonight in evenings):
+        raise ValueError(f"{where}.days: not the games and wins of each evening.")
+    every = list(chain.from_iterable(evenings))
+    if (every and set(map(type, every)) != {int}) or any(
+        not 1 <= played <= MOST or not 0 <= won <= played for played, won in evenings
+    ):
+        raise ValueError(f"{where}.days: not the games and wins of each evening.")
+    games = sum(every[::2])
+    if games != mine["games"]:
+        raise ValueError(f"{where}: {games} games by evening, {mine['games']} in all.")
+
+
+def _pitch_player(mine: dict[str, Any], where: str, day: _Days) -> None:
+    _games_player(mine, where, day, _PITCH_PLAYER[:9])
+    for partner, entry in _mapping(mine["partners"], f"{where}.partners").items():
+        at = f"{where}.partners.{partner}"
+        _id(partner, at)
+        games, won = _list(entry, at, 2)
+        _whole(games, at, least=1)
+        _whole(won, at, least=0)
+
+
+_PLAYERS: Mapping[str, tuple[tuple[str, ...], Callable[[dict[str, Any], str, _Days], None]]] = {
+    "skat": (_SKAT_PLAYER, _skat_player),
+    "pitch": (_PITCH_PLAYER, _pitch_player),
+    "manipulation": (
+        _MANIPULATION_PLAYER,
+        lambda mine, where, day: _games_player(mine, where, day, _MANIPULATION_PLAYER[:5]),
+    ),
+}
+
+
+def read(data: object) -> Totals:
+    """Stored totals, checked: ValueError naming the first thing that is not as written."""
+    day = _Days()
+    for game, found in _mapping(data, "totals").items():
+        if game not in _PLAYERS:
+            raise ValueError(f"totals: unknown game {game!r}.")
+        where = f"totals.{game}"
+        keys = ("evenings", "players", "deals") if game == "skat" else ("evenings", "players")
+        _mapping(found, where, keys)
+        _counts(found["evenings"], f"{where}.evenings", day)
+        if not found["evenings"]:
+            raise ValueError(f"{where}.evenings: empty.")
+        if game == "skat":
+            _counts(found["deals"], f"{where}.deals", lambda text, at: _id(text, at))
+        fields, check = _PLAYERS[game]
+        for player, mine in _mapping(found["players"], f"{where}.players").items():
+            at = f"{where}.players.{player}"
+            _id(player, at)
+            check(_mapping(mine, at, fields), at, day)
+    return data  # type: ignore[return-value]
+
+
+_SEATS: Mapping[str, int] = {"skat": 7, "pitch": 10, "manipulation": 5}
+
+
+def read_contribution(data: object) -> dict[str, Any]:
+    """A stored contribution, checked like ``read`` checks totals; its ``season`` too."""
+    found = _mapping(data, "contribution")
+    game = found.get("game")
+    if game not in _SEATS:
+        raise ValueError(f"contribution: unknown game {game!r}.")
+    keys = {"game", "season", "sheet", "day", "seats"} | ({"deals"} if game == "skat" else set())
+    _mapping(found, "contribution", keys)
+    _id(found["season"], "contribution.season")
+    _id(found["sheet"], "contribution.sheet")
+    _Days()(found["day"], "contribution.day")
+    if game == "skat":
+        _whole(found["deals"], "contribution.deals", least=1)
+    for index, seat in enumerate(_list(found["seats"], "contribution.seats")):
+        at = f"contribution.seats.{index}"
+        entry = _list(seat, at, _SEATS[game])
+        _id(entry[0], at)
+        if game == "skat":
+            *numbers, scaled = entry[1:]
+            for number in numbers:
+                _whole(number, at)
+            if scaled is not None:
+                for number in _list(scaled, at, 2):
+                    _whole(number, at, least=1)
+        elif game == "pitch":
+            for number in entry[1:-1]:
+                _whole(number, at, least=0)
+            _id(entry[-1], at)
+        else:
+            for number in entry[1:]:
+                _whole(number, at, least=0)
+    return found

@@ -1,0 +1,201 @@
+"""Each season's totals, kept up to date in the transaction of every write that changes
+what the circle's standings show (``moved``).
+
+A circle's standings and records change only when one of its writes does (a sheet
+finished, corrected, left out, dated, trashed; a player added, renamed, merged; a
+season made or changed), and each such write calls ``moved`` inside its transaction,
+after everything else it locks (scorekeeper/db.py): it moves the circle's
+``standings_version`` and brings every season's totals (``SeasonTotals``) to it.
+
+- A write that names the sheets it changed takes each sheet's old contribution out of
+  the totals it was added to (``SeasonContribution``) and adds what the sheet
+  contributes now to the season it now counts for: a handful of rows, however many
+  sheets the season has.
+- A write that changes no number (``sheets=()``: a name, a guest, a new player) only
+  moves the totals' version along.
+- Any other write (a season's days or rules, a merge) and any disagreement found on
+  the way (stored totals that do not read back, a contribution that was never added)
+  adds every season up again from its sheets (``rebuild``).
+
+A read (``stored``) takes a season's totals when they are at the circle's version,
+checked like any input; otherwise the season is added up from
+its sheets, as before the totals were kept. tests/test_season_totals.py compares the
+kept totals with a rebuild after every kind of write.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Collection, Mapping
+from typing import Any
+
+import orjson
+from django.db.models import F, QuerySet, TextField
+from django.db.models.functions import Cast
+
+from circles.models import Circle, Season, SeasonContribution, SeasonTotals
+from circles.records import records
+from circles.rules import season_totals as totals_rules
+from circles.rules.standings import ClubRules, SheetRecord
+
+logger = logging.getLogger(__name__)
+
+# Rows written at once when a rebuild stores every sheet's contribution.
+BATCH = 500
+
+
+def moved(circle_id: int, *, sheets: Collection[int] | None = None) -> None:
+    """Say that what the circle's standings or records show has changed, inside the
+    write's transaction, after everything else it locks. ``sheets``: the circle sheets
+    whose contribution may have changed (their ids), ``()`` when no number did, None
+    when the write may have changed any (every season is added up again)."""
+    Circle.objects.filter(pk=circle_id).update(standings_version=F("standings_version") + 1)
+    version = Circle.objects.values_list("standings_version", flat=True).get(pk=circle_id)
+    follow(circle_id, version, sheets)
+
+
+def follow(circle_id: int, version: int, sheets: Collection[int] | None) -> None:
+    """Bring the circle's season totals from ``version - 1`` to ``version``."""
+    seasons = {season.pk: season for season in Season.objects.filter(circle_id=circle_id)}
+    if not seasons:
+        return
+    kept = dict(
+        SeasonTotals.objects.filter(season_id__in=seasons).values_list("season_id", "version")
+    )
+    current = set(kept) == set(seasons) and all(found == version - 1 for found in kept.values())
+    if current and sheets is not None:
+        if not sheets:
+            SeasonTotals.objects.filter(season_id__in=seasons).update(version=version)
+            return
+        try:
+            _update(circle_id, version, seasons, sheets)
+            return
+        except ValueError as problem:
+            logger.warning("Season totals of circle %s added up again: %s", circle_id, problem)
+    rebuild(circle_id, version=version, seasons=seasons)
+
+
+def _rules(season: Season) -> ClubRules:
+    return ClubRules.from_mapping(season.skat_rules or {})
+
+
+def _season_of(record: SheetRecord, seasons: Mapping[int, Season]) -> Season | None:
+    for season in seasons.values():
+        if season.starts_on <= record.played_on <= season.ends_on:
+            return season
+    return None
+
+
+def _contributions(
+    found: Mapping[str, list[SheetRecord]], seasons: Mapping[int, Season]
+) -> dict[int, dict[str, Any]]:
+    """What each record adds to the season it counts for, by sheet id, with the season."""
+    made = {}
+    for game_records in found.values():
+        for record in game_records:
+            season = _season_of(record, seasons)
+            if season is not None:
+                given = totals_rules.contribution(record, _rules(season))
+                made[record.sheet_id] = {**given, "season": season.pk}
+    return made
+
+
+def _update(
+    circle_id: int,
+    version: int,
+    seasons: Mapping[int, Season],
+    sheets: Collection[int],
+) -> None:
+    """The named sheets' old contributions out, their new ones in; ValueError when the
+    stored totals and contributions do not agree (nothing is written then)."""
+    sheets = set(sheets)
+    before = dict(
+        SeasonContribution.objects.filter(sheet_id__in=sheets).values_list("sheet_id", "data")
+    )
+    data = {
+        season: totals_rules.read(orjson.loads(text))
+        for season, text in _texts(SeasonTotals.objects.filter(season_id__in=seasons))
+    }
+    changed: set[int] = set()
+    for sheet, stored in before.items():
+        given = totals_rules.read_contribution(stored)
+        if given["sheet"] != sheet or given["season"] not in data:
+            raise ValueError(f"the contribution kept for sheet {sheet} is not its own")
+        totals_rules.apply(data[given["season"]], given, -1)
+        changed.add(given["season"])
+    after = _contributions(records(circle_id, sheets=sheets), seasons)
+    for given in after.values():
+        totals_rules.apply(data[given["season"]], given, 1)
+        changed.add(given["season"])
+    for sheet in sheets:
+        if before.get(sheet) == after.get(sheet):
+            continue
+        if sheet not in after:
+            SeasonContribution.objects.filter(sheet_id=sheet).delete()
+        else:
+            given = after[sheet]
+            SeasonContribution.objects.update_or_create(
+                sheet_id=sheet, defaults={"season_id": given["season"], "data": given}
+            )
+    for season in changed:
+        SeasonTotals.objects.filter(season_id=season).update(version=version, data=data[season])
+    SeasonTotals.objects.filter(season_id__in=set(seasons) - changed).update(version=version)
+
+
+def rebuild(
+    circle_id: int, *, version: int | None = None, seasons: Mapping[int, Season] | None = None
+) -> None:
+    """Every season of the circle added up again from its sheets, and every sheet's
+    contribution stored with it. Inside a transaction (the caller's, which holds the
+    circle's version: ``version`` None reads it)."""
+    if seasons is None:
+        seasons = {season.pk: season for season in Season.objects.filter(circle_id=circle_id)}
+    if version is None:
+        version = Circle.objects.values_list("standings_version", flat=True).get(pk=circle_id)
+    made = _contributions(records(circle_id), seasons)
+    data: dict[int, totals_rules.Totals] = {season: {} for season in seasons}
+    for given in made.values():
+        totals_rules.apply(data[given["season"]], given, 1)
+    SeasonTotals.objects.filter(season__circle_id=circle_id).delete()
+    SeasonTotals.objects.bulk_create(
+        SeasonTotals(season_id=season, version=version, data=found)
+        for season, found in data.items()
+    )
+    SeasonContribution.objects.filter(sheet__circle_id=circle_id).delete()
+    SeasonContribution.objects.bulk_create(
+        (
+            SeasonContribution(sheet_id=sheet, season_id=given["season"], data=given)
+            for sheet, given in made.items()
+        ),
+        batch_size=BATCH,
+    )
+
+
+def _texts(found: QuerySet[SeasonTotals]) -> list[tuple[int, str]]:
+    """(season id, totals as stored text): decoded by orjson, a long season's totals
+    (a few hundred kilobytes) take half as long as with the JSON field's decoder."""
+    return list(found.annotate(text=Cast("data", TextField())).values_list("season_id", "text"))
+
+
+def stored(season: Season) -> totals_rules.Totals | None:
+    """The season's totals at the circle's standings version, checked; None when there
+    are none at that version (the circle predates them, or a write failed to keep them)
+    or they do not read back as written."""
+    found = _texts(
+        SeasonTotals.objects.filter(season=season, version=F("season__circle__standings_version"))
+    )
+    if not found:
+        return None
+    try:
+        return totals_rules.read(orjson.loads(found[0][1]))
+    except ValueError as problem:  # orjson's JSONDecodeError is one
+        logger.warning("Season totals of season %s not used: %s", season.pk, problem)
+        return None
+
+
+def added_up(season: Season) -> totals_rules.Totals:
+    """The season's totals from its sheets (when none are stored at the version read)."""
+    found = records(season.circle_id, starts_on=season.starts_on, ends_on=season.ends_on)
+    return totals_rules.of(
+        (record for game_records in found.values() for record in game_records), _rules(season)
+    )
