@@ -41,6 +41,14 @@ def number(value: float, decimals: int = 0) -> str:
     """``1,234`` / ``−50`` / ``812.5``: thousands grouped, a real minus sign; in other
     languages grouped as they group digits (``1.234`` and ``812,5`` in German).
     Rounded half away from zero (``36.25`` → ``36.3``; scorekeeper.rounding)."""
+    if not decimals and (type(value) is int or (type(value) is float and value.is_integer())):
+        # A whole number (most of a chart's and a table's): nothing to round.
+        whole = int(value)
+        if in_source_language():
+            shown = f"{abs(whole):,}"
+        else:
+            shown = formats.number_format(abs(whole), decimal_pos=0, force_grouping=True)
+        return f"{MINUS}{shown}" if whole < 0 else shown
     shown_value = rounded(abs(value), decimals)
     negative = value < 0 and shown_value != 0
     if not in_source_language():

@@ -88,6 +88,17 @@ def test_whole_numbers_on_the_pages_round_half_up(language):
         assert wording.number(2.5) == "3"
 
 
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [("en", ["0", "0", "−5", "1,234", "−98,765"]), ("de", ["0", "0", "−5", "1.234", "−98.765"])],
+)
+def test_whole_numbers_are_grouped_with_a_real_minus_and_no_minus_zero(language, expected):
+    """A whole number, as an int or a float (a chart's values), is shown without
+    rounding: grouped as the reader groups digits, a real minus sign, never −0."""
+    with translation.override(language):
+        assert [wording.number(value) for value in (0, -0.0, -5.0, 1234, -98765.0)] == expected
+
+
 def test_the_charts_round_half_up():
     assert charts.format_number(62.5) == "63"
     assert charts.format_number(-2.5) == "−3"
