@@ -221,6 +221,9 @@ class SeasonTotals(models.Model):
     season = models.OneToOneField(Season, on_delete=models.CASCADE, related_name="totals")
     version = models.PositiveBigIntegerField()
     data = models.JSONField(default=dict)
+    # The tables made from ``data`` before anyone is placed (season_totals.view): what
+    # a read takes, so that it costs the same however many sheets are behind them.
+    view = models.JSONField(default=dict)
 
     def __str__(self) -> str:
         return f"totals of {self.season} at version {self.version}"

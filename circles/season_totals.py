@@ -138,7 +138,11 @@ def _update(
                 sheet_id=sheet, defaults={"season_id": given["season"], "data": given}
             )
     for season in changed:
-        SeasonTotals.objects.filter(season_id=season).update(version=version, data=data[season])
+        SeasonTotals.objects.filter(season_id=season).update(
+            version=version,
+            data=data[season],
+            view=totals_rules.view(data[season], _rules(seasons[season])),
+        )
     SeasonTotals.objects.filter(season_id__in=set(seasons) - changed).update(version=version)
 
 
@@ -158,7 +162,12 @@ def rebuild(
         totals_rules.apply(data[given["season"]], given, 1)
     SeasonTotals.objects.filter(season__circle_id=circle_id).delete()
     SeasonTotals.objects.bulk_create(
-        SeasonTotals(season_id=season, version=version, data=found)
+        SeasonTotals(
+            season_id=season,
+            version=version,
+            data=found,
+            view=totals_rules.view(found, _rules(seasons[season])),
+        )
         for season, found in data.items()
     )
     SeasonContribution.objects.filter(sheet__circle_id=circle_id).delete()
@@ -171,31 +180,34 @@ def rebuild(
     )
 
 
-def _texts(found: QuerySet[SeasonTotals]) -> list[tuple[int, str]]:
-    """(season id, totals as stored text): decoded by orjson, a long season's totals
+def _texts(found: QuerySet[SeasonTotals], field: str = "data") -> list[tuple[int, str]]:
+    """(season id, the field as stored text): decoded by orjson, a long season's totals
     (a few hundred kilobytes) take half as long as with the JSON field's decoder."""
-    return list(found.annotate(text=Cast("data", TextField())).values_list("season_id", "text"))
+    return list(found.annotate(text=Cast(field, TextField())).values_list("season_id", "text"))
 
 
-def stored(season: Season) -> totals_rules.Totals | None:
-    """The season's totals at the circle's standings version, checked; None when there
-    are none at that version (the circle predates them, or a write failed to keep them)
-    or they do not read back as written."""
+def stored(season: Season) -> totals_rules.View | None:
+    """The season's view at the circle's standings version, checked; None when there
+    is none at that version (the circle predates them, or a write failed to keep them)
+    or it does not read back as written."""
     found = _texts(
-        SeasonTotals.objects.filter(season=season, version=F("season__circle__standings_version"))
+        SeasonTotals.objects.filter(season=season, version=F("season__circle__standings_version")),
+        "view",
     )
     if not found:
         return None
     try:
-        return totals_rules.read(orjson.loads(found[0][1]))
+        return totals_rules.read_view(orjson.loads(found[0][1]))
     except ValueError as problem:  # orjson's JSONDecodeError is one
         logger.warning("Season totals of season %s not used: %s", season.pk, problem)
         return None
 
 
-def added_up(season: Season) -> totals_rules.Totals:
-    """The season's totals from its sheets (when none are stored at the version read)."""
+def added_up(season: Season) -> totals_rules.View:
+    """The season's view made from its sheets (when none is kept at the version read)."""
     found = records(season.circle_id, starts_on=season.starts_on, ends_on=season.ends_on)
-    return totals_rules.of(
-        (record for game_records in found.values() for record in game_records), _rules(season)
+    rules = _rules(season)
+    totals = totals_rules.of(
+        (record for game_records in found.values() for record in game_records), rules
     )
+    return totals_rules.made_view(totals, rules)

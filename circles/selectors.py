@@ -144,23 +144,24 @@ class SeasonStandings:
 
 
 def season_standings(season: Season, *, include_guests: bool = False) -> SeasonStandings:
-    """Every game's table for the season from its kept totals (circles.season_totals):
-    four queries, and a cost that does not grow with the number of sheets; added up
-    from the sheets instead when no totals are kept at the circle's version."""
+    """Every game's table for the season from the view its last write kept
+    (circles.season_totals): four queries, and a cost that does not grow with the
+    number of sheets; made from the sheets instead when none is kept at the circle's
+    version."""
     players = {p.pk: p for p in Player.objects.filter(circle_id=season.circle_id)}
 
     def include(player_id: int) -> bool:
         player = players.get(player_id)
         return player is not None and (include_guests or not player.guest)
 
-    totals = season_totals.stored(season)
-    if totals is None:
-        totals = season_totals.added_up(season)
+    view = season_totals.stored(season)
+    if view is None:
+        view = season_totals.added_up(season)
     rules = ClubRules.from_mapping(season.skat_rules or {})
     tables: dict[str, Any] = {
-        game: totals_rules.table(game, totals[game], rules, include=include)
+        game: totals_rules.placed(game, view.parts[game], rules, include)
         for game in GAME_ORDER
-        if game in totals
+        if game in view.parts
     }
     changes = list(
         StandingsChange.objects.filter(
@@ -184,9 +185,9 @@ def season_standings(season: Season, *, include_guests: bool = False) -> SeasonS
         tables=tables,
         changes=changes,
         open_sheets=open_sheets,
-        counted_sheets=totals_rules.counted_sheets(totals),
-        evenings=tuple(totals_rules.evenings(totals)),
-        bounds={game: totals_rules.bounds(game, found) for game, found in totals.items()},
+        counted_sheets=view.counted_sheets,
+        evenings=tuple(view.evenings),
+        bounds=dict(view.bounds),
     )
 
 

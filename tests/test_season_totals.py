@@ -39,10 +39,10 @@ WHOLE = {change_the_club_rules, merge_two_players}
 
 
 def kept(circle: Circle) -> dict:
-    """The totals and contributions as stored now, with their version."""
+    """The totals, their view and the contributions as stored now, with their version."""
     return {
         "totals": {
-            row.season_id: (row.version, row.data)
+            row.season_id: (row.version, row.data, row.view)
             for row in SeasonTotals.objects.filter(season__circle=circle)
         },
         "contributions": {
@@ -68,7 +68,7 @@ def test_after_every_kind_of_write_the_kept_totals_are_what_the_sheets_add_up_to
             write(world)
         now = kept(circle)
         version = Circle.objects.get(pk=circle.pk).standings_version
-        assert {found for found, _ in now["totals"].values()} == {version}, write.__name__
+        assert {found for found, *_ in now["totals"].values()} == {version}, write.__name__
         assert now == rebuilt(circle), f"{write.__name__} left the totals out of date"
         # Only a write that may change anything adds every season up again; the others
         # take out and put in the sheets they name.
@@ -83,7 +83,7 @@ def test_a_correction_to_an_old_sheet_changes_its_contribution_and_nothing_else(
     after = kept(circle)
     spring, summer = world["spring"].pk, world["summer"].pk
     # Summer's totals are as they were (a new version, the same numbers).
-    assert after["totals"][summer][1] == before["totals"][summer][1]
+    assert after["totals"][summer][1:] == before["totals"][summer][1:]
     assert after["totals"][spring][1] != before["totals"][spring][1]
     assert {
         sheet
@@ -118,8 +118,10 @@ def test_totals_that_do_not_read_back_are_not_used_and_the_next_write_mends_them
     circle = world["circle"]
     before = computed(world)
     spring = SeasonTotals.objects.get(season=world["spring"])
-    damaged = {**spring.data, "skat": {**spring.data["skat"], "players": {"1": "lots"}}}
-    SeasonTotals.objects.filter(pk=spring.pk).update(data=damaged)
+    # The view a read takes, and the totals the next write starts from.
+    view = {**spring.view, "skat": {**spring.view["skat"], "players": {"1": "lots"}}}
+    data = {**spring.data, "skat": {**spring.data["skat"], "players": {"1": "lots"}}}
+    SeasonTotals.objects.filter(pk=spring.pk).update(view=view, data=data)
     assert season_totals.stored(world["spring"]) is None
     # The pages add the season up from its sheets instead: the same numbers.
     assert shown(world) == before

@@ -23,24 +23,38 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
 from .standings import (
     ClubRules,
+    ManipulationRow,
     ManipulationStandings,
+    PitchRow,
     PitchStandings,
+    Reason,
+    SeriesSoFar,
     SheetRecord,
+    SkatParts,
+    SkatRow,
     SkatStandings,
+    WinsParts,
     everyone,
     manipulation_apply,
     manipulation_contribution,
+    manipulation_parts,
+    manipulation_placed,
     manipulation_table,
     pitch_apply,
     pitch_contribution,
+    pitch_parts,
+    pitch_placed,
     pitch_table,
     skat_apply,
     skat_contribution,
+    skat_parts,
+    skat_placed,
     skat_table,
 )
 
@@ -341,3 +355,256 @@ def read_contribution(data: object) -> dict[str, Any]:
             for number in entry[1:]:
                 _whole(number, at, least=0)
     return found
+
+
+# -- The view: the tables before anyone is placed, as a write keeps them ---------------------
+#
+# A read makes the standings from the view the last write kept, not from the totals: it
+# holds per player the row, the reasons, the series (Skat) and the value after each
+# evening, so that a read costs what placing a handful of players costs, however many
+# sheets and evenings are behind them. ``view`` makes it from the totals; ``read_view``
+# checks what comes back from the database and gives the parts to place (``placed``).
+
+_ROW_FIELDS: Mapping[str, tuple[tuple[str, str], ...]] = {
+    "skat": (
+        ("series", "i"),
+        ("declared", "i"),
+        ("won", "i"),
+        ("lost", "i"),
+        ("list_points", "i"),
+        ("sf_total", "i"),
+        ("sf_average", "f"),
+        ("best_series", "i"),
+        ("value", "f"),
+        ("counted_total", "i"),
+        ("counted", "i"),
+        ("dropped", "i"),
+        ("missed", "i"),
+    ),
+    "pitch": (
+        ("games", "i"),
+        ("won", "i"),
+        ("win_rate", "f"),
+        ("hands", "i"),
+        ("bids", "i"),
+        ("made", "i"),
+        ("made_rate", "f"),
+        ("sets", "i"),
+        ("moon", "i"),
+        ("moon_made", "i"),
+        ("points_taken", "i"),
+    ),
+    "manipulation": (
+        ("games", "i"),
+        ("won", "i"),
+        ("rounds", "i"),
+        ("went_out", "i"),
+        ("penalties", "i"),
+        ("avg_penalty", "f"),
+    ),
+}
+_ROWS: Mapping[str, type] = {"skat": SkatRow, "pitch": PitchRow, "manipulation": ManipulationRow}
+# The reasons a row has before it is placed, each with its numbers ("l": whole numbers).
+_REASONS: Mapping[str, Mapping[str, str]] = {
+    "ranked_by_total": {"value": "i", "counted": "i", "series": "i"},
+    "ranked_by_average": {"value": "f", "total": "i", "counted": "i", "series": "i"},
+    "scaled": {"sheet": "i", "deals": "i", "norm": "i", "sf": "i", "scaled": "i"},
+    "dropped": {"count": "i", "values": "l"},
+    "missed_zero": {"evenings": "i"},
+    "missed_ignored": {"evenings": "i"},
+    "ranked_by_wins": {"won": "i", "games": "i"},
+}
+
+
+def view(totals: Totals, rules: ClubRules) -> dict[str, Any]:
+    """The tables of ``totals`` before anyone is placed, JSON-ready."""
+    made: dict[str, Any] = {}
+    for game, found in totals.items():
+        parts: SkatParts | WinsParts[Any]
+        if game == "skat":
+            parts = skat_parts(found, rules)
+        elif game == "pitch":
+            parts = pitch_parts(found)
+        else:
+            parts = manipulation_parts(found)
+        players = {}
+        for player, entry in parts.rows.items():
+            row = entry[0] if game == "skat" else entry
+            mine: dict[str, Any] = {
+                "row": [getattr(row, name) for name, _kind in _ROW_FIELDS[game]],
+                "reasons": [[reason.code, _plain(reason.params)] for reason in row.reasons],
+                "progress": list(parts.progress[player]),
+            }
+            if game == "skat":
+                series = entry[1]
+                mine["series"] = [series.count, series.total, list(series.lowest)]
+            if game == "pitch":
+                mine["partners"] = [list(partner) for partner in row.partners]
+            players[str(player)] = mine
+        made[game] = {
+            "evenings": [evening.isoformat() for evening in parts.evenings],
+            "sheets": sum(found["evenings"].values()),
+            "bounds": list(bounds(game, found)),
+            "players": players,
+        }
+    return made
+
+
+def _plain(params: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        key: list(value) if isinstance(value, tuple) else value for key, value in params.items()
+    }
+
+
+@dataclass(frozen=True)
+class View:
+    """What a read makes the season's tables from: each game's parts, its counted
+    sheets and the title race's bounds."""
+
+    parts: Mapping[str, SkatParts | WinsParts[Any]]
+    sheets: Mapping[str, int]
+    bounds: Mapping[str, tuple[int, int]]
+
+    @property
+    def counted_sheets(self) -> int:
+        return sum(self.sheets.values())
+
+    @property
+    def evenings(self) -> list[datetime.date]:
+        return sorted({evening for parts in self.parts.values() for evening in parts.evenings})
+
+
+def placed(
+    game: str, parts: SkatParts | WinsParts[Any], rules: ClubRules, include: Callable[[int], bool]
+) -> SkatStandings | PitchStandings | ManipulationStandings:
+    """One game's table of the included players, placed."""
+    if game == "skat":
+        assert isinstance(parts, SkatParts)
+        return skat_placed(parts, rules, include=include)
+    if game == "pitch":
+        return pitch_placed(parts, include=include)  # type: ignore[arg-type]
+    return manipulation_placed(parts, include=include)  # type: ignore[arg-type]
+
+
+def made_view(totals: Totals, rules: ClubRules) -> View:
+    """The view of ``totals`` as a read would have it from the database."""
+    return read_view(view(totals, rules))
+
+
+def _typed(value: object, kind: str, where: str) -> Any:
+    if kind == "f":
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError(f"{where}: not a number.")
+        number = float(value)
+        if not -MOST <= number <= MOST:
+            raise ValueError(f"{where}: out of range.")
+        return number
+    if kind == "l":
+        values = _list(value, where)
+        for item in values:
+            _whole(item, where)
+        return tuple(values)
+    return _whole(value, where)
+
+
+def _reasons(value: object, where: str) -> tuple[Reason, ...]:
+    made = []
+    for index, entry in enumerate(_list(value, where)):
+        at = f"{where}.{index}"
+        code, params = _list(entry, at, 2)
+        if code not in _REASONS:
+            raise ValueError(f"{at}: unknown reason {code!r}.")
+        kinds = _REASONS[code]
+        given = _mapping(params, at, kinds)
+        made.append(
+            Reason(code, {name: _typed(given[name], kind, at) for name, kind in kinds.items()})
+        )
+    return tuple(made)
+
+
+def _progress(value: object, kind: str, length: int, where: str) -> tuple[Any, ...]:
+    values = _list(value, where, length)
+    wanted = {float, int} if kind == "f" else {int}
+    if values and (
+        not set(map(type, values)) <= wanted or min(values) < -MOST or max(values) > MOST
+    ):
+        raise ValueError(f"{where}: not a value for each evening.")
+    return tuple(map(float, values)) if kind == "f" else tuple(values)
+
+
+def read_view(data: object) -> View:
+    """A stored view, checked: ValueError naming the first thing that is not as written."""
+    parts: dict[str, SkatParts | WinsParts[Any]] = {}
+    sheets: dict[str, int] = {}
+    found_bounds: dict[str, tuple[int, int]] = {}
+    day = _Days()
+    for game, found in _mapping(data, "view").items():
+        where = f"view.{game}"
+        if game not in _ROW_FIELDS:
+            raise ValueError(f"view: unknown game {game!r}.")
+        _mapping(found, where, ("evenings", "sheets", "bounds", "players"))
+        evenings = _list(found["evenings"], f"{where}.evenings")
+        for evening in evenings:
+            day(evening, f"{where}.evenings")
+        if not evenings or evenings != sorted(set(evenings)):
+            raise ValueError(f"{where}.evenings: not the evenings in order.")
+        sheets[game] = _whole(found["sheets"], f"{where}.sheets", least=1)
+        per_evening, deals = _list(found["bounds"], f"{where}.bounds", 2)
+        found_bounds[game] = (
+            _whole(per_evening, f"{where}.bounds", least=1),
+            _whole(deals, f"{where}.bounds", least=1),
+        )
+        fields = _ROW_FIELDS[game]
+        keys = {"row", "reasons", "progress"} | (
+            {"series"} if game == "skat" else {"partners"} if game == "pitch" else set()
+        )
+        rows: dict[int, Any] = {}
+        progress: dict[int, tuple[Any, ...]] = {}
+        for key, mine in _mapping(found["players"], f"{where}.players").items():
+            at = f"{where}.players.{key}"
+            player = _id(key, at)
+            _mapping(mine, at, keys)
+            numbers = _list(mine["row"], f"{at}.row", len(fields))
+            values = {
+                name: _typed(number, kind, f"{at}.row.{name}")
+                for (name, kind), number in zip(fields, numbers, strict=True)
+            }
+            extra: dict[str, Any] = {}
+            if game == "pitch":
+                extra["partners"] = tuple(
+                    (
+                        _id(partner[0], f"{at}.partners"),
+                        _whole(partner[1], f"{at}.partners", least=1),
+                        _whole(partner[2], f"{at}.partners", least=0),
+                    )
+                    for partner in (
+                        _list(entry, f"{at}.partners", 3)
+                        for entry in _list(mine["partners"], f"{at}.partners")
+                    )
+                )
+            row = _ROWS[game](
+                player=player,
+                place=None,
+                **values,
+                **extra,
+                reasons=_reasons(mine["reasons"], f"{at}.reasons"),
+            )
+            progress[player] = _progress(
+                mine["progress"], "f" if game == "skat" else "i", len(evenings), f"{at}.progress"
+            )
+            if game == "skat":
+                count, total, lowest = _list(mine["series"], f"{at}.series", 3)
+                series = SeriesSoFar(
+                    _whole(count, f"{at}.series", least=1),
+                    _whole(total, f"{at}.series"),
+                    _typed(lowest, "l", f"{at}.series"),
+                )
+                rows[player] = (row, series)
+            else:
+                rows[player] = row
+        days = tuple(datetime.date.fromisoformat(evening) for evening in evenings)
+        if game == "skat":
+            parts[game] = SkatParts(evenings=days, rows=rows, progress=progress)
+        else:
+            parts[game] = WinsParts(evenings=days, rows=rows, progress=progress)
+    return View(parts=parts, sheets=sheets, bounds=found_bounds)

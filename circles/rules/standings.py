@@ -77,8 +77,8 @@ from bisect import insort
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
-from functools import cached_property, partial
-from typing import Any, Literal, TypeVar
+from functools import partial
+from typing import Any, Generic, Literal, TypeVar
 
 from games.rules.errors import ProblemCollector, RuleError
 from games.rules.skat_list import HIGHEST_GAME_VALUE, LOST_PENALTY, SERIES_DEALS, WON_BONUS
@@ -304,6 +304,7 @@ class ClubRules:
 # ---------------------------------------------------------------------------
 
 Row = TypeVar("Row", "SkatRow", "PitchRow", "ManipulationRow")
+T = TypeVar("T")
 
 
 def _checked(records: Sequence[SheetRecord], game: str) -> list[SheetRecord]:
@@ -393,9 +394,32 @@ class SkatStandings:
     evenings: tuple[datetime.date, ...]
     # After each evening, every included player's ranked value from the records up to it.
     progress: tuple[tuple[datetime.date, Mapping[int, float]], ...]
-    # Per player, every series as it counts (scaled), a missed evening counted as zero
-    # among them, lowest first: what a series more would change (the title race).
-    values: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+    # Per player, the series as they count: what a series more would change (the title
+    # race).
+    values: Mapping[int, SeriesSoFar] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SeriesSoFar:
+    """A player's series as they count (scaled; a missed evening counted as zero among
+    them under missed="zero"): how many, their sum, and the lowest of them, lowest
+    first, as many as the club drops (nothing above those can be dropped)."""
+
+    count: int
+    total: int
+    lowest: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class SkatParts:
+    """A season's Skat table before anyone is placed: every player's row and series,
+    and their ranked value after each evening. What a write keeps (as JSON:
+    circles.rules.season_totals.view); a read leaves out whom it leaves out (guests)
+    and places the others (:func:`skat_placed`)."""
+
+    evenings: tuple[datetime.date, ...]
+    rows: Mapping[int, tuple[SkatRow, SeriesSoFar]]
+    progress: Mapping[int, tuple[float, ...]]  # per player, one value per evening
 
 
 def _scaled(record: SheetRecord, stats: Mapping[str, Any], rules: ClubRules) -> Reason | None:
@@ -518,8 +542,8 @@ def skat_apply(totals: dict[str, Any], contribution: Mapping[str, Any], sign: in
 
 def _skat_row(
     player: int, mine: Mapping[str, Any], evenings: Sequence[str], rules: ClubRules
-) -> tuple[SkatRow, tuple[int, ...]]:
-    """The player's row from their totals, and every series as it counts (lowest first)."""
+) -> tuple[SkatRow, SeriesSoFar]:
+    """The player's row from their totals, and their series as they count."""
     values = [value for tonight in mine["days"].values() for value in tonight]
     # In the order the sheets were played, as the table explains them.
     scaled = [
@@ -580,7 +604,7 @@ def _skat_row(
         dropped=len(dropped),
         missed=missed,
         reasons=tuple(reasons),
-    ), tuple(ordered)
+    ), SeriesSoFar(len(ordered), sum(ordered), tuple(ordered[: rules.drop_worst]))
 
 
 def _skat_exact(row: SkatRow, rules: ClubRules) -> Fraction:
@@ -605,7 +629,7 @@ def _days(totals: Mapping[str, Any]) -> list[str]:
 
 def _skat_progress(
     evenings: Sequence[str], rules: ClubRules, players: Sequence[tuple[int, Mapping[str, Any]]]
-) -> tuple[tuple[datetime.date, Mapping[int, float]], ...]:
+) -> dict[int, tuple[float, ...]]:
     """Every player's ranked value after each evening, in one pass over the evenings.
 
     The same club rules as :func:`_skat_row` (scaling, missed evenings, dropped
@@ -619,11 +643,12 @@ def _skat_progress(
     drop = rules.drop_worst
     zero_missed = rules.missed == "zero"
     by_total = rules.rank_by == "total"
-    values: list[dict[int, float]] = [{} for _ in evenings]
+    progress = {}
     for player, mine in players:
         by_day = mine["days"]
         lowest: list[int] = []
         series = total = played = 0
+        values: list[float] = []
         for index, evening in enumerate(evenings):
             tonight = by_day.get(evening)
             if tonight:
@@ -635,19 +660,27 @@ def _skat_progress(
                 total += sum(tonight)
                 played += 1
             if not series:
-                values[index][player] = 0.0
+                values.append(0.0)
                 continue
             zeros = index + 1 - played if zero_missed else 0
             counted = max(series + zeros - drop, 1)
             dropping = series + zeros - counted
             # Without zeros the lowest series are the ones dropped.
             dropped = _lowest_sum(lowest, zeros, dropping) if zeros else sum(lowest[:dropping])
-            values[index][player] = (
-                float(total - dropped) if by_total else (total - dropped) / counted
-            )
+            values.append(float(total - dropped) if by_total else (total - dropped) / counted)
+        progress[player] = tuple(values)
+    return progress
+
+
+def _per_evening(
+    evenings: Sequence[datetime.date],
+    progress: Mapping[int, Sequence[T]],
+    players: Sequence[int],
+) -> tuple[tuple[datetime.date, Mapping[int, T]], ...]:
+    """Each evening with every one of ``players``' values after it."""
     return tuple(
-        (datetime.date.fromisoformat(evening), found)
-        for evening, found in zip(evenings, values, strict=True)
+        (evening, {player: progress[player][index] for player in players})
+        for index, evening in enumerate(evenings)
     )
 
 
@@ -686,10 +719,26 @@ def skat_table(
 ) -> SkatStandings:
     """The Skat table from a season's totals (:func:`skat_apply`) under the rules they
     were added up with."""
+    return skat_placed(skat_parts(totals, rules), rules, include=include)
+
+
+def skat_parts(totals: Mapping[str, Any], rules: ClubRules) -> SkatParts:
+    """Every player's row, series and progress from the season's totals."""
     evenings = _days(totals)
-    players = _included(totals, include)
-    made = [_skat_row(player, mine, evenings, rules) for player, mine in players]
-    rows = [row for row, _values in made]
+    players = _included(totals, everyone)
+    return SkatParts(
+        evenings=tuple(datetime.date.fromisoformat(evening) for evening in evenings),
+        rows={player: _skat_row(player, mine, evenings, rules) for player, mine in players},
+        progress=_skat_progress(evenings, rules, players),
+    )
+
+
+def skat_placed(
+    parts: SkatParts, rules: ClubRules, *, include: Callable[[int], bool] = everyone
+) -> SkatStandings:
+    """The Skat table of the included players, placed."""
+    made = [parts.rows[player] for player in sorted(parts.rows) if include(player)]
+    rows = [row for row, _series in made]
 
     # Official tie-breaks (ISkO, DSkV tournament rules): on equal points, more games won
     # as declarer, then fewer games lost; still equal, the place is shared.
@@ -723,9 +772,9 @@ def skat_table(
         rules=rules,
         ranked=ranked,
         unranked=tuple(unranked),
-        evenings=tuple(datetime.date.fromisoformat(evening) for evening in evenings),
-        progress=_skat_progress(evenings, rules, players),
-        values={row.player: values for row, values in made},
+        evenings=parts.evenings,
+        progress=_per_evening(parts.evenings, parts.progress, [row.player for row in rows]),
+        values={row.player: series for row, series in made},
     )
 
 
@@ -856,18 +905,46 @@ def _pitch_row(player: int, mine: Mapping[str, Any]) -> PitchRow:
 
 def _wins_progress(
     evenings: Sequence[str], players: Sequence[tuple[int, Mapping[str, Any]]]
-) -> tuple[tuple[datetime.date, Mapping[int, int]], ...]:
+) -> dict[int, tuple[int, ...]]:
     """Games won so far by each player after each evening."""
-    wins = {player: 0 for player, _ in players}
-    days = [(player, mine["days"]) for player, mine in players]
-    progress = []
-    for evening in evenings:
-        for player, by_day in days:
+    progress = {}
+    for player, mine in players:
+        by_day = mine["days"]
+        wins = 0
+        values = []
+        for evening in evenings:
             tonight = by_day.get(evening)
             if tonight:
-                wins[player] += tonight[1]
-        progress.append((datetime.date.fromisoformat(evening), dict(wins)))
-    return tuple(progress)
+                wins += tonight[1]
+            values.append(wins)
+        progress[player] = tuple(values)
+    return progress
+
+
+@dataclass(frozen=True)
+class WinsParts(Generic[Row]):
+    """A season's Pitch or Manipulation table before anyone is placed: every player's
+    row and their games won after each evening (as :class:`SkatParts`)."""
+
+    evenings: tuple[datetime.date, ...]
+    rows: Mapping[int, Row]
+    progress: Mapping[int, tuple[int, ...]]
+
+
+def _wins_parts(
+    totals: Mapping[str, Any], row: Callable[[int, Mapping[str, Any]], Row]
+) -> WinsParts[Row]:
+    evenings = _days(totals)
+    players = _included(totals, everyone)
+    return WinsParts(
+        evenings=tuple(datetime.date.fromisoformat(evening) for evening in evenings),
+        rows={player: row(player, mine) for player, mine in players},
+        progress=_wins_progress(evenings, players),
+    )
+
+
+def pitch_parts(totals: Mapping[str, Any]) -> WinsParts[PitchRow]:
+    return _wins_parts(totals, _pitch_row)
 
 
 def pitch_standings(
@@ -884,9 +961,14 @@ def pitch_table(
     totals: Mapping[str, Any], *, include: Callable[[int], bool] = everyone
 ) -> PitchStandings:
     """The Pitch table from a season's totals (:func:`pitch_apply`)."""
-    evenings = _days(totals)
-    players = _included(totals, include)
-    rows = [_pitch_row(player, mine) for player, mine in players]
+    return pitch_placed(pitch_parts(totals), include=include)
+
+
+def pitch_placed(
+    parts: WinsParts[PitchRow], *, include: Callable[[int], bool] = everyone
+) -> PitchStandings:
+    """The Pitch table of the included players, placed."""
+    rows = [parts.rows[player] for player in sorted(parts.rows) if include(player)]
 
     def key(row: PitchRow) -> tuple[int, Fraction]:
         return (-row.won, -Fraction(row.won, row.games))
@@ -905,8 +987,8 @@ def pitch_table(
 
     return PitchStandings(
         ranked=_placed(rows, key, (by_win_rate,)),
-        evenings=tuple(datetime.date.fromisoformat(evening) for evening in evenings),
-        progress=_wins_progress(evenings, players),
+        evenings=parts.evenings,
+        progress=_per_evening(parts.evenings, parts.progress, [row.player for row in rows]),
     )
 
 
@@ -1013,9 +1095,18 @@ def manipulation_table(
     totals: Mapping[str, Any], *, include: Callable[[int], bool] = everyone
 ) -> ManipulationStandings:
     """The Manipulation table from a season's totals (:func:`manipulation_apply`)."""
-    evenings = _days(totals)
-    players = _included(totals, include)
-    rows = [_manipulation_row(player, mine) for player, mine in players]
+    return manipulation_placed(manipulation_parts(totals), include=include)
+
+
+def manipulation_parts(totals: Mapping[str, Any]) -> WinsParts[ManipulationRow]:
+    return _wins_parts(totals, _manipulation_row)
+
+
+def manipulation_placed(
+    parts: WinsParts[ManipulationRow], *, include: Callable[[int], bool] = everyone
+) -> ManipulationStandings:
+    """The Manipulation table of the included players, placed."""
+    rows = [parts.rows[player] for player in sorted(parts.rows) if include(player)]
 
     def key(row: ManipulationRow) -> tuple[int, Fraction]:
         # Penalty points are bad: the fewer a round, the better the place.
@@ -1033,8 +1124,8 @@ def manipulation_table(
 
     return ManipulationStandings(
         ranked=_placed(rows, key, (by_avg_penalty,)),
-        evenings=tuple(datetime.date.fromisoformat(evening) for evening in evenings),
-        progress=_wins_progress(evenings, players),
+        evenings=parts.evenings,
+        progress=_per_evening(parts.evenings, parts.progress, [row.player for row in rows]),
     )
 
 
@@ -1104,17 +1195,13 @@ class _SkatFuture:
     """Every key a Skat row can still end with, evening count by evening count."""
 
     row: SkatRow
-    values: tuple[int, ...]  # every series as it counts now, lowest first
+    values: SeriesSoFar  # the series as they count now
     rules: ClubRules
     evenings: int
     per_evening: int
     lowest: int
     highest: int
     deals: int
-
-    @cached_property
-    def _sum(self) -> int:
-        return sum(self.values)
 
     def key(
         self, series: int, value: int, zeros: int = 0, won: int = 0, lost: int = 0
@@ -1128,17 +1215,17 @@ class _SkatFuture:
         # The ranked value of every series so far, ``series`` more of ``value`` and
         # ``zeros`` zeros under the club rules (the worst dropped, total or average),
         # without sorting them all again: only the lowest of each can be dropped.
-        count = len(self.values) + series + zeros
+        count = self.values.count + series + zeros
         keep = max(count - self.rules.drop_worst, 1)
         dropping = count - keep
         lowest = sorted(
             (
-                *self.values[:dropping],
+                *self.values.lowest[:dropping],
                 *([value] * min(series, dropping)),
                 *([0] * min(zeros, dropping)),
             )
         )[:dropping]
-        total = self._sum + value * series - sum(lowest)
+        total = self.values.total + value * series - sum(lowest)
         ranked = Fraction(total) if self.rules.rank_by == "total" else Fraction(total, keep)
         return (
             -ranked,

@@ -148,7 +148,7 @@ def test_what_is_kept_reads_back():
 DAMAGED = {
     "not an object": lambda kept: [],
     "an unknown game": lambda kept: {**kept, "poker": kept["pitch"]},
-    "a missing part": lambda kept: kept["skat"].pop("deals") and None,
+    "a missing part": lambda kept: [kept["skat"].pop("deals"), None][1],
     "an extra part": lambda kept: kept["pitch"].update(extra=1),
     "no evenings": lambda kept: kept["pitch"].update(evenings={}),
     "an evening that is no day": lambda kept: kept["pitch"]["evenings"].update({"2025-02-30": 1}),
@@ -217,3 +217,81 @@ def test_a_stored_contribution_is_checked_too():
     ):
         with pytest.raises(ValueError):
             season_totals.read_contribution(damaged)
+
+
+# -- The view a write keeps for the reads ------------------------------------------------
+
+
+@FAST
+@given(seasons(), st.sets(st.integers(1, 7)))
+def test_the_tables_placed_from_the_kept_view_are_the_tables_from_the_sheets(season, left_out):
+    """What a read places from the view the last write kept, as read back from the
+    database and with some players left out (guests), is the table ranked from the
+    sheets: the same places, rows, reasons, progress and title race inputs."""
+    records, rules = season
+
+    def include(player: int) -> bool:
+        return player not in left_out
+
+    kept = season_totals.read_view(
+        stored(season_totals.view(season_totals.of(records, rules), rules))
+    )
+    by_game = {
+        "skat": lambda found: skat_standings(found, rules, include=include),
+        "pitch": lambda found: pitch_standings(found, include=include),
+        "manipulation": lambda found: manipulation_standings(found, include=include),
+    }
+    totals = season_totals.of(records, rules)
+    for game, standings in by_game.items():
+        found = [record for record in records if record.game == game]
+        if not found:
+            assert game not in kept.parts
+            continue
+        placed = season_totals.placed(game, kept.parts[game], rules, include)
+        assert placed == standings(found)
+        assert placed.progress == standings(found).progress
+        assert kept.bounds[game] == season_totals.bounds(game, totals[game])
+    assert kept.counted_sheets == len(records)
+    assert kept.evenings == sorted({record.played_on for record in records})
+
+
+def _kept_view() -> dict:
+    return stored(season_totals.view(_kept(), ClubRules(scale=True)))
+
+
+DAMAGED_VIEWS = {
+    "not an object": lambda kept: [],
+    "an unknown game": lambda kept: {**kept, "poker": kept["pitch"]},
+    "evenings out of order": lambda kept: kept["skat"].update(
+        evenings=["2025-03-08", "2025-03-01"]
+    ),
+    "a row cut short": lambda kept: [kept["skat"]["players"]["1"]["row"].pop(), None][1],
+    "a row with text": lambda kept: kept["pitch"]["players"]["1"]["row"].__setitem__(0, "9"),
+    "a float for a count": lambda kept: kept["manipulation"]["players"]["1"]["row"].__setitem__(
+        0, 1.5
+    ),
+    "an unknown reason": lambda kept: kept["pitch"]["players"]["1"]["reasons"].append(
+        ["because", {}]
+    ),
+    "a reason with a number too many": lambda kept: kept["pitch"]["players"]["1"]["reasons"][0][
+        1
+    ].update(extra=1),
+    "a progress a value short": lambda kept: [kept["skat"]["players"]["1"]["progress"].pop(), None][
+        1
+    ],
+    "a progress of text": lambda kept: kept["pitch"]["players"]["1"].update(progress=["1"]),
+    "a partner of text": lambda kept: kept["pitch"]["players"]["1"]["partners"].append(
+        ["Ben", 1, 1]
+    ),
+    "series of no count": lambda kept: kept["skat"]["players"]["1"]["series"].__setitem__(0, 0),
+    "no sheets": lambda kept: kept["pitch"].update(sheets=0),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGED_VIEWS, ids=list(DAMAGED_VIEWS))
+def test_a_damaged_view_is_refused_with_where(damage):
+    kept = _kept_view()
+    season_totals.read_view(copy.deepcopy(kept))  # as kept, it reads
+    changed = DAMAGED_VIEWS[damage](kept)
+    with pytest.raises(ValueError, match=r"^view"):
+        season_totals.read_view(kept if changed is None else changed)
