@@ -90,12 +90,13 @@ def _contributions(
     found: Mapping[str, list[SheetRecord]], seasons: Mapping[int, Season]
 ) -> dict[int, dict[str, Any]]:
     """What each record adds to the season it counts for, by sheet id, with the season."""
+    rules = {pk: _rules(season) for pk, season in seasons.items()}
     made = {}
     for game_records in found.values():
         for record in game_records:
             season = _season_of(record, seasons)
             if season is not None:
-                given = totals_rules.contribution(record, _rules(season))
+                given = totals_rules.contribution(record, rules[season.pk])
                 made[record.sheet_id] = {**given, "season": season.pk}
     return made
 

@@ -704,16 +704,39 @@ def profile(found: Any, names: Names) -> dict[str, Any]:
         }
         for item in found.head_to_head
     ]
-    history = [
-        {
-            "day": day(item.played_on),
-            "game": GAMES[item.game].name,
-            "place": item.place,
-            "headline": number(item.headline),
-        }
-        for item in reversed(found.history)
-    ]
+    history = History(tuple(reversed(found.history)))
     return {"sections": sections, "head_to_head": head_to_head, "history": history}
+
+
+class History(Sequence[dict[str, Any]]):
+    """A player's sheets, the latest first, worded as they are read: the page shows 30
+    at a time of the thousands a player of years has, and wording them all took as long
+    as adding up the record (bench/bench_standings.py)."""
+
+    def __init__(self, entries: Sequence[Any]) -> None:
+        self.entries = entries
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [_history_item(item) for item in self.entries[index]]
+        return _history_item(self.entries[index])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, History) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _history_item(item: Any) -> dict[str, Any]:
+    return {
+        "day": day(item.played_on),
+        "game": GAMES[item.game].name,
+        "place": item.place,
+        "headline": number(item.headline),
+    }
 
 
 def _h2h(item: Any) -> str:

@@ -622,6 +622,19 @@ def _included(
     return sorted(((player, mine) for player, mine in found if include(player)))
 
 
+def _added_up(
+    records: Sequence[SheetRecord],
+    game: str,
+    apply: Callable[[dict[str, Any], Mapping[str, Any], int], None],
+    contribution: Callable[[SheetRecord], Mapping[str, Any]],
+) -> dict[str, Any]:
+    """One game's totals of ``records``, each checked and added in playing order."""
+    totals: dict[str, Any] = {}
+    for record in _checked(records, game):
+        apply(totals, contribution(record), 1)
+    return totals
+
+
 def _days(totals: Mapping[str, Any]) -> list[str]:
     """The evenings of a game's totals, in order (ISO days sort as days do)."""
     return sorted(totals.get("evenings", {}))
@@ -705,9 +718,7 @@ def skat_standings(
     include: Callable[[int], bool] = everyone,
 ) -> SkatStandings:
     """The Skat table of a season under the club's rules; ``include`` False leaves a player out."""
-    totals: dict[str, Any] = {}
-    for record in _checked(records, "skat"):
-        skat_apply(totals, skat_contribution(record, rules), 1)
+    totals = _added_up(records, "skat", skat_apply, partial(skat_contribution, rules=rules))
     return skat_table(totals, rules, include=include)
 
 
@@ -951,9 +962,7 @@ def pitch_standings(
     records: Sequence[SheetRecord], *, include: Callable[[int], bool] = everyone
 ) -> PitchStandings:
     """The Pitch table of a season: most games won first, then the better share of wins."""
-    totals: dict[str, Any] = {}
-    for record in _checked(records, "pitch"):
-        pitch_apply(totals, pitch_contribution(record), 1)
+    totals = _added_up(records, "pitch", pitch_apply, pitch_contribution)
     return pitch_table(totals, include=include)
 
 
@@ -1085,9 +1094,7 @@ def manipulation_standings(
     records: Sequence[SheetRecord], *, include: Callable[[int], bool] = everyone
 ) -> ManipulationStandings:
     """The Manipulation table of a season: most games won, then fewest penalty points a round."""
-    totals: dict[str, Any] = {}
-    for record in _checked(records, "manipulation"):
-        manipulation_apply(totals, manipulation_contribution(record), 1)
+    totals = _added_up(records, "manipulation", manipulation_apply, manipulation_contribution)
     return manipulation_table(totals, include=include)
 
 
