@@ -1,8 +1,10 @@
 """Reads for circles: lists, a season's standings, a player's record.
 
-A standings request reads the stored per-sheet contributions of the season with a
-fixed number of queries and hands them to the pure standings engine
-(``circles.rules.standings``); it never replays a deal.
+A standings request reads the season's view, which the last write kept with the
+season's totals (``circles.season_totals``), and places the players it shows with the
+pure standings engine (``circles.rules.standings``); a player's record reads what each
+sheet the player sat at contributed (``circles.records``). Neither replays a deal, and
+each takes a fixed number of queries.
 """
 
 from __future__ import annotations
