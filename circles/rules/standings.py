@@ -4,6 +4,15 @@ The caller passes one :class:`SheetRecord` per counted sheet (finished, not
 excluded, of one game, played in the season); every seat's ``stats`` are the dicts
 :func:`circles.rules.contributions.seat_stats` made. Nothing here replays a deal.
 
+Each game's table is made in three steps, which the app keeps apart: a sheet's
+*contribution* (``skat_contribution`` …) is added to or taken from the season's
+*totals* (``skat_apply`` …: plain, JSON-ready counts that a write keeps up to date one
+sheet at a time); the totals give the *parts* (``skat_parts`` …: every player's row and
+progress before anyone is placed, which a write keeps too); the parts are *placed*
+(``skat_placed`` …) for the players a reader shows. ``skat_standings`` and its kind do
+all three from the records (circles.rules.season_totals keeps and checks the stored
+forms).
+
 Skat is ranked by Seeger-Fabian under the club's :class:`ClubRules`; Pitch and
 Manipulation by games won. Every row says *why* it stands where it does as
 :class:`Reason` values: a ``code`` and the numbers (and player ids) a sentence
