@@ -341,9 +341,8 @@ def test_no_input_makes_an_endpoint_fail(path):
 
     statuses: list[int] = []
     fuzz()
-    # The fuzzing reached both the referee's answers and its refusals (a round of
-    # Manipulation is, in half the well-formed bodies, drawn in the shape of one the
-    # referee scores:
+    # The fuzzing reached both the referee's answers and its refusals (half the
+    # well-formed rounds of Manipulation have the shape of one the referee scores:
     # round_hands).
     assert len(statuses) >= EXAMPLES_PER_ENDPOINT
     assert statuses.count(200) >= 1, Counter(statuses)
