@@ -1331,9 +1331,13 @@ def _skat_race(
         needed = None
         if series is not None and evenings:
             # The leaders stay home: with missed="zero" every evening left counts as a
-            # series of 0 for them (the rival plays Skat on each).
+            # series of 0 for them (the rival plays Skat on each). A zero can raise a
+            # leader's value when the worst series are dropped, and leaders who share
+            # first place now may part: the rival has to pass the best of them then.
             zeros = evenings if rules.missed == "zero" else 0
-            theirs = future(target).key(0, 0, zeros)
+            theirs = min(
+                key for leader in leaders if (key := future(leader).key(0, 0, zeros)) is not None
+            )
             needed = _least(partial(_passes, mine, series, theirs), lowest, highest)
         chases[row.player] = Chase(
             rival=row.player,

@@ -298,3 +298,22 @@ def test_manipulation_needs_is_the_least_that_passes_whatever_the_penalties(seas
         ]
         table = manipulation_standings([*season, *records], include=real)
         assert not all(place(table, chase.rival) < place(table, p) for p in race.leaders)
+
+
+def test_a_rival_must_pass_every_leader_even_one_a_missed_evening_lifts():
+    """Found by the property above: players 1 and 3 share first place on 1 point; 3's
+    two series of 1 count once (the worst is dropped), so a missed evening, counted as
+    a series of 0 (missed="zero"), is the one dropped and lifts 3 to 2. Player 2, whose
+    −9000 is dropped, must pass 3 too: 2 points would only draw level, and 3 has won
+    more games (Skat rules: on equal points, more games won as declarer), so 2 needs 3."""
+    march = (datetime.date(2025, 3, 1), datetime.date(2025, 3, 8))
+    season = [
+        skat(1, march[0], {3: skat_seat(1, won=1), 91: skat_seat(0), 92: skat_seat(0)}),
+        skat(2, march[1], {1: skat_seat(1, won=1), 3: skat_seat(1), 2: skat_seat(-9000)}),
+    ]
+    rules = ClubRules(min_series=0, drop_worst=1, missed="zero")
+    now = skat_standings(season, rules, include=real)
+    race = title_race(now, evenings_left=1, per_evening=1, series_deals=DEALS, rivals=9)
+    assert race.leaders == (1, 3)
+    (chase,) = race.rivals
+    assert (chase.rival, chase.needed, chase.series) == (2, 3, 1)
