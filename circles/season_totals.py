@@ -113,21 +113,20 @@ def _update(
     before = dict(
         SeasonContribution.objects.filter(sheet_id__in=sheets).values_list("sheet_id", "data")
     )
+    old = {sheet: totals_rules.read_contribution(stored) for sheet, stored in before.items()}
+    after = _contributions(records(circle_id, sheets=sheets), seasons)
+    # Only the seasons these sheets counted for, or count for now, are read and written.
+    changed = {given["season"] for given in (*old.values(), *after.values())}
     data = {
         season: totals_rules.read(orjson.loads(text))
-        for season, text in _texts(SeasonTotals.objects.filter(season_id__in=seasons))
+        for season, text in _texts(SeasonTotals.objects.filter(season_id__in=changed))
     }
-    changed: set[int] = set()
-    for sheet, stored in before.items():
-        given = totals_rules.read_contribution(stored)
+    for sheet, given in old.items():
         if given["sheet"] != sheet or given["season"] not in data:
             raise ValueError(f"the contribution kept for sheet {sheet} is not its own")
         totals_rules.apply(data[given["season"]], given, -1)
-        changed.add(given["season"])
-    after = _contributions(records(circle_id, sheets=sheets), seasons)
     for given in after.values():
         totals_rules.apply(data[given["season"]], given, 1)
-        changed.add(given["season"])
     for sheet in sheets:
         if before.get(sheet) == after.get(sheet):
             continue

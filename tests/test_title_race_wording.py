@@ -30,16 +30,16 @@ def standings(season: Season, skat_records=(), pitch_records=(), rules=None) -> 
         tables["pitch"] = pitch_standings(pitch_records)
     players = names((1, "Klaus"), (2, "Anke"), (3, "Olga"), (4, "Max"), (5, "Nina"))
     # The season's evenings and the race's bounds, as the page takes them from the totals.
-    totals = season_totals.of([*skat_records, *pitch_records], rules)
+    view = season_totals.made_view(season_totals.of([*skat_records, *pitch_records], rules), rules)
     return SeasonStandings(
         season,
         players,
         tables,
         changes=[],
         open_sheets=0,
-        counted_sheets=season_totals.counted_sheets(totals),
-        evenings=tuple(season_totals.evenings(totals)),
-        bounds={game: season_totals.bounds(game, found) for game, found in totals.items()},
+        counted_sheets=view.counted_sheets,
+        evenings=tuple(view.evenings),
+        bounds=dict(view.bounds),
     )
 
 

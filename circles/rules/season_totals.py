@@ -5,11 +5,12 @@ Each sheet contributes a small, JSON-ready record (``contribution``): per seat t
 player and the numbers the season's table adds up. The totals take it in (``apply``
 with ``sign`` 1) or give it back (``sign`` −1), so that a finished sheet, a correction
 to an old one, a sheet left out or moved to another day changes what it must and
-nothing else; a season's table, its title race and its charts are then made from the
-totals (``table``, ``bounds``, ``evenings``) at a cost that does not grow with the
-number of sheets behind them. Adding every record of a season one by one gives the
-same totals as any order of adding and taking away that ends with the same sheets
-(tests/rules/test_season_totals.py).
+nothing else. From the totals a write makes the season's *view* (``view``: every
+player's row and progress before anyone is placed, and the title race's ``bounds``);
+a read places the players it shows from it (``read_view``, ``placed``) at a cost that
+does not grow with the number of sheets behind them. Adding every record of a season
+one by one gives the same totals as any order of adding and taking away that ends with
+the same sheets (tests/circles_rules/test_season_totals.py).
 
 The totals and the contributions are stored (``circles.season_totals``); what comes
 back from the database is checked here like any input (``read``,
@@ -40,25 +41,20 @@ from .standings import (
     SkatRow,
     SkatStandings,
     WinsParts,
-    everyone,
     manipulation_apply,
     manipulation_contribution,
     manipulation_parts,
     manipulation_placed,
-    manipulation_table,
     pitch_apply,
     pitch_contribution,
     pitch_parts,
     pitch_placed,
-    pitch_table,
     skat_apply,
     skat_contribution,
     skat_parts,
     skat_placed,
-    skat_table,
 )
 
-GAMES = ("skat", "pitch", "manipulation")
 Totals = dict[str, dict[str, Any]]  # game → that game's totals
 # What one Skat series may count for: far beyond any real series (a scaled series of
 # 60 deals at the highest values stays within a few hundred thousand).
@@ -100,21 +96,6 @@ def of(records: Iterable[SheetRecord], rules: ClubRules) -> Totals:
     return totals
 
 
-def table(
-    game: str,
-    totals: Mapping[str, Any],
-    rules: ClubRules,
-    *,
-    include: Callable[[int], bool] = everyone,
-) -> SkatStandings | PitchStandings | ManipulationStandings:
-    """One game's table from its totals."""
-    if game == "skat":
-        return skat_table(totals, rules, include=include)
-    if game == "pitch":
-        return pitch_table(totals, include=include)
-    return manipulation_table(totals, include=include)
-
-
 def bounds(game: str, totals: Mapping[str, Any]) -> tuple[int, int]:
     """(per_evening, series_deals) for the title race: the most series or games one
     player played on one evening so far (at least 1), and the longest Skat series
@@ -129,16 +110,6 @@ def bounds(game: str, totals: Mapping[str, Any]) -> tuple[int, int]:
     if game == "skat":
         deals = max([deals, *(int(longest) for longest in totals.get("deals", {}))])
     return per_evening, deals
-
-
-def evenings(totals: Totals) -> list[datetime.date]:
-    """Every day a counted sheet of any game was played, in order."""
-    days = {day for found in totals.values() for day in found.get("evenings", {})}
-    return [datetime.date.fromisoformat(day) for day in sorted(days)]
-
-
-def counted_sheets(totals: Totals) -> int:
-    return sum(sum(found.get("evenings", {}).values()) for found in totals.values())
 
 
 # -- Reading what was stored ----------------------------------------------------------------
@@ -478,12 +449,11 @@ def placed(
     game: str, parts: SkatParts | WinsParts[Any], rules: ClubRules, include: Callable[[int], bool]
 ) -> SkatStandings | PitchStandings | ManipulationStandings:
     """One game's table of the included players, placed."""
-    if game == "skat":
-        assert isinstance(parts, SkatParts)
+    if isinstance(parts, SkatParts):
         return skat_placed(parts, rules, include=include)
     if game == "pitch":
-        return pitch_placed(parts, include=include)  # type: ignore[arg-type]
-    return manipulation_placed(parts, include=include)  # type: ignore[arg-type]
+        return pitch_placed(parts, include=include)
+    return manipulation_placed(parts, include=include)
 
 
 def made_view(totals: Totals, rules: ClubRules) -> View:
