@@ -114,11 +114,13 @@ def player_charts(profile: Profile, player: Player) -> list[dict[str, Any]]:
     Manipulation), the latest ``CHART_SHEETS`` sheets."""
     charts = []
     for game, entry in GAMES.items():
-        history = [item for item in profile.history if item.game == game]
-        if len(history) < 2:
+        # The profile's history may hold only the latest sheets of each game
+        # (circles.player_totals): how many were played, its game's statistics say.
+        found = getattr(profile, game)
+        played = found.sheets if found is not None else 0
+        if played < 2:
             continue
-        played = len(history)
-        history = history[-CHART_SHEETS:]
+        history = [item for item in profile.history if item.game == game][-CHART_SHEETS:]
         x_labels = [date_format(item.played_on, _day_format()) for item in history]
         measure = str(HEADLINES[game])
         if played > len(history):

@@ -53,6 +53,10 @@ class Circle(models.Model):
     # the CSV or a player page shows (circles.standings_cache): they keep what they
     # computed by this number, so a read costs the same at 5,000 sheets as at 10.
     standings_version = models.PositiveBigIntegerField(default=0, editable=False)
+    # The standings version the players' totals (PlayerTotals, PlayerContribution) were
+    # last brought to (circles.player_totals): a player page reads them only when it is
+    # the circle's version; null until the circle's first write after they came.
+    players_kept_at = models.PositiveBigIntegerField(null=True, editable=False)
 
     class Meta:
         ordering = ("name", "pk")
@@ -242,6 +246,55 @@ class SeasonContribution(models.Model):
 
     def __str__(self) -> str:
         return f"what sheet {self.sheet_id} adds to {self.season}"
+
+
+class PlayerTotals(models.Model):
+    """What a player's counted sheets add up to, every season and game
+    (circles.rules.profile.apply), kept up to date in the transaction of every write
+    that moves the circle's standings (circles.player_totals.follow). Read only while
+    the circle's ``players_kept_at`` is its standings version. A player without
+    counted sheets has none."""
+
+    player = models.OneToOneField(
+        Player, on_delete=models.CASCADE, primary_key=True, related_name="totals"
+    )
+    data = models.JSONField(default=dict)
+
+    def __str__(self) -> str:
+        return f"totals of player {self.player_id}"
+
+
+class PlayerContribution(models.Model):
+    """What one counted sheet adds to the record of one player at its table
+    (circles.rules.profile.contributions): taken away again when the sheet changes, and
+    the line of the player's history a player page reads a page at a time. Written only
+    under the circle's lock, with the totals."""
+
+    sheet = models.ForeignKey(
+        CircleSheet, on_delete=models.CASCADE, related_name="player_contributions"
+    )
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="contributions")
+    # Beside ``data`` for the queries a page makes: the history by day, the latest
+    # sheets of a game, the biggest game.
+    game = models.CharField(max_length=20)
+    played_on = models.DateField()
+    # The score of the biggest game the player won at this sheet (Skat), for the page's
+    # "Biggest game" without adding up every sheet.
+    biggest = models.BigIntegerField(null=True)
+    data = models.JSONField()
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=("sheet", "player"), name="one_contribution_a_player"),
+        )
+        indexes = (
+            models.Index(fields=("player", "played_on", "sheet"), name="player_history"),
+            models.Index(fields=("player", "game", "played_on", "sheet"), name="player_game"),
+            models.Index(fields=("player", "biggest"), name="player_biggest"),
+        )
+
+    def __str__(self) -> str:
+        return f"what sheet {self.sheet_id} adds to player {self.player_id}"
 
 
 class SheetResult(models.Model):

@@ -33,6 +33,7 @@ import orjson
 from django.db.models import F, QuerySet, TextField
 from django.db.models.functions import Cast
 
+from circles import player_totals
 from circles.models import Circle, Season, SeasonContribution, SeasonTotals
 from circles.records import records
 from circles.rules import season_totals as totals_rules
@@ -48,14 +49,46 @@ def moved(circle_id: int, *, sheets: Collection[int] | None = None) -> None:
     """Say that what the circle's standings or records show has changed, inside the
     write's transaction, after everything else it locks. ``sheets``: the circle sheets
     whose contribution may have changed (their ids), ``()`` when no number did, None
-    when the write may have changed any (every season is added up again)."""
+    when the write may have changed any (every season and player is added up again)."""
     Circle.objects.filter(pk=circle_id).update(standings_version=F("standings_version") + 1)
-    version = Circle.objects.values_list("standings_version", flat=True).get(pk=circle_id)
-    follow(circle_id, version, sheets)
+    version, kept_at = Circle.objects.values_list("standings_version", "players_kept_at").get(
+        pk=circle_id
+    )
+    follow(circle_id, version, sheets, players_kept_at=kept_at)
 
 
-def follow(circle_id: int, version: int, sheets: Collection[int] | None) -> None:
-    """Bring the circle's season totals from ``version - 1`` to ``version``."""
+class _Records:
+    """The counted records of some sheets of a circle (of all for None), each asked
+    for once: the seasons and the players read the same."""
+
+    def __init__(self, circle_id: int) -> None:
+        self.circle_id = circle_id
+        self.read: dict[frozenset[int] | None, dict[str, list[SheetRecord]]] = {}
+
+    def __call__(self, sheets: Collection[int] | None) -> dict[str, list[SheetRecord]]:
+        key = None if sheets is None else frozenset(sheets)
+        if key not in self.read:
+            self.read[key] = records(self.circle_id, sheets=key)
+        return self.read[key]
+
+
+def follow(
+    circle_id: int,
+    version: int,
+    sheets: Collection[int] | None,
+    *,
+    players_kept_at: int | None = None,
+) -> None:
+    """Bring the circle's season totals and player totals from ``version - 1`` to
+    ``version``."""
+    found = _Records(circle_id)
+    _follow_seasons(circle_id, version, sheets, found)
+    player_totals.follow(circle_id, version, players_kept_at, sheets, found)
+
+
+def _follow_seasons(
+    circle_id: int, version: int, sheets: Collection[int] | None, found: _Records
+) -> None:
     seasons = {season.pk: season for season in Season.objects.filter(circle_id=circle_id)}
     if not seasons:
         return
@@ -68,11 +101,11 @@ def follow(circle_id: int, version: int, sheets: Collection[int] | None) -> None
             SeasonTotals.objects.filter(season_id__in=seasons).update(version=version)
             return
         try:
-            _update(circle_id, version, seasons, sheets)
+            _update(version, seasons, sheets, found(sheets))
             return
         except ValueError as problem:
             logger.warning("Season totals of circle %s added up again: %s", circle_id, problem)
-    rebuild(circle_id, version=version, seasons=seasons)
+    _rebuild_seasons(circle_id, version, seasons, found(None))
 
 
 def _rules(season: Season) -> ClubRules:
@@ -102,10 +135,10 @@ def _contributions(
 
 
 def _update(
-    circle_id: int,
     version: int,
     seasons: Mapping[int, Season],
     sheets: Collection[int],
+    found: Mapping[str, list[SheetRecord]],
 ) -> None:
     """The named sheets' old contributions out, their new ones in; ValueError when the
     stored totals and contributions do not agree (nothing is written then)."""
@@ -114,7 +147,7 @@ def _update(
         SeasonContribution.objects.filter(sheet_id__in=sheets).values_list("sheet_id", "data")
     )
     old = {sheet: totals_rules.read_contribution(stored) for sheet, stored in before.items()}
-    after = _contributions(records(circle_id, sheets=sheets), seasons)
+    after = _contributions(found, seasons)
     # Only the seasons these sheets counted for, or count for now, are read and written.
     changed = {given["season"] for given in (*old.values(), *after.values())}
     data = {
@@ -146,17 +179,26 @@ def _update(
     SeasonTotals.objects.filter(season_id__in=set(seasons) - changed).update(version=version)
 
 
-def rebuild(
-    circle_id: int, *, version: int | None = None, seasons: Mapping[int, Season] | None = None
+def rebuild(circle_id: int) -> None:
+    """Every season and every player of the circle added up again from the sheets, at
+    the circle's version, inside the caller's transaction (after rows came in by the
+    batch: a generated season, a bench's copies)."""
+    version = Circle.objects.values_list("standings_version", flat=True).get(pk=circle_id)
+    found = _Records(circle_id)
+    seasons = {season.pk: season for season in Season.objects.filter(circle_id=circle_id)}
+    _rebuild_seasons(circle_id, version, seasons, found(None))
+    player_totals.rebuild(circle_id, version, found(None))
+
+
+def _rebuild_seasons(
+    circle_id: int,
+    version: int,
+    seasons: Mapping[int, Season],
+    found: Mapping[str, list[SheetRecord]],
 ) -> None:
-    """Every season of the circle added up again from its sheets, and every sheet's
-    contribution stored with it. Inside a transaction (the caller's, which holds the
-    circle's version: ``version`` None reads it)."""
-    if seasons is None:
-        seasons = {season.pk: season for season in Season.objects.filter(circle_id=circle_id)}
-    if version is None:
-        version = Circle.objects.values_list("standings_version", flat=True).get(pk=circle_id)
-    made = _contributions(records(circle_id), seasons)
+    """Every season of the circle added up again from ``found`` (every counted record),
+    and every sheet's contribution stored with it."""
+    made = _contributions(found, seasons)
     data: dict[int, totals_rules.Totals] = {season: {} for season in seasons}
     for given in made.values():
         totals_rules.apply(data[given["season"]], given, 1)

@@ -1,10 +1,9 @@
-"""Reads for circles: lists, a season's standings, a player's record.
+"""Reads for circles: lists and a season's standings.
 
 A standings request reads the season's view, which the last write kept with the
 season's totals (``circles.season_totals``), and places the players it shows with the
-pure standings engine (``circles.rules.standings``); a player's record reads what each
-sheet the player sat at contributed (``circles.records``). Neither replays a deal, and
-each takes a fixed number of queries.
+pure standings engine (``circles.rules.standings``): it replays no deal and takes a
+fixed number of queries. A player's record is read in ``circles.player_totals``.
 """
 
 from __future__ import annotations
@@ -26,13 +25,9 @@ from circles.models import (
     Membership,
     Player,
     Season,
-    SheetResult,
     StandingsChange,
 )
-from circles.records import records
 from circles.rules import season_totals as totals_rules
-from circles.rules.profile import Profile
-from circles.rules.profile import player_profile as profile_of
 from circles.rules.standings import ClubRules
 from games.models import Sheet
 from scorekeeper.rounding import rounded_int
@@ -221,10 +216,3 @@ def evenings_left(
     # While the season runs, at least one evening is still to come.
     # Rounded half away from zero, as every number shown (2.5 evenings are 3).
     return max(rounded_int(played * remaining / max(elapsed, 1)), 1 if remaining > 0 else 0)
-
-
-def player_profile(circle: Circle, player: Player) -> Profile:
-    """A player's record over every counted sheet of the circle, all seasons: the
-    sheets they sat at, every seat of each (the others at the table are compared)."""
-    found = records(circle.pk, sheets=SheetResult.objects.filter(player=player).values("sheet_id"))
-    return profile_of([r for game in GAME_ORDER for r in found.get(game, [])], player.pk)

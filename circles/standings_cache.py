@@ -2,9 +2,10 @@
 kept by the circle's standings version, so that a read costs the same at 5,000 sheets
 as at 10.
 
-A season's table comes from its totals, kept up to date with every write
-(``circles.season_totals``), and a player's record is added up from every counted sheet
-they sat at (``circles.selectors``): still some work, and the same for every reader.
+A season's table comes from its totals and a player's record from the player's
+totals, both kept up to date with every write (``circles.season_totals``,
+``circles.player_totals``): still some work (placing the players, wording the numbers,
+drawing the charts), and the same for every reader.
 They change only when one of those writes happens, and every such write moves the
 circle's ``standings_version`` in its own transaction (``circles.season_totals.moved``):
 

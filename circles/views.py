@@ -29,6 +29,7 @@ from circles import (
     audit,
     charts_data,
     permissions,
+    player_totals,
     selectors,
     services,
     standings_cache,
@@ -360,20 +361,27 @@ def player_page(request: HttpRequest, circle_id: int, player_id: int) -> HttpRes
     players = list(circle.players.all())
 
     def record() -> dict[str, Any]:
-        profile = selectors.player_profile(circle, player)
+        profile = player_totals.profile(circle, player, latest=charts_data.CHART_SHEETS)
         return {
             "profile": wording.profile(
                 profile, wording.Names({p.pk: p for p in players}, public=False)
             ),
             "charts": charts_data.player_charts(profile, player),
+            "sheets": sum(
+                found.sheets
+                for found in (profile.skat, profile.pitch, profile.manipulation)
+                if found is not None
+            ),
         }
 
-    # The record over every counted sheet, computed once per standings version.
+    # The record over every counted sheet, kept with each write (circles.player_totals)
+    # and worded once per standings version.
     kept = standings_cache.kept(circle, ("player-page", player.pk, get_language()), record)
-    # The history, the latest sheets first, a page at a time.
-    history = Paginator(kept["profile"]["history"], HISTORY_A_PAGE).get_page(
-        request.GET.get("history")
-    )
+    # The history, the latest sheets first, read a page at a time.
+    history = Paginator(
+        wording.History(player_totals.history(circle, player, count=kept["sheets"])),
+        HISTORY_A_PAGE,
+    ).get_page(request.GET.get("history"))
     context = {
         "circle": circle,
         "player": player,

@@ -704,8 +704,7 @@ def profile(found: Any, names: Names) -> dict[str, Any]:
         }
         for item in found.head_to_head
     ]
-    history = History(tuple(reversed(found.history)))
-    return {"sections": sections, "head_to_head": head_to_head, "history": history}
+    return {"sections": sections, "head_to_head": head_to_head}
 
 
 class History(Sequence[dict[str, Any]]):

@@ -18,8 +18,9 @@ the database aborts one of them, which was a 500):
 5. last, the ``Circle`` row's standings version (``circles.season_totals.moved``): a
    write that changes what the standings show moves it just before it commits, so two
    tables finishing at once queue there holding nothing the other waits for. Under
-   that lock it brings the circle's ``SeasonTotals`` and ``SeasonContribution`` rows
-   up to date: no write touches them without holding the circle's row first.
+   that lock it brings the circle's ``SeasonTotals``, ``SeasonContribution``,
+   ``PlayerTotals`` and ``PlayerContribution`` rows up to date: no write touches them
+   without holding the circle's row first.
 
 So a player merge, rename or erasure first locks every sheet the player sat at (in pk
 order), then the players; a deal write locks its sheet and then writes that sheet's

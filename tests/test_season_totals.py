@@ -64,7 +64,9 @@ def rebuilt(circle: Circle) -> dict:
 def test_after_every_kind_of_write_the_kept_totals_are_what_the_sheets_add_up_to(world):
     circle = world["circle"]
     for write in WRITES:
-        with mock.patch.object(season_totals, "rebuild", wraps=season_totals.rebuild) as whole:
+        with mock.patch.object(
+            season_totals, "_rebuild_seasons", wraps=season_totals._rebuild_seasons
+        ) as whole:
             write(world)
         now = kept(circle)
         version = Circle.objects.get(pk=circle.pk).standings_version
@@ -100,7 +102,7 @@ def test_a_changed_sheet_is_taken_out_and_put_in_with_the_same_queries_however_l
         season, _user = build_season(size)
         link = CircleSheet.objects.filter(circle=season.circle_id, sheet__finished=True).first()
         with (
-            mock.patch.object(season_totals, "rebuild") as whole,
+            mock.patch.object(season_totals, "_rebuild_seasons") as whole,
             CaptureQueriesContext(connection) as queries,
             transaction.atomic(),
         ):
@@ -110,8 +112,10 @@ def test_a_changed_sheet_is_taken_out_and_put_in_with_the_same_queries_however_l
     # The savepoint (1), the version moved and read (2), the seasons and their totals'
     # versions (2), the sheet's old contribution, the totals and the sheet's records now
     # (3), the season's totals written (1) and the version of the others (1); the
-    # contribution is as it was.
-    assert counts == [10, 10], [query["sql"][:90] for query in queries]
+    # contribution is as it was. The players' side (circles.player_totals): the sheet's
+    # old contributions and its players' totals (2), the totals written (2) and their
+    # version (1); their contributions are as they were.
+    assert counts == [15, 15], [query["sql"][:90] for query in queries]
 
 
 def test_totals_that_do_not_read_back_are_not_used_and_the_next_write_mends_them(world):
@@ -125,7 +129,9 @@ def test_totals_that_do_not_read_back_are_not_used_and_the_next_write_mends_them
     assert season_totals.stored(world["spring"]) is None
     # The pages add the season up from its sheets instead: the same numbers.
     assert shown(world) == before
-    with mock.patch.object(season_totals, "rebuild", wraps=season_totals.rebuild) as whole:
+    with mock.patch.object(
+        season_totals, "_rebuild_seasons", wraps=season_totals._rebuild_seasons
+    ) as whole:
         correct_an_old_sheet(world)
     assert whole.called
     assert kept(circle) == rebuilt(circle)

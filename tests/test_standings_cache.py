@@ -18,7 +18,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from circles import results, season_totals, services, standings_cache
+from circles import player_totals, results, season_totals, services, standings_cache
 from circles.models import Circle, CircleSheet, Player, Season
 from circles.season_factory import build_season
 from games import services as sheet_services
@@ -109,16 +109,23 @@ def shown(world) -> dict:
     for player in Player.objects.filter(circle=circle, name__in=["Ana", "Dan"]):
         page = member.get(player.get_absolute_url())
         assert page.status_code == 200
-        out[f"{player.name}'s page"] = {key: page.context[key] for key in ("profile", "charts")}
+        out[f"{player.name}'s page"] = {
+            **{key: page.context[key] for key in ("profile", "charts")},
+            "history": list(page.context["history"]),
+        }
     return out
 
 
 def computed(world) -> dict:
     """The same, computed from the sheets: nothing kept, neither the renderings and
-    numbers of the worker's memory nor the seasons' totals of the database
-    (circles.season_totals, which the next write still finds as it left them)."""
+    numbers of the worker's memory nor the seasons' and players' totals of the database
+    (circles.season_totals, circles.player_totals, which the next write still finds as
+    it left them)."""
     standings_cache.forget()
-    with mock.patch.object(season_totals, "stored", return_value=None):
+    with (
+        mock.patch.object(season_totals, "stored", return_value=None),
+        mock.patch.object(player_totals, "_current", return_value=False),
+    ):
         shown_now = shown(world)
     standings_cache.forget()
     return shown_now
@@ -300,13 +307,13 @@ def test_a_second_read_costs_the_same_few_queries_at_any_size(size, django_asser
     urls = {
         season.get_absolute_url(): 5,
         reverse("circles:season-csv", args=[circle.pk, season.pk]): 4,
-        player.get_absolute_url(): 6,
+        player.get_absolute_url(): 7,
     }
     for url, count in urls.items():
         assert member.get(url).status_code == 200
         # The session and its user, the circle, the visitor's membership, the season
-        # (or the player, and the circle's players for the form's choices): the
-        # standings themselves are kept.
+        # (or the player, and the circle's players for the form's choices, and the
+        # page of the player's history): the standings themselves are kept.
         with django_assert_num_queries(count):
             assert member.get(url).status_code == 200, url
     api = f"/api/v1/seasons/{season.pk}/standings"

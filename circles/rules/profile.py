@@ -9,7 +9,7 @@ and where they finished on each sheet.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -139,129 +139,404 @@ def _outcome(game: str, mine: Stats, theirs: Stats) -> int:
     return bool(mine["won"]) - bool(theirs["won"])
 
 
-def player_profile(records: Sequence[SheetRecord], player: int) -> Profile:
-    """The player's statistics over ``records`` (every season and game of the circle)."""
-    mine: dict[str, list[tuple[SheetRecord, int]]] = {game: [] for game in GAMES}
-    for record in sorted(records, key=lambda record: (record.played_on, record.sheet_id)):
-        if record.game not in mine:
-            raise ValueError(f"Sheet {record.sheet_id} is of an unknown game, {record.game}.")
-        if len(record.players) != len(record.stats):
-            raise ValueError(f"Sheet {record.sheet_id} needs one stats entry per seat.")
-        if player in record.players:
-            mine[record.game].append((record, record.players.index(player)))
-    played = [entry for game in GAMES for entry in mine[game]]
-    history = sorted(
-        (
-            HistoryEntry(
-                sheet_id=record.sheet_id,
-                game=record.game,
-                played_on=record.played_on,
-                place=_place(record, seat),
-                headline=record.stats[seat][_HEADLINES[record.game]],
-            )
-            for record, seat in played
-        ),
-        key=lambda entry: (entry.played_on, entry.sheet_id),
-    )
-    return Profile(
-        player=player,
-        skat=_skat(mine["skat"]) if mine["skat"] else None,
-        pitch=_pitch(mine["pitch"]) if mine["pitch"] else None,
-        manipulation=_manipulation(mine["manipulation"]) if mine["manipulation"] else None,
-        head_to_head=_head_to_head(played),
-        history=tuple(history),
-    )
+# -- One sheet's contribution, and a player's totals ------------------------------------------
+#
+# A sheet contributes to the record of each player at its table a small, JSON-ready
+# record (``contributions``): the sheet's line of the player's history, the biggest
+# game won there, the numbers the game's statistics add up and one line per other
+# player at the table. A player's *totals* take it in (``apply`` with ``sign`` 1) or
+# give it back (−1), so that the player's page costs the same after five sheets as
+# after five thousand (circles.player_totals keeps them with each write). Adding a
+# player's contributions one by one in any order gives the same totals as any order of
+# adding and taking away that ends with the same sheets
+# (tests/circles_rules/test_player_totals.py).
+
+Totals = dict[str, dict[str, Any]]
+# The numbers each game's statistics add up: plain counts, and tallies of [n, good].
+_COUNTED: Mapping[str, tuple[str, ...]] = {
+    "skat": (
+        "sheets",
+        "won",
+        "games_won",
+        "games_lost",
+        "value_sum",
+        "overbid",
+        "defended",
+        "defended_won",
+    ),
+    "pitch": ("sheets", "won", "bids", "made", "moon", "moon_made"),
+    "manipulation": ("sheets", "won", "rounds", "went_out", "penalties"),
+}
+_TALLIED: Mapping[str, tuple[str, tuple[str, ...]]] = {
+    "skat": ("by_type", SKAT_GAME_TYPES),
+    "pitch": ("by_bid", PITCH_BIDS),
+}
+# Far beyond any real count or sum (a Skat game value sum over 100,000 series stays
+# within a few hundred million).
+MOST = 10**12
+H2H = "h2h"
 
 
-def _tally(
-    entries: Sequence[tuple[SheetRecord, int]], name: str, order: Sequence[str]
-) -> dict[str, tuple[int, int]]:
-    """Adds up ``{key: [n, good]}`` dicts (``by_type``, ``by_bid``) in the game's order."""
-    totals = dict.fromkeys(order, (0, 0))
-    for record, seat in entries:
-        for key, (n, good) in record.stats[seat][name].items():
-            totals[key] = (totals[key][0] + n, totals[key][1] + good)
-    return {key: counts for key, counts in totals.items() if counts[0]}
+def _counts(record: SheetRecord, seat: int, place: int) -> dict[str, Any]:
+    stats = record.stats[seat]
+    if record.game == "skat":
+        counts = {
+            "sheets": 1,
+            "won": int(place == 1),
+            "games_won": stats["won"],
+            "games_lost": stats["lost"],
+            "value_sum": stats["value_sum"],
+            "overbid": stats["overbid"],
+            "defended": stats["defended"],
+            "defended_won": stats["defended_won"],
+        }
+    elif record.game == "pitch":
+        counts = {"sheets": 1, "won": int(bool(stats["won"]))}
+        counts.update({name: stats[name] for name in ("bids", "made", "moon", "moon_made")})
+    else:
+        counts = {"sheets": 1, "won": int(bool(stats["won"]))}
+        counts.update({name: stats[name] for name in ("rounds", "went_out", "penalties")})
+    if record.game in _TALLIED:
+        name, order = _TALLIED[record.game]
+        counts[name] = {
+            key: [stats[name][key][0], stats[name][key][1]]
+            for key in order
+            if key in stats[name] and stats[name][key][0]
+        }
+        if set(stats[name]) - set(order):
+            raise ValueError(f"Sheet {record.sheet_id}: an unknown key in {name}.")
+    return counts
 
 
-def _sum(entries: Sequence[tuple[SheetRecord, int]], name: str) -> int:
-    return sum(record.stats[seat][name] for record, seat in entries)
-
-
-def _skat(entries: Sequence[tuple[SheetRecord, int]]) -> SkatProfile:
-    won, lost = _sum(entries, "won"), _sum(entries, "lost")
-    declared = won + lost
-    defended, defended_won = _sum(entries, "defended"), _sum(entries, "defended_won")
-    biggest: BiggestGame | None = None
-    for record, seat in entries:  # oldest first: of equally big games the first stands
-        game = record.stats[seat]["biggest"]
-        if game is not None and (biggest is None or game["score"] > biggest.score):
-            biggest = BiggestGame(
-                sheet_id=record.sheet_id,
-                played_on=record.played_on,
-                deal=game["deal"],
-                game=game["game"],
-                value=game["value"],
-                score=game["score"],
-            )
-    return SkatProfile(
-        sheets=len(entries),
-        won=sum(1 for record, seat in entries if _place(record, seat) == 1),
-        declared=declared,
-        games_won=won,
-        games_lost=lost,
-        by_type=_tally(entries, "by_type", SKAT_GAME_TYPES),
-        average_value=_sum(entries, "value_sum") / declared if declared else 0.0,
-        overbid=_sum(entries, "overbid"),
-        biggest=biggest,
-        defended=defended,
-        defended_won=defended_won,
-        defence_rate=defended_won / defended if defended else 0.0,
-    )
-
-
-def _pitch(entries: Sequence[tuple[SheetRecord, int]]) -> PitchProfile:
-    return PitchProfile(
-        sheets=len(entries),
-        won=sum(1 for record, seat in entries if record.stats[seat]["won"]),
-        bids=_sum(entries, "bids"),
-        made=_sum(entries, "made"),
-        by_bid=_tally(entries, "by_bid", PITCH_BIDS),
-        moon=_sum(entries, "moon"),
-        moon_made=_sum(entries, "moon_made"),
-    )
-
-
-def _manipulation(entries: Sequence[tuple[SheetRecord, int]]) -> ManipulationProfile:
-    return ManipulationProfile(
-        sheets=len(entries),
-        won=sum(1 for record, seat in entries if record.stats[seat]["won"]),
-        rounds=_sum(entries, "rounds"),
-        went_out=_sum(entries, "went_out"),
-        penalties=_sum(entries, "penalties"),
-    )
-
-
-def _head_to_head(played: Sequence[tuple[SheetRecord, int]]) -> tuple[HeadToHead, ...]:
-    # (other, game) → [shared, ahead, behind, partnered]
-    counts: dict[tuple[int, str], list[int]] = {}
-    for record, seat in played:
+def contributions(record: SheetRecord) -> dict[int, dict[str, Any]]:
+    """What ``record`` adds to the record of each player at its table, by player id
+    (a player in two seats counts once, in the first)."""
+    if record.game not in GAMES:
+        raise ValueError(f"Sheet {record.sheet_id} is of an unknown game, {record.game}.")
+    if len(record.players) != len(record.stats):
+        raise ValueError(f"Sheet {record.sheet_id} needs one stats entry per seat.")
+    made: dict[int, dict[str, Any]] = {}
+    for seat, player in enumerate(record.players):
+        if player in made:
+            continue
+        mine = record.stats[seat]
+        place = _place(record, seat)
+        h2h: dict[str, list[int]] = {}
         for other_seat, other in enumerate(record.players):
             if other_seat == seat:
                 continue
-            mine, theirs = record.stats[seat], record.stats[other_seat]
-            tally = counts.setdefault((other, record.game), [0, 0, 0, 0])
-            tally[0] += 1
+            theirs = record.stats[other_seat]
             outcome = _outcome(record.game, mine, theirs)
-            if outcome > 0:
-                tally[1] += 1
-            elif outcome < 0:
-                tally[2] += 1
-            elif record.game == "pitch" and mine["team"] == theirs["team"]:
-                tally[3] += 1
+            partners = record.game == "pitch" and mine["team"] == theirs["team"]
+            line = h2h.setdefault(str(other), [0, 0, 0, 0])
+            line[0] += 1
+            line[1] += outcome > 0
+            line[2] += outcome < 0
+            line[3] += outcome == 0 and partners
+        biggest = mine.get("biggest") if record.game == "skat" else None
+        made[player] = {
+            "sheet": record.sheet_id,
+            "player": player,
+            "game": record.game,
+            "played_on": record.played_on.isoformat(),
+            "place": place,
+            "headline": mine[_HEADLINES[record.game]],
+            "biggest": None
+            if biggest is None
+            else {key: biggest[key] for key in ("deal", "game", "value", "score")},
+            "counts": _counts(record, seat, place),
+            H2H: h2h,
+        }
+    return made
+
+
+def _added(found: dict[str, Any], name: str, amount: int, where: str) -> None:
+    total = found.get(name, 0) + amount
+    if total < 0:
+        raise ValueError(f"{where}.{name}: taken away more than was added.")
+    found[name] = total
+
+
+def _tallied(found: dict[str, list[int]], given: Mapping[str, Any], sign: int, where: str) -> None:
+    for key, (n, good) in given.items():
+        line = found.setdefault(key, [0, 0])
+        line[0] += sign * n
+        line[1] += sign * good
+        if line[0] < 0 or line[1] < 0:
+            raise ValueError(f"{where}.{key}: taken away more than was added.")
+        if not line[0]:
+            del found[key]
+
+
+def apply(totals: Totals, given: Mapping[str, Any], sign: int) -> None:
+    """Add a contribution to a player's totals (``sign`` 1) or take it away (−1);
+    ValueError when it was never added. A game left with no sheet leaves the totals."""
+    game = given["game"]
+    found = totals.setdefault(game, {})
+    for name, amount in given["counts"].items():
+        if isinstance(amount, dict):
+            _tallied(found.setdefault(name, {}), amount, sign, f"{game}.{name}")
+        else:
+            _added(found, name, sign * amount, game)
+    if not found.get("sheets"):
+        if any(found.get(name) for name in _COUNTED[game]):
+            raise ValueError(f"{game}: counts left without a sheet.")
+        del totals[game]
+    lines = totals.setdefault(H2H, {}).setdefault(game, {})
+    for other, counts in given[H2H].items():
+        line = lines.setdefault(other, [0, 0, 0, 0])
+        for index, amount in enumerate(counts):
+            line[index] += sign * amount
+        if min(line) < 0:
+            raise ValueError(f"{H2H}.{game}.{other}: taken away more than was added.")
+        if not line[0]:
+            if any(line):
+                raise ValueError(f"{H2H}.{game}.{other}: counts left without a table.")
+            del lines[other]
+    if not lines:
+        del totals[H2H][game]
+    if not totals[H2H]:
+        del totals[H2H]
+
+
+def biggest_of(given: Iterable[Mapping[str, Any]]) -> BiggestGame | None:
+    """The biggest won game of these contributions: the highest score, of equal ones
+    the first played (by day, then sheet)."""
+    best: tuple[tuple[int, str, int], Mapping[str, Any]] | None = None
+    for item in given:
+        game = item["biggest"]
+        if game is None:
+            continue
+        key = (-game["score"], item["played_on"], item["sheet"])
+        if best is None or key < best[0]:
+            best = (key, item)
+    if best is None:
+        return None
+    item = best[1]
+    return biggest_game(item["sheet"], item["played_on"], item["biggest"])
+
+
+def biggest_game(
+    sheet: int, played_on: str | datetime.date, game: Mapping[str, Any]
+) -> BiggestGame:
+    return BiggestGame(
+        sheet_id=sheet,
+        played_on=played_on
+        if isinstance(played_on, datetime.date)
+        else datetime.date.fromisoformat(played_on),
+        deal=game["deal"],
+        game=game["game"],
+        value=game["value"],
+        score=game["score"],
+    )
+
+
+def history_entry(given: Mapping[str, Any]) -> HistoryEntry:
+    return HistoryEntry(
+        sheet_id=given["sheet"],
+        game=given["game"],
+        played_on=datetime.date.fromisoformat(given["played_on"]),
+        place=given["place"],
+        headline=given["headline"],
+    )
+
+
+def _pairs(found: Mapping[str, Any], name: str, order: Sequence[str]) -> dict[str, tuple[int, int]]:
+    tally = found.get(name, {})
+    return {key: (tally[key][0], tally[key][1]) for key in order if key in tally}
+
+
+def from_totals(
+    player: int,
+    totals: Totals,
+    *,
+    biggest: BiggestGame | None,
+    history: tuple[HistoryEntry, ...],
+) -> Profile:
+    """The player's statistics from their totals, with the biggest game and the history
+    (oldest first) as the caller found them."""
+    skat = pitch = manipulation = None
+    if "skat" in totals:
+        found = totals["skat"]
+        declared = found["games_won"] + found["games_lost"]
+        skat = SkatProfile(
+            sheets=found["sheets"],
+            won=found["won"],
+            declared=declared,
+            games_won=found["games_won"],
+            games_lost=found["games_lost"],
+            by_type=_pairs(found, "by_type", SKAT_GAME_TYPES),
+            average_value=found["value_sum"] / declared if declared else 0.0,
+            overbid=found["overbid"],
+            biggest=biggest,
+            defended=found["defended"],
+            defended_won=found["defended_won"],
+            defence_rate=found["defended_won"] / found["defended"] if found["defended"] else 0.0,
+        )
+    if "pitch" in totals:
+        found = totals["pitch"]
+        pitch = PitchProfile(
+            sheets=found["sheets"],
+            won=found["won"],
+            bids=found["bids"],
+            made=found["made"],
+            by_bid=_pairs(found, "by_bid", PITCH_BIDS),
+            moon=found["moon"],
+            moon_made=found["moon_made"],
+        )
+    if "manipulation" in totals:
+        found = totals["manipulation"]
+        manipulation = ManipulationProfile(
+            sheets=found["sheets"],
+            won=found["won"],
+            rounds=found["rounds"],
+            went_out=found["went_out"],
+            penalties=found["penalties"],
+        )
     rows = [
-        HeadToHead(other, game, shared, ahead, behind, partnered)
-        for (other, game), (shared, ahead, behind, partnered) in counts.items()
+        HeadToHead(int(other), game, *counts)
+        for game, lines in totals.get(H2H, {}).items()
+        for other, counts in lines.items()
     ]
     rows.sort(key=lambda row: (GAMES.index(row.game), -row.shared, row.other))
-    return tuple(rows)
+    return Profile(
+        player=player,
+        skat=skat,
+        pitch=pitch,
+        manipulation=manipulation,
+        head_to_head=tuple(rows),
+        history=history,
+    )
+
+
+def player_profile(records: Sequence[SheetRecord], player: int) -> Profile:
+    """The player's statistics over ``records`` (every season and game of the circle),
+    added up from each sheet's contribution."""
+    mine = []
+    for record in sorted(records, key=lambda record: (record.played_on, record.sheet_id)):
+        given = contributions(record).get(player)
+        if given is not None:
+            mine.append(given)
+    totals: Totals = {}
+    for given in mine:
+        apply(totals, given, 1)
+    return from_totals(
+        player,
+        totals,
+        biggest=biggest_of(mine),
+        history=tuple(history_entry(given) for given in mine),
+    )
+
+
+# -- Reading what was stored ----------------------------------------------------------------
+
+
+def _whole(value: object, where: str, *, least: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= MOST:
+        raise ValueError(f"{where}: not a whole number from {least} to {MOST}.")
+    return value
+
+
+def _mapping(value: object, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict) or not all(isinstance(key, str) for key in value):
+        raise ValueError(f"{where}: not an object.")
+    return value
+
+
+def _player_key(value: str, where: str) -> None:
+    if not value.isascii() or not value.isdigit() or len(value) > 19 or int(value) < 1:
+        raise ValueError(f"{where}: not a player id.")
+
+
+def _line(value: object, where: str, length: int) -> list[int]:
+    if not isinstance(value, list) or len(value) != length:
+        raise ValueError(f"{where}: not a list of {length}.")
+    for index, item in enumerate(value):
+        _whole(item, f"{where}[{index}]")
+    return value
+
+
+def _game_counts(game: object, found: object, where: str, *, one_sheet: bool) -> None:
+    if game not in _COUNTED:
+        raise ValueError(f"{where}: not a game.")
+    found = _mapping(found, where)
+    tallied = _TALLIED.get(game)  # type: ignore[call-overload]
+    names = set(_COUNTED[game]) | ({tallied[0]} if tallied else set())  # type: ignore[index]
+    if set(found) - names or set(_COUNTED[game]) - set(found):  # type: ignore[index]
+        raise ValueError(f"{where}: has {sorted(found)}.")
+    for name in _COUNTED[game]:  # type: ignore[index]
+        _whole(found[name], f"{where}.{name}", least=1 if name == "sheets" else 0)
+    if one_sheet and (found["sheets"] != 1 or found["won"] > 1):
+        raise ValueError(f"{where}: one sheet's counts are not those of one sheet.")
+    if found["won"] > found["sheets"]:
+        raise ValueError(f"{where}.won: more than the sheets.")
+    if tallied:
+        name, order = tallied
+        for key, line in _mapping(found.get(name, {}), f"{where}.{name}").items():
+            if key not in order:
+                raise ValueError(f"{where}.{name}: {key!r} is not one of them.")
+            n, good = _line(line, f"{where}.{name}.{key}", 2)
+            if not n or good > n:
+                raise ValueError(f"{where}.{name}.{key}: not [played, good].")
+
+
+def _h2h_lines(lines: object, where: str) -> None:
+    for other, line in _mapping(lines, where).items():
+        _player_key(other, f"{where}.{other}")
+        shared, ahead, behind, partnered = _line(line, f"{where}.{other}", 4)
+        if not shared or ahead + behind + partnered > shared:
+            raise ValueError(f"{where}.{other}: not [shared, ahead, behind, partnered].")
+
+
+def read(data: object) -> Totals:
+    """A player's totals as stored, checked; ValueError naming where they are not what
+    ``apply`` makes."""
+    totals = _mapping(data, "totals")
+    for game, found in totals.items():
+        if game == H2H:
+            for name, lines in _mapping(found, f"totals.{H2H}").items():
+                if name not in GAMES:
+                    raise ValueError(f"totals.{H2H}.{name}: not a game.")
+                if not _mapping(lines, f"totals.{H2H}.{name}"):
+                    raise ValueError(f"totals.{H2H}.{name}: empty.")
+                _h2h_lines(lines, f"totals.{H2H}.{name}")
+        else:
+            _game_counts(game, found, f"totals.{game}", one_sheet=False)
+    return totals
+
+
+def read_contribution(data: object) -> dict[str, Any]:
+    """One sheet's contribution to a player's totals as stored, checked."""
+    given = _mapping(data, "contribution")
+    keys = {"sheet", "player", "game", "played_on", "place", "headline", "biggest", "counts", H2H}
+    if set(given) != keys:
+        raise ValueError(f"contribution: has {sorted(given)}.")
+    _whole(given["sheet"], "contribution.sheet", least=1)
+    _whole(given["player"], "contribution.player", least=1)
+    _game_counts(given["game"], given["counts"], "contribution.counts", one_sheet=True)
+    try:
+        datetime.date.fromisoformat(given["played_on"])
+    except (TypeError, ValueError):
+        raise ValueError("contribution.played_on: not a day.") from None
+    _whole(given["place"], "contribution.place", least=1)
+    _whole(given["headline"], "contribution.headline", least=-MOST)
+    biggest = given["biggest"]
+    if biggest is not None:
+        biggest = _mapping(biggest, "contribution.biggest")
+        if set(biggest) != {"deal", "game", "value", "score"} or not isinstance(
+            biggest["game"], str
+        ):
+            raise ValueError("contribution.biggest: not a game won.")
+        for name in ("deal", "value", "score"):
+            _whole(biggest[name], f"contribution.biggest.{name}", least=-MOST)
+    _h2h_lines(given[H2H], f"contribution.{H2H}")
+    return given
+
+
+def history_line(given: object) -> tuple[int, int]:
+    """(place, headline) of a stored contribution, checked."""
+    given = _mapping(given, "contribution")
+    return (
+        _whole(given.get("place"), "contribution.place", least=1),
+        _whole(given.get("headline"), "contribution.headline", least=-MOST),
+    )
