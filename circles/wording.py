@@ -70,6 +70,13 @@ def day(value: Any) -> str:
     return date_format(value, _("j M Y"))
 
 
+def short_day(value: Any) -> str:
+    # Translators: a day in a table's narrow column (a player's history), in the
+    # letters of Django's date filter: English "1 Dec 2026"; German and Esperanto
+    # "j.n.Y" write "1.12.2026".
+    return date_format(value, pgettext("short day", "j M Y"))
+
+
 class Names:
     """Player ids to names: inside the circle the full name, outside it as each
     player chose (full, first name, initials)."""
@@ -731,7 +738,7 @@ class History(Sequence[dict[str, Any]]):
 
 def _history_item(item: Any) -> dict[str, Any]:
     return {
-        "day": day(item.played_on),
+        "day": short_day(item.played_on),
         "game": GAMES[item.game].name,
         "place": item.place,
         "headline": number(item.headline),

@@ -172,3 +172,34 @@ def test_a_season_kept_by_two_phones(live_server, phone, browser):
     # Dora is new to the circle; Ana and Ben are the players they already were.
     expect(phone.locator(".tool-list strong")).to_have_text(["Ana", "Ben", "Cem", "Dora"])
     assert overflow(phone) <= 0
+
+
+def test_a_players_history_fits_a_phone_in_each_language(live_server, phone):
+    """A player of a long season: the history's four columns (day, game, place, score)
+    fit a phone's width in every language without scrolling sideways, a page at a
+    time, the next page one tap away."""
+    from circles.models import Player
+    from circles.season_factory import build_season
+    from circles.views import HISTORY_A_PAGE
+    from tests.browser.test_languages import _signed_in
+
+    season, user = build_season(120, seed=3)
+    ana = Player.objects.get(circle=season.circle, name="Ana")
+    _signed_in(phone, live_server, user)
+    path = ana.get_absolute_url().split("/", 2)[2]  # without the language prefix
+    for language, heading, earlier in (
+        ("en", "History", "Earlier sheets"),
+        ("de", "Verlauf", "Frühere Listen"),
+        ("eo", "Historio", "Pli fruaj poentolistoj"),
+    ):
+        phone.goto(f"{live_server.url}/{language}/{path}")
+        history = phone.locator(".history-table")
+        expect(phone.get_by_role("heading", name=heading)).to_be_visible()
+        box = history.locator("xpath=..")
+        assert box.evaluate("el => el.scrollWidth - el.clientWidth") <= 0, language
+        assert overflow(phone) <= 0, language
+        # Manipulation (the longest game's name) and a day of two digits are among them.
+        assert history.locator("tbody tr").count() == HISTORY_A_PAGE
+        phone.get_by_role("link", name=earlier).click()
+        expect(phone.locator(".pager-where")).to_contain_text("2")
+        assert box.evaluate("el => el.scrollWidth - el.clientWidth") <= 0, language
