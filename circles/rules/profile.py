@@ -375,23 +375,12 @@ def from_totals(
         )
     if "pitch" in totals:
         found = totals["pitch"]
-        pitch = PitchProfile(
-            sheets=found["sheets"],
-            won=found["won"],
-            bids=found["bids"],
-            made=found["made"],
-            by_bid=_pairs(found, "by_bid", PITCH_BIDS),
-            moon=found["moon"],
-            moon_made=found["moon_made"],
-        )
+        counted = {name: found[name] for name in _COUNTED["pitch"]}
+        pitch = PitchProfile(**counted, by_bid=_pairs(found, "by_bid", PITCH_BIDS))
     if "manipulation" in totals:
         found = totals["manipulation"]
         manipulation = ManipulationProfile(
-            sheets=found["sheets"],
-            won=found["won"],
-            rounds=found["rounds"],
-            went_out=found["went_out"],
-            penalties=found["penalties"],
+            **{name: found[name] for name in _COUNTED["manipulation"]}
         )
     rows = [
         HeadToHead(int(other), game, *counts)
