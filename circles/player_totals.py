@@ -95,13 +95,12 @@ def _update(sheets: Collection[int], found: Mapping[str, list[SheetRecord]]) -> 
     }
     after = _made(found)
     players = {player for _sheet, player in (*before, *after)}
-    stored = {
-        player: profile_rules.read(orjson.loads(text))
-        for player, text in PlayerTotals.objects.filter(player_id__in=players)
+    texts = dict(
+        PlayerTotals.objects.filter(player_id__in=players)
         .annotate(text=Cast("data", TextField()))
         .values_list("player_id", "text")
-    }
-    totals = dict(stored)
+    )
+    totals = {player: profile_rules.read(orjson.loads(text)) for player, text in texts.items()}
     for (sheet, player), given in before.items():
         if given["sheet"] != sheet or given["player"] != player or player not in totals:
             raise ValueError(f"the contribution kept for sheet {sheet} is not its own")
@@ -111,9 +110,17 @@ def _update(sheets: Collection[int], found: Mapping[str, list[SheetRecord]]) -> 
     if before != after:
         PlayerContribution.objects.filter(sheet_id__in=sheets).delete()
         PlayerContribution.objects.bulk_create(_row(given) for given in after.values())
-    PlayerTotals.objects.filter(player_id__in=players).delete()
+    # Only the totals that moved are written (a sheet dated again moves no number).
+    changed = {
+        player
+        for player in players
+        if totals.get(player) != (orjson.loads(texts[player]) if player in texts else {})
+    }
+    PlayerTotals.objects.filter(player_id__in=changed).delete()
     PlayerTotals.objects.bulk_create(
-        PlayerTotals(player_id=player, data=data) for player, data in totals.items() if data
+        PlayerTotals(player_id=player, data=totals[player])
+        for player in changed
+        if totals.get(player)
     )
 
 

@@ -77,7 +77,7 @@ def follow(
     version: int,
     sheets: Collection[int] | None,
     *,
-    players_kept_at: int | None = None,
+    players_kept_at: int | None,
 ) -> None:
     """Bring the circle's season totals and player totals from ``version - 1`` to
     ``version``."""

@@ -163,3 +163,25 @@ def test_a_history_line_that_does_not_read_back_is_not_shown(world):
     line = PlayerContribution.objects.filter(player=ana).first()
     PlayerContribution.objects.filter(pk=line.pk).update(data={**line.data, "place": "first"})
     assert shown(world) == before
+
+
+def test_a_sheet_left_out_costs_the_same_queries_at_30_sheets_as_at_150():
+    """Its contributions come out of its players' totals: the same few rows read and
+    written however many sheets the circle has (bench/bench_standings.py times it at
+    5,000)."""
+    counts = []
+    for size in (30, 150):
+        season, _user = build_season(size, seed=size)
+        link = CircleSheet.objects.filter(circle=season.circle_id, sheet__finished=True).first()
+        before = kept(season.circle)
+        with (
+            mock.patch.object(player_totals, "rebuild") as whole,
+            CaptureQueriesContext(connection) as queries,
+        ):
+            services.sheet_set_counted(link=link, counted=False)
+        assert not whole.called
+        after = kept(season.circle)
+        assert not [key for key in after["contributions"] if key[0] == link.pk]
+        assert after["totals"] != before["totals"]
+        counts.append(len(queries))
+    assert counts[0] == counts[1], counts
