@@ -455,8 +455,38 @@
   // the announcements of a game that is not played from the hand …) is disabled, so that
   // neither the preview nor Save sends it; it is enabled again once it shows. A section
   // the player closed (details) hides nothing of the kind.
-  function hideHidden(form) {
-    var seen = new Map();
+  // ``inSlices``: at load, the controls are looked at a few at a time, each slice a task
+  // of its own (on a slow phone, reading the style of every hidden part in one go blocks
+  // a tap for a tenth of a second). Anything that needs the answer before then (a change,
+  // typing, Save) finishes the work at once (hideHiddenNow); a later call starts anew.
+  var pendingHide = new WeakMap();
+
+  function hideHidden(form, inSlices) {
+    var job = { left: Array.prototype.slice.call(form.elements), seen: new Map() };
+    pendingHide.set(form, job);
+    if (!inSlices) {
+      hideSome(form, job, Infinity);
+      pendingHide.delete(form);
+      return;
+    }
+    (function slice() {
+      if (pendingHide.get(form) !== job) return; // done at once, or started anew
+      if (hideSome(form, job, 4)) pendingHide.delete(form);
+      else yieldThen(slice);
+    })();
+  }
+
+  function hideHiddenNow(form) {
+    var job = form && pendingHide.get(form);
+    if (!job) return;
+    hideSome(form, job, Infinity);
+    pendingHide.delete(form);
+  }
+
+  // Looks at the controls left until ``budget`` milliseconds have gone; true when all are done.
+  function hideSome(form, job, budget) {
+    var seen = job.seen;
+    var until = window.performance.now() + budget;
     function hidden(node) {
       if (!node || node === form) return false;
       if (seen.has(node)) return seen.get(node);
@@ -464,17 +494,30 @@
       seen.set(node, gone);
       return gone;
     }
-    Array.prototype.forEach.call(form.elements, function (el) {
-      if (!el.name || el.type === "hidden" || el.tagName === "BUTTON" || el.tagName === "FIELDSET") return;
+    while (job.left.length) {
+      if (window.performance.now() > until) return false;
+      var el = job.left.shift();
+      if (!el.name || el.type === "hidden" || el.tagName === "BUTTON" || el.tagName === "FIELDSET") continue;
       // The switches that choose what shows ("Everyone passed", "Count from the cards")
       // say nothing of the deal by themselves: they stay as they are.
-      if (el.dataset.show !== undefined) return;
-      if (el.disabled && !el.dataset.hiddenOff) return; // disabled by the page itself
+      if (el.dataset.show !== undefined) continue;
+      if (el.disabled && !el.dataset.hiddenOff) continue; // disabled by the page itself
       var off = hidden(el.parentElement);
       el.disabled = off;
       if (off) el.dataset.hiddenOff = "1";
       else delete el.dataset.hiddenOff;
-    });
+    }
+    return true;
+  }
+
+  // The next task: scheduler.yield where there is one (it keeps its place ahead of
+  // other scripts' timers), else a timer.
+  function yieldThen(run) {
+    if (window.scheduler && typeof window.scheduler.yield === "function") {
+      window.scheduler.yield().then(run);
+    } else {
+      window.setTimeout(run, 0);
+    }
   }
 
   // -- Wiring ------------------------------------------------------------------------------
@@ -489,7 +532,7 @@
     form.querySelectorAll(".penalty-field").forEach(function (field) {
       field.classList.toggle("is-out", field.dataset.seat === checked(form, "went_out"));
     });
-    if (atLoad) afterFirstFrame(function () { hideHidden(form); });
+    if (atLoad) afterFirstFrame(function () { hideHidden(form, true); });
     else hideHidden(form);
   }
 
@@ -537,6 +580,7 @@
     var target = event.target;
     var form = target.form;
     if (!form || !form.classList.contains("is-enhanced")) return;
+    hideHiddenNow(form);
     if (/^ramsch_/.test(target.name)) {
       ramschTyped(target);
       ramschWorkOut(form, target);
@@ -578,6 +622,11 @@
 
   document.addEventListener("change", onChange, true);
   document.addEventListener("input", onInput, true);
+  // Saved before the controls were all looked at (right after load): what is hidden is
+  // disabled first, so that it is not sent (this runs before htmx reads the form).
+  document.addEventListener("submit", function (event) {
+    if (event.target.matches && event.target.matches("form.entry-form")) hideHiddenNow(event.target);
+  }, true);
   document.addEventListener("keydown", onKey, true);
   document.addEventListener("click", openRule);
   document.addEventListener("click", closeRule);

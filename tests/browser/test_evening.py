@@ -7,6 +7,8 @@ game counts twice; Kontra doubles; rule book, Ramsch: the most card points lose 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -97,6 +99,29 @@ def test_a_toggle_hidden_by_switching_to_null_is_not_sent(skat):
     _toggle(skat, "hand").click()
     expect(skat.locator("label.announce").first).to_be_visible()
     expect(skat.locator("input[name=announced]").first).to_be_enabled()
+
+
+def test_what_the_form_hides_at_load_is_disabled_and_not_sent_by_a_save_right_away(skat):
+    # entry.js looks at the hidden parts a few controls at a time once the page is drawn
+    # (short tasks for a slow phone); a Save tapped as soon as the form is ready still
+    # sends none of them, and once the look is done every hidden control is disabled.
+    sheet = services.sheet_create(game="skat", players=THREE)
+    posted: list[str] = []
+    skat.on("request", lambda r: posted.append(r.post_data or "") if r.method == "POST" else None)
+    _open(skat, sheet)
+    with skat.expect_response(lambda r: r.request.method == "POST"):
+        skat.locator("form.entry-form").evaluate("form => form.requestSubmit()")
+    assert posted
+    hidden = r"(^|&)(bid_other|declarer_points|declarer_tricks|value|ramsch_[a-z_0-9]+)="
+    assert not [body for body in posted if re.search(hidden, body)]
+    _open(skat, sheet)
+    for name in ("bid_other", "declarer_points", "declarer_tricks", "value"):
+        expect(skat.locator(f"form.entry-form [name={name}]")).to_be_disabled()
+    for name in ("declarer", "game", "bid", "matadors_tap", "outcome"):
+        expect(skat.locator(f"form.entry-form input[name={name}]").first).to_be_enabled()
+    # What shows again is enabled again, as before.
+    _radio(skat, "bid", "other").click()
+    expect(skat.locator("form.entry-form [name=bid_other]")).to_be_enabled()
 
 
 def test_penalties_typed_then_counted_from_the_cards_are_not_sent(skat):
