@@ -12,7 +12,10 @@ bytes transferred on the first load; for the sheet page also every task of 50 ms
 more, with the script Lighthouse blames it on. It exits 1 when a page falls below
 Performance 95, Accessibility 100, Best Practices 100 or SEO 100, or when the sheet
 page blocks for 200 ms or more, has a task of 50 ms or more, or loads more than
-60 KB. Each report is kept as JSON under bench/.lighthouse/reports/ for a closer look.
+60 KB. Beside the sheet page it measures, as often, a blank page (one paragraph, no
+script, no style, served apart from the app): the long tasks Chromium shows for any
+page on this machine ("Unattributable": the new page's start), as a floor to read the
+sheet page's against; they count for nothing. Each report is kept as JSON under bench/.lighthouse/reports/ for a closer look.
 
 Options: --only NAME (a page, as listed; repeatable), --runs N (each page N times,
 the median run by performance score reported: Lighthouse's numbers vary from run to
@@ -22,6 +25,8 @@ run on a shared machine).
 from __future__ import annotations
 
 import argparse
+import functools
+import http.server
 import json
 import os
 import shutil
@@ -29,6 +34,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -138,6 +144,29 @@ def audit(binary: Path, name: str, url: str, run: int = 0) -> dict:
     }
 
 
+BLANK = (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+    '<meta name="viewport" content="width=device-width, initial-scale=1">'
+    '<title>Blank</title><meta name="description" content="A blank page.">'
+    "</head><body><p>Nothing here.</p></body></html>"
+)
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def blank_page() -> tuple[str, http.server.ThreadingHTTPServer]:
+    """The blank page, served from a folder of its own in a thread of this process."""
+    folder = Path(tempfile.mkdtemp(prefix="scorekeeper-blank-"))
+    (folder / "index.html").write_text(BLANK)
+    handler = functools.partial(_Quiet, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/", server
+
+
 def short(url: str) -> str:
     """A URL without the server's address."""
     path = url.split("//", 1)[-1].partition("/")[2]
@@ -226,6 +255,17 @@ def main() -> int:
             print(f"{SHEET}, first load as transferred:")
             for size, url in sorted(sheet["requests"], reverse=True):
                 print(f"  {size:>7} B  {short(url)}")
+            url, blank = blank_page()
+            try:
+                floor = [audit(binary, "blank page", url, run) for run in range(options.runs)]
+            finally:
+                blank.shutdown()
+            print("A blank page (no script, no style), tasks of 50 ms or more, run by run:")
+            for run in floor:
+                tasks = ", ".join(
+                    f"{duration} ms {short(url)}" for duration, url, _ in run["tasks"]
+                )
+                print(f"  {tasks or 'none'}")
     finally:
         server.terminate()
         server.wait(timeout=30)
