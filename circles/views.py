@@ -367,7 +367,7 @@ def player_page(request: HttpRequest, circle_id: int, player_id: int) -> HttpRes
                 profile, wording.Names({p.pk: p for p in players}, public=False)
             ),
             "charts": charts_data.player_charts(profile, player),
-            "sheets": sum(
+            "history_length": sum(
                 found.sheets
                 for found in (profile.skat, profile.pitch, profile.manipulation)
                 if found is not None
@@ -379,7 +379,7 @@ def player_page(request: HttpRequest, circle_id: int, player_id: int) -> HttpRes
     kept = standings_cache.kept(circle, ("player-page", player.pk, get_language()), record)
     # The history, the latest sheets first, read a page at a time.
     history = Paginator(
-        wording.History(player_totals.history(circle, player, count=kept["sheets"])),
+        wording.History(player_totals.history(circle, player, count=kept["history_length"])),
         HISTORY_A_PAGE,
     ).get_page(request.GET.get("history"))
     context = {
