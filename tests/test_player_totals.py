@@ -10,14 +10,15 @@ from __future__ import annotations
 from unittest import mock
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from circles import player_totals, season_totals, services
+from circles import player_totals, services
 from circles.models import Circle, CircleSheet, Player, PlayerContribution, PlayerTotals
 from circles.season_factory import build_season
 from tests.test_season_totals import WHOLE
+from tests.test_season_totals import rebuilt as rebuilt_from_the_sheets
 from tests.test_standings_cache import (
     WRITES,
     computed,
@@ -55,11 +56,7 @@ def kept(circle: Circle) -> dict:
 
 def rebuilt(circle: Circle) -> dict:
     """What adding every player up again from the sheets stores (rolled back)."""
-    with transaction.atomic():
-        season_totals.rebuild(circle.pk)
-        found = kept(circle)
-        transaction.set_rollback(True)
-    return found
+    return rebuilt_from_the_sheets(circle, kept)
 
 
 def test_after_every_kind_of_write_the_kept_totals_are_what_the_sheets_add_up_to(world):

@@ -6,6 +6,7 @@ totals that do not read back are never used."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from unittest import mock
 
 import pytest
@@ -52,11 +53,12 @@ def kept(circle: Circle) -> dict:
     }
 
 
-def rebuilt(circle: Circle) -> dict:
-    """What adding every season up again from its sheets stores (rolled back)."""
+def rebuilt(circle: Circle, read: Callable[[Circle], dict] = kept) -> dict:
+    """What adding everything up again from the sheets stores (rolled back), as
+    ``read`` reads it (the seasons' totals unless told)."""
     with transaction.atomic():
         season_totals.rebuild(circle.pk)
-        found = kept(circle)
+        found = read(circle)
         transaction.set_rollback(True)
     return found
 
