@@ -1,9 +1,16 @@
 """One player's statistics over every sheet of the circle, for the player's page.
 
-:func:`player_profile` reads the same :class:`~circles.rules.standings.SheetRecord`
-values as the standings, but across every season and game: what the player did
-at each game, how they fared against each other player they shared a table with,
-and where they finished on each sheet.
+The same :class:`~circles.rules.standings.SheetRecord` values as the standings, read
+across every season and game: what the player did at each game, how they fared
+against each other player they shared a table with, and where they finished on each
+sheet. Each sheet contributes to the record of each player at its table
+(``contributions``); a player's totals add those up (``apply``) and give the page's
+statistics (``from_totals``), so that a write keeps them up to date one sheet at a
+time (``circles.player_totals``). :func:`player_profile` adds up a list of sheets the
+same way. What comes back from the database is checked here like any input (``read``,
+``read_contribution``, ``history_line``).
+
+Pure Python: no Django, no database.
 """
 
 from __future__ import annotations
