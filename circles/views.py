@@ -367,11 +367,7 @@ def player_page(request: HttpRequest, circle_id: int, player_id: int) -> HttpRes
                 profile, wording.Names({p.pk: p for p in players}, public=False)
             ),
             "charts": charts_data.player_charts(profile, player),
-            "history_length": sum(
-                found.sheets
-                for found in (profile.skat, profile.pitch, profile.manipulation)
-                if found is not None
-            ),
+            "history_length": profile.sheets,
         }
 
     # The record over every counted sheet, kept with each write (circles.player_totals)

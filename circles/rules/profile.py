@@ -108,7 +108,13 @@ class Profile:
     pitch: PitchProfile | None
     manipulation: ManipulationProfile | None
     head_to_head: tuple[HeadToHead, ...]  # by game, most shared sheets first, then player id
-    history: tuple[HistoryEntry, ...]  # oldest first
+    history: tuple[HistoryEntry, ...]  # oldest first (the latest of each game, when kept)
+
+    @property
+    def sheets(self) -> int:
+        """Every counted sheet the player sat at, of every game: the whole history's
+        length, whatever part of it ``history`` holds."""
+        return sum(game.sheets for game in (self.skat, self.pitch, self.manipulation) if game)
 
 
 # How the seats of one sheet are ordered, best first (the smaller key is better):

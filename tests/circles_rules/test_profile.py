@@ -132,6 +132,8 @@ def test_history_sheet_by_sheet():
         HistoryEntry(4, "pitch", JAN_17, place=2, headline=5),
         HistoryEntry(5, "manipulation", JAN_24, place=2, headline=185),
     )
+    # Every game counted: two Skat series, two Pitch games, one Manipulation game.
+    assert player_profile(CIRCLE, 1).sheets == 5
     # Ben: second at three, last (4th, behind Ana and Cem sharing 1st and Dan) at four.
     assert [entry.place for entry in player_profile(CIRCLE, 2).history] == [2, 1, 4, 1, 1]
 
@@ -144,7 +146,7 @@ def test_a_player_without_sheets():
         None,
         None,
     )
-    assert (profile.head_to_head, profile.history) == ((), ())
+    assert (profile.head_to_head, profile.history, profile.sheets) == ((), (), 0)
 
 
 @pytest.mark.parametrize(
