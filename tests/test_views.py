@@ -123,6 +123,20 @@ def test_openapi_schema_is_served_and_describes_every_referee_endpoint(client):
 
 
 @pytest.mark.django_db
+def test_openapi_schema_is_english_in_any_language_and_costs_no_query(
+    client, django_assert_num_queries
+):
+    """The schema is the same English document whatever the request's language (its
+    texts are translated on the API page, not here), written once per process."""
+    english = client.get(reverse("openapi"), HTTP_ACCEPT_LANGUAGE="en")
+    with django_assert_num_queries(0):
+        german = client.get(reverse("openapi"), HTTP_ACCEPT_LANGUAGE="de")
+    assert german["Content-Type"] == "application/json"
+    assert german.content == english.content
+    assert german.json()["info"]["description"].startswith("The rules of Skat")
+
+
+@pytest.mark.django_db
 def test_unknown_pages_get_a_friendly_404(client):
     response = client.get("/no-such-page/")
     assert response.status_code == 404
