@@ -7,17 +7,15 @@ declarations in ``games.api_requests``.
 
 from __future__ import annotations
 
-import json
 from functools import cache
 
 from django.conf import settings
-from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
 
 from games import openapi
-from scorekeeper.i18n import localized
+from scorekeeper.i18n import JsonResponse
 
 
 @cache
@@ -28,7 +26,7 @@ def _schema_json() -> bytes:
     # The machine-readable schema is English, whatever the request's language: the
     # descriptions the API page shows translated are the same (lazy) texts.
     with translation.override(settings.LANGUAGE_CODE):
-        return json.dumps(localized(openapi.schema()), cls=DjangoJSONEncoder, indent=2).encode()
+        return JsonResponse(openapi.schema(), json_dumps_params={"indent": 2}).content
 
 
 def openapi_schema(request: HttpRequest) -> HttpResponse:
