@@ -60,3 +60,11 @@ def expect_totals(page, *totals: int, timeout: int = 10_000) -> None:
     """The running totals at the top of a sheet, exactly (Pitch: team A, then team B)."""
     for column, total in enumerate(totals):
         expect(page.get_by_test_id(f"total-{column}")).to_have_text(shown(total), timeout=timeout)
+
+
+def let_time_pass(page, seconds: float) -> None:
+    """``seconds`` pass at once on the page's clock (``page.clock.install()`` before the
+    page was opened): what the page does on a timer (a poll, a retry) happens now, as it
+    would after that wait, instead of the test sitting through it. The clock keeps
+    running on its own, so whatever the timer starts (a request, its swap) runs as usual."""
+    page.clock.fast_forward(int(seconds * 1000))

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from evenings.models import Evening, EveningTable
 from tests.browser.conftest import _page
-from tests.browser.support import fits_and_taps, overflow, screenshot
+from tests.browser.support import fits_and_taps, let_time_pass, overflow, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -56,6 +56,8 @@ def test_a_whole_club_evening_at_phone_size(live_server, browser):
 
     # The big screen shows the seating until a table enters its first deal.
     screen_context, screen = _page(browser, {"width": 1920, "height": 1080}, "dark")
+    # The screen polls every 10 s; the test lets those seconds pass on its clock.
+    screen.clock.install()
     screen.goto(f"{base}/en/r/{evening.view_token}/screen")
     expect(screen.locator("[data-mode=seating]")).to_be_visible()
     assert screen.evaluate("document.documentElement.scrollHeight <= window.innerHeight")
@@ -92,8 +94,9 @@ def test_a_whole_club_evening_at_phone_size(live_server, browser):
         assert (table.deals, table.done) == (4, True)
     screenshot(phones[0][1], "evening-table-phone-390-light")
 
-    # The big screen switched to the live ranking by itself.
-    expect(screen.locator("[data-mode=ranking]")).to_be_visible(timeout=15_000)
+    # The big screen switches to the live ranking by itself, at its next poll.
+    let_time_pass(screen, 10)
+    expect(screen.locator("[data-mode=ranking]")).to_be_visible()
     screenshot(screen, "evening-screen-ranking-1920")
 
     # Table 3 played on paper: the organiser types its rows.
@@ -129,8 +132,9 @@ def test_a_whole_club_evening_at_phone_size(live_server, browser):
     board.get_by_role("button", name="Draw", exact=True).click()
     expect(board.get_by_text("Series 2 is drawn.")).to_be_visible()
     screenshot(board, "evening-board-series-2-390-light")
-    # The big screen switches to the next series' seating by itself.
-    expect(screen.locator("[data-mode=seating]")).to_be_visible(timeout=15_000)
+    # The big screen switches to the next series' seating by itself, at its next poll.
+    let_time_pass(screen, 10)
+    expect(screen.locator("[data-mode=seating]")).to_be_visible()
     expect(screen.get_by_text("Series 2: the seating")).to_be_visible()
     screenshot(screen, "evening-screen-series-2-1920")
 

@@ -22,7 +22,13 @@ from playwright.sync_api import expect
 from games import services
 from games.models import Sheet
 from games.selectors import live_hands
-from tests.browser.support import SCREENSHOTS, expect_totals, overflow, screenshot
+from tests.browser.support import (
+    SCREENSHOTS,
+    expect_totals,
+    let_time_pass,
+    overflow,
+    screenshot,
+)
 from tests.browser.test_csp import _refusals, _watch
 from tests.browser.test_sheet_manipulation import _type_penalties, _went_out
 
@@ -258,6 +264,8 @@ def test_a_refused_round_stays_with_the_servers_message_until_discarded(live_ser
 
 def test_the_read_only_sheet_says_when_it_is_not_live(live_server, phone):
     sheet = _sheet()
+    # The page polls every 3 s; the test lets those seconds pass on its clock.
+    phone.clock.install()
     phone.goto(live_server.url + sheet.get_view_url())
     live = phone.locator(".live")
     expect(live).to_contain_text("Live: updates within seconds")
@@ -267,13 +275,16 @@ def test_the_read_only_sheet_says_when_it_is_not_live(live_server, phone):
     screenshot(phone, f"offline-not-live-{phone.color_scheme}")
     phone.context.set_offline(False)
     # Back within a poll (every 3 s).
+    let_time_pass(phone, 3)
     expect(live).to_contain_text("Live: updates within seconds", timeout=10_000)
     expect(live).not_to_have_class(re.compile("is-not-live"))
     # And it updates again.
     services.hand_record(sheet=sheet, data={"penalties": [0, 35, 60]})
+    let_time_pass(phone, 3)
     expect_totals(phone, 0, 35, 60, timeout=10_000)
     # A sheet deleted meanwhile: said so, not blamed on the connection.
     services.sheet_delete(sheet=sheet)
+    let_time_pass(phone, 3)
     expect(live).to_contain_text("Not live: this sheet is no longer at this link", timeout=10_000)
 
 

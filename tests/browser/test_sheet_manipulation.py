@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from tests.browser.conftest import PHONE
 from tests.browser.support import (
     expect_totals,
+    let_time_pass,
     mark_page,
     not_reloaded,
     overflow,
@@ -191,6 +192,8 @@ def test_a_short_game_of_manipulation_on_a_phone(live_server, phone, browser):
     other = browser.new_context(viewport=PHONE, color_scheme=phone.color_scheme)
     try:
         viewer = other.new_page()
+        # It polls every 3 s; the test lets those seconds pass on its clock.
+        viewer.clock.install()
         viewer.goto(view_url)
         assert overflow(viewer) <= 0
         expect_totals(viewer, 65, 50, 165)
@@ -211,6 +214,7 @@ def test_a_short_game_of_manipulation_on_a_phone(live_server, phone, browser):
         assert not_reloaded(phone)
 
         # The other phone polls every few seconds and shows the new totals by itself.
+        let_time_pass(viewer, 3)
         expect_totals(viewer, 65, 70, 205, timeout=LIVE_UPDATE_MS)
         expect(viewer.get_by_role("heading", name="Game over")).to_be_visible()
     finally:
