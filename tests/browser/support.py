@@ -23,16 +23,27 @@ def overflow(page) -> int:
 
 def fits_and_taps(page, name: str) -> None:
     """No sideways scrolling, and every tap target at least 44 px high (a radio
-    button's target is its label; a checkbox sits in its label's line)."""
+    button's target is its label; a checkbox sits in its label's line).
+
+    A target counts when it shows as Playwright's ``is_visible`` has it (a box that is
+    not empty, and not ``visibility: hidden``); all of them are measured in the page at
+    once, and every one that is too small is named."""
     assert overflow(page) <= 0, name
-    targets = "main button, main a.button, main input:not([type=radio]), main select"
-    for target in page.locator(f"{targets}, main label:has(> input[type=radio])").all():
-        if target.is_visible():
-            box = target.bounding_box()
-            assert box["height"] >= 44 or target.get_attribute("type") == "checkbox", (
-                name,
-                target.evaluate("e => e.outerHTML")[:120],
-            )
+    targets = (
+        "main button, main a.button, main input:not([type=radio]), main select,"
+        " main label:has(> input[type=radio])"
+    )
+    too_small = page.evaluate(
+        """(targets) => [...document.querySelectorAll(targets)]
+            .filter((e) => {
+              const box = e.getBoundingClientRect();
+              return box.width > 0 && box.height > 0 && getComputedStyle(e).visibility !== "hidden";
+            })
+            .filter((e) => e.getBoundingClientRect().height < 44 && e.getAttribute("type") !== "checkbox")
+            .map((e) => e.outerHTML.slice(0, 120))""",
+        targets,
+    )
+    assert too_small == [], (name, too_small)
 
 
 def shown(number: int) -> re.Pattern:
