@@ -27,8 +27,8 @@ def _minified_static(settings):
     ]
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _static_files_kept_as_make_run_keeps_them():
+@pytest.fixture(autouse=True)
+def _static_files_kept_as_make_run_keeps_them(monkeypatch):
     """The live server's static files carry the cache lifetime ``make run`` gives them.
 
     ``make run`` serves hashed names through WhiteNoise with a lifetime of ten years
@@ -47,9 +47,7 @@ def _static_files_kept_as_make_run_keeps_them():
             response["Cache-Control"] = "max-age=315360000, public, immutable"
         return response
 
-    StaticFilesHandler.serve = serve_kept
-    yield
-    StaticFilesHandler.serve = serve
+    monkeypatch.setattr(StaticFilesHandler, "serve", serve_kept)
 
 
 @pytest.fixture(scope="session")
