@@ -15,9 +15,12 @@ more, with the script Lighthouse blames it on. It exits 1 when a page falls belo
 Performance 95, Accessibility 100, Best Practices 100 or SEO 100, or when the sheet
 page blocks for 200 ms or more, has a task of 50 ms or more, or loads more than
 60 KB. Beside the sheet page it measures, as often, a blank page (one paragraph, no
-script, no style, served apart from the app): the long tasks Chromium shows for any
-page on this machine ("Unattributable": the new page's start), as a floor to read the
-sheet page's against; they count for nothing. Each report is kept as JSON under bench/.lighthouse/reports/ for a closer look.
+script, no style, served apart from the app), bare and again with the app's security
+headers: the long tasks Chromium shows for any page on this machine ("Unattributable":
+the new page's start; with the app's Cross-Origin-Opener-Policy, a renderer process of
+its own), as a floor to read the sheet page's against; and the sheet page itself with
+its scripts taken out (its HTML and style sheets, the same headers): what the document
+alone costs. They count for nothing. Each report is kept as JSON under bench/.lighthouse/reports/ for a closer look.
 
 Options: --only NAME (a page, as listed; repeatable), --runs N (each page N times,
 the median run by performance score reported: Lighthouse's numbers vary from run to
@@ -39,6 +42,7 @@ import sys
 import tempfile
 import threading
 import time
+import typing
 import urllib.request
 from pathlib import Path
 
@@ -63,6 +67,7 @@ import django  # noqa: E402
 django.setup()
 
 from bench_sheet import deal, free_port  # noqa: E402
+from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
 from games import services  # noqa: E402
@@ -172,16 +177,51 @@ BLANK = (
 )
 
 
+SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.DOTALL)
+
+
 class _Quiet(http.server.SimpleHTTPRequestHandler):
+    extra: typing.ClassVar[dict[str, str]] = {}
+
+    def end_headers(self) -> None:
+        for name, value in self.extra.items():
+            self.send_header(name, value)
+        super().end_headers()
+
     def log_message(self, *args: object) -> None:
         pass
 
 
-def blank_page() -> tuple[str, http.server.ThreadingHTTPServer]:
-    """The blank page, served from a folder of its own in a thread of this process."""
-    folder = Path(tempfile.mkdtemp(prefix="scorekeeper-blank-"))
-    (folder / "index.html").write_text(BLANK)
-    handler = functools.partial(_Quiet, directory=str(folder))
+# The headers of the app's answers that change how Chromium starts a page. With
+# Cross-Origin-Opener-Policy: same-origin (Django's default, kept: a window of another
+# site that opens ours gets no handle on it) the page gets a browsing context group and
+# a renderer process of its own instead of the one Lighthouse's about:blank was in, and
+# that renderer's start (V8's context, the first document) is a task of its own.
+APP_HEADERS = (
+    "Content-Security-Policy",
+    "Cross-Origin-Opener-Policy",
+    "Referrer-Policy",
+    "X-Content-Type-Options",
+    "X-Frame-Options",
+)
+
+
+def app_headers(url: str) -> tuple[dict[str, str], str]:
+    """APP_HEADERS as the app sends them with the page at ``url``, and the page."""
+    with urllib.request.urlopen(url, timeout=30) as response:
+        headers = {name: response.headers[name] for name in APP_HEADERS if response.headers[name]}
+        return headers, response.read().decode()
+
+
+def served(page: str, headers: dict[str, str]) -> tuple[str, http.server.ThreadingHTTPServer]:
+    """``page`` served with ``headers`` (and the collected static files under /static/)
+    from a folder of its own in a thread of this process."""
+    folder = Path(tempfile.mkdtemp(prefix="scorekeeper-floor-"))
+    (folder / "index.html").write_text(page)
+    (folder / "static").symlink_to(settings.STATIC_ROOT, target_is_directory=True)
+    handler = functools.partial(
+        type("_Floor", (_Quiet,), {"extra": headers}), directory=str(folder)
+    )
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return f"http://127.0.0.1:{server.server_address[1]}/", server
@@ -276,17 +316,26 @@ def main() -> int:
             print(f"{SHEET}, first load as transferred:")
             for size, url in sorted(sheet["requests"], reverse=True):
                 print(f"  {size:>7} B  {short(url)}")
-            url, blank = blank_page()
-            try:
-                floor = [audit(binary, "blank page", url, run) for run in range(options.runs)]
-            finally:
-                blank.shutdown()
-            print("A blank page (no script, no style), tasks of 50 ms or more, run by run:")
-            for run in floor:
-                tasks = ", ".join(
-                    f"{duration} ms {short(url)}" for duration, url, _ in run["tasks"]
-                )
-                print(f"  {tasks or 'none'}")
+            headers, page = app_headers(targets[SHEET])
+            floors = (
+                ("A blank page (no script, no style), bare", BLANK, {}),
+                ("A blank page (no script, no style), with the app's headers", BLANK, headers),
+                # The sheet page as its HTML and style sheets alone: what the document
+                # costs Chromium to read and draw the first time, scripts aside.
+                (f"The {SHEET} page without its scripts", SCRIPT.sub("", page), headers),
+            )
+            for label, html, served_with in floors:
+                url, floor_server = served(html, served_with)
+                try:
+                    floor = [audit(binary, "floor", url, run) for run in range(options.runs)]
+                finally:
+                    floor_server.shutdown()
+                print(f"{label}: tasks of 50 ms or more, run by run:")
+                for run in floor:
+                    tasks = ", ".join(
+                        f"{duration} ms {short(url)}" for duration, url, _ in run["tasks"]
+                    )
+                    print(f"  {tasks or 'none'}")
     finally:
         server.terminate()
         server.wait(timeout=30)
