@@ -7,7 +7,13 @@ from scorekeeper.security import rate_limit_posts
 # Guessing passwords, making accounts in bulk and sending reset mail in bulk are limited
 # per client address and per user name tried (settings.RATE_LIMITS): 429 past them.
 # Mail to any one address is limited too, silently (accounts/mail.py).
-login = rate_limit_posts(per_ip="login-ip", per_field=("username", "login-user"))
+# Only failed logins count (a successful one answers with its redirect, an invalid form
+# with 422): members logging in one after another over a club's Wi-Fi are no guesser.
+login = rate_limit_posts(
+    per_ip="login-ip",
+    per_field=("username", "login-user"),
+    refund_if=lambda response: response.status_code == 302,
+)
 signup = rate_limit_posts(per_ip="signup-ip", per_field=("username", "signup-user"))
 password_reset = rate_limit_posts(per_ip="password-reset-ip")
 

@@ -141,6 +141,8 @@ class Verdict:
     limit: int = 0
     # Seconds until the window ends and the count starts again from nothing.
     retry_after: int = 0
+    # The counter this hit was counted on ("" when nothing was counted): ``refund``.
+    key: str = ""
 
 
 NOT_LIMITED = Verdict(allowed=True)
@@ -162,6 +164,20 @@ def _cache_errors() -> tuple[type[BaseException], ...]:
     return tuple(errors)
 
 
+def _lock_row(cache: DatabaseCache, db: str, key: str) -> None:
+    """Lock the counter's row (``SELECT … FOR UPDATE`` where the database has it; on
+    SQLite the IMMEDIATE transaction has locked the file already)."""
+    connection = connections[db]
+    if connection.features.has_select_for_update:
+        table = connection.ops.quote_name(cache._table)
+        column = connection.ops.quote_name("cache_key")
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT {column} FROM {table} WHERE {column} = %s FOR UPDATE",
+                [cache.make_and_validate_key(key)],
+            )
+
+
 def _increment_in_database(cache: DatabaseCache, key: str, timeout: int) -> int:
     """A locked read and write (the window's first hit: an ``add``), in one transaction.
 
@@ -172,27 +188,15 @@ def _increment_in_database(cache: DatabaseCache, key: str, timeout: int) -> int:
     every hit is counted exactly once across processes and servers.
     """
     db = router.db_for_write(cache.cache_model_class)
-    connection = connections[db]
-
-    def lock() -> None:
-        if connection.features.has_select_for_update:
-            table = connection.ops.quote_name(cache._table)
-            column = connection.ops.quote_name("cache_key")
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    f"SELECT {column} FROM {table} WHERE {column} = %s FOR UPDATE",
-                    [cache.make_and_validate_key(key)],
-                )
-
     with transaction.atomic(using=db):
-        lock()
+        _lock_row(cache, db, key)
         count = cache.get(key)
         if count is None:
             # The first hit of a window inserts the row; the primary key lets only one
             # of two simultaneous first hits do so, the other counts on the row.
             if cache.add(key, 1, timeout):
                 return 1
-            lock()
+            _lock_row(cache, db, key)
             count = cache.get(key, 0)
         cache.set(key, count + 1, timeout)
         return count + 1
@@ -243,7 +247,40 @@ def hit(name: str, ident: str) -> Verdict:
     except _cache_errors():
         logger.exception("Rate limit %r not applied: the cache failed", name)
         return NOT_LIMITED
-    return Verdict(allowed=count <= limit, count=count, limit=limit, retry_after=seconds_left)
+    return Verdict(
+        allowed=count <= limit, count=count, limit=limit, retry_after=seconds_left, key=key
+    )
+
+
+def _decrement_in_database(cache: DatabaseCache, key: str, timeout: int) -> None:
+    """``_increment_in_database`` the other way, on a counter that exists (a window that
+    ended meanwhile has nothing to give back)."""
+    db = router.db_for_write(cache.cache_model_class)
+    with transaction.atomic(using=db):
+        _lock_row(cache, db, key)
+        count = cache.get(key)
+        if count:
+            cache.set(key, count - 1, timeout)
+
+
+def refund(verdict: Verdict) -> None:
+    """Give back the hit ``verdict`` counted: a request that turned out not to be what
+    the limit is about (a login that succeeded, where only failed ones count). Atomic as
+    ``increment`` is; a window that ended meanwhile is left alone."""
+    if not verdict.key:
+        return
+    cache = caches["default"]
+    if isinstance(cache, ConnectionProxy):
+        cache = caches[cache._alias]
+    try:
+        if isinstance(cache, DatabaseCache):
+            _decrement_in_database(cache, verdict.key, verdict.retry_after + 1)
+        else:
+            cache.decr(verdict.key)
+    except ValueError:  # the window ended: its counter is gone
+        pass
+    except _cache_errors():
+        logger.exception("Rate limit counter %r not given back: the cache failed", verdict.key)
 
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -369,26 +406,45 @@ class RateLimitMiddleware:
         return self.get_response(request)
 
 
-def rate_limit_posts(*, per_ip: str, per_field: tuple[str, str] | None = None):
+def rate_limit_posts(
+    *,
+    per_ip: str,
+    per_field: tuple[str, str] | None = None,
+    refund_if: Callable[[HttpResponse], bool] | None = None,
+):
     """Limit a view's POSTs per client address (limit ``per_ip``) and, with
     ``per_field=(field, limit)``, per value of that form field, such as the user name
-    being tried from any number of addresses. A refused POST never reaches the view."""
+    being tried from any number of addresses. A refused POST never reaches the view.
+
+    ``refund_if``: a POST whose answer it accepts is not counted after all (its hits are
+    given back). Logging in counts only the failed attempts this way: a club whose
+    members all log in over the same Wi-Fi at the start of an evening, or one person on
+    a few phones, never meets the limits that stop guessing passwords. The hit is
+    counted before the view runs and given back after it, so that many guesses sent at
+    once are each counted before any of them is answered."""
 
     def decorator(view):
         @wraps(view)
         def limited(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-            if request.method == "POST":
-                checks = [(per_ip, client_ip(request))]
-                if per_field is not None:
-                    field, name = per_field
-                    value = request.POST.get(field, "").strip().casefold()
-                    if value:
-                        checks.append((name, value))
-                for name, ident in checks:
-                    verdict = hit(name, ident)
-                    if not verdict.allowed:
-                        return too_many_requests(request, verdict)
-            return view(request, *args, **kwargs)
+            if request.method != "POST":
+                return view(request, *args, **kwargs)
+            checks = [(per_ip, client_ip(request))]
+            if per_field is not None:
+                field, name = per_field
+                value = request.POST.get(field, "").strip().casefold()
+                if value:
+                    checks.append((name, value))
+            counted = []
+            for name, ident in checks:
+                verdict = hit(name, ident)
+                counted.append(verdict)
+                if not verdict.allowed:
+                    return too_many_requests(request, verdict)
+            response = view(request, *args, **kwargs)
+            if refund_if is not None and refund_if(response):
+                for verdict in counted:
+                    refund(verdict)
+            return response
 
         return limited
 

@@ -286,6 +286,7 @@ CACHES["renders"] = {
 RATE_LIMITS: dict[str, tuple[int, int] | None] = {
     "api": (300, 60),  # every request under /api/
     "sheet-new": (30, 3600),  # starting a sheet: /new/<game>/, a circle's, the API's
+    # Failed logins only (a successful one is not counted: accounts/urls.py).
     "login-ip": (10, 300),
     "login-user": (5, 900),
     "signup-ip": (20, 3600),

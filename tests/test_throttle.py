@@ -299,6 +299,67 @@ def test_login_attempts_are_limited_per_user_name_from_any_address(client, ana, 
     assert _login(client, "ana", PASSWORD, REMOTE_ADDR="192.0.2.3").status_code == 302
 
 
+def test_a_club_logging_in_over_one_wifi_is_not_refused(client, clock):
+    """Found at a club evening: the members' phones share the club's Wi-Fi (one address),
+    and the eleventh member to log in within five minutes was refused (429), as was a
+    sixth login of one name within 15 minutes (one person, a few phones). Only failed
+    logins count now; the default limits, as `make run` has them."""
+    limit_ip, _window = django_settings.RATE_LIMITS["login-ip"]
+    limit_user, _window = django_settings.RATE_LIMITS["login-user"]
+    members = [
+        User.objects.create_user(f"member{i}", f"m{i}@example.org", PASSWORD)
+        for i in range(limit_ip + 5)
+    ]
+    for member in members:
+        phone = Client(REMOTE_ADDR="198.51.100.7")
+        assert _login(phone, member.username, PASSWORD).status_code == 302
+        assert phone.session.get(SESSION_KEY) == str(member.pk)
+    for _ in range(limit_user + 2):
+        phone = Client(REMOTE_ADDR="198.51.100.7")
+        assert _login(phone, "member0", PASSWORD).status_code == 302
+    # Guessing from that address is still stopped at the limit.
+    guesses = [_login(client, "member1", REMOTE_ADDR="198.51.100.7") for _ in range(limit_user)]
+    assert [g.status_code for g in guesses] == [422] * limit_user
+    _refused_by_a_page(_login(client, "member1", PASSWORD, REMOTE_ADDR="198.51.100.7"))
+
+
+def test_failed_logins_still_count_after_a_successful_one(client, ana, limits, clock):
+    limits("login-user", 2, 900)
+    assert _login(client, "ana").status_code == 422
+    assert _login(Client(), "ana", PASSWORD).status_code == 302
+    assert _login(client, "ana").status_code == 422
+    # Two failures in the window: the third attempt is refused, right password or not.
+    _refused_by_a_page(_login(Client(), "ana", PASSWORD))
+
+
+@pytest.mark.parametrize("backend", ["database", "local memory"])
+def test_a_refund_gives_back_exactly_one_hit(settings, limits, clock, backend):
+    """``refund`` is the inverse of ``hit`` on either kind of cache (Redis takes the
+    local-memory cache's path: its decr keeps the key's expiry, as incr does)."""
+    if backend == "local memory":
+        settings.CACHES = {
+            "default": {
+                "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                "LOCATION": "throttle-refund-test",
+            }
+        }
+    limits("login-user", 3, 900)
+    first = security.hit("login-user", "ana")
+    second = security.hit("login-user", "ana")
+    assert (first.count, second.count) == (1, 2)
+    security.refund(second)
+    assert security.hit("login-user", "ana").count == 2
+    # A window that ended meanwhile has nothing to give back, and the new one is
+    # left alone.
+    clock["t"] += 900
+    fresh = security.hit("login-user", "ana")
+    security.refund(first)
+    assert fresh.count == 1
+    assert security.hit("login-user", "ana").count == 2
+    # Nothing counted, nothing given back.
+    security.refund(security.NOT_LIMITED)
+
+
 def test_the_login_page_itself_is_never_refused(client, limits, clock):
     limits("login-ip", 0, 300)
     assert client.get("/en/accounts/login/").status_code == 200
