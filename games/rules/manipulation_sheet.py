@@ -148,6 +148,14 @@ class ManipulationSheet(RunningSheet):
         won = wholes(winners, len(winners), 0, seats - 1, "winners")
         if len(set(won)) != len(won) or (won and not deals):
             raise UnreadableRecord("winners: not seats, each once")
+        if any(total % 5 for total in totals):
+            # Every card costs 5, 10 or 15 (Manipulation rules, "Penalty points").
+            raise UnreadableRecord("totals: not multiples of 5")
+        # The game ends once a total reaches the target; the lowest total (or totals) wins.
+        lowest = min(totals)
+        ended = max(totals) >= self.options.target
+        if won != tuple(seat for seat, total in enumerate(totals) if ended and total == lowest):
+            raise UnreadableRecord("winners: not those with the lowest total at the game's end")
         self._totals = totals
         self._winners = won
 
@@ -202,9 +210,11 @@ class ManipulationSheet(RunningSheet):
     def _seat_field(self, field: str | None) -> str | None:
         """``hands.Ana.2`` → ``hands.0.2``: the referee names players, the sheet's JSON seats."""
         entry, _, rest = (field or "").partition(".")
+        # A whole name first: "A.1" is a player's name before it is card 1 of "A"'s hand.
         for seat, name in enumerate(self.players):
             if rest == name:
                 return f"{entry}.{seat}"
+        for seat, name in enumerate(self.players):
             index = rest.removeprefix(f"{name}.")
             if index != rest and index.isdigit():
                 return f"{entry}.{seat}.{index}"

@@ -443,6 +443,15 @@ def test_problems_under_a_players_name_move_to_their_seat(players, seat_hand, fi
     assert [f for f, _ in problems_of(caught)] == [field]
 
 
+def test_a_problem_with_a_whole_hand_goes_to_the_seat_whose_name_it_is():
+    """Seats "A" and "A.1": a problem with all of A.1's hand (three copies of one card:
+    the rules allow two decks) belongs to seat 1, not to card 1 of seat 0's hand
+    (audit of stop 33)."""
+    with pytest.raises(RuleError) as caught:
+        sheet(("A", "A.1", "B")).add(ManipulationDeal(hands=((), cards("AS AS AS"), cards("2C"))))
+    assert [f for f, _ in problems_of(caught)] == ["hands.1"]
+
+
 def test_a_round_after_the_game_is_over_is_refused_plainly():
     s = sheet(THREE)
     s.add(penalties(0, 100, 5))

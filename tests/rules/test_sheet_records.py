@@ -329,6 +329,16 @@ NOT_RECORDS = [
     pytest.param(MANIPULATION, "counts.0.winners", [0, 0], id="manipulation-winner-twice"),
     pytest.param(MANIPULATION, "counts.0.winners", [3], id="manipulation-no-such-seat"),
     pytest.param(MANIPULATION, "counts.0.winners", 0, id="manipulation-winners-not-a-list"),
+    # (audit of stop 33) Totals a round cannot give, winners the totals do not give.
+    pytest.param(MANIPULATION, "counts.0.totals", [7, 3, 1], id="manipulation-not-fives"),
+    pytest.param(MANIPULATION, "counts.0.winners", [0], id="manipulation-won-below-the-target"),
+    pytest.param(MANIPULATION, "counts.0.totals", [0, 250, 5], id="manipulation-over-no-winner"),
+    pytest.param(
+        MANIPULATION,
+        "counts.0",
+        {"totals": [0, 250, 5], "winners": [1]},
+        id="manipulation-highest-total-won",
+    ),
 ]
 
 
