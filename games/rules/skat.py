@@ -1339,8 +1339,33 @@ def _check_reachable(
     if hand:
         # A hand game is declared without seeing the skat, and the matadors count the
         # skat's cards: a top trump lying there changes the count the declarer played
-        # on. Such a game is not refused; it is lost as overbid if its value falls
-        # short of the bid (ISkO 5.4.2: lost at the next multiple of the base value).
+        # on. Such a game is not refused for its matadors; it is lost as overbid if its
+        # value falls short of the bid (ISkO 5.4.2: lost at the next multiple of the
+        # base value). But a declaration that no cards at all could lift to the bid
+        # (Diamonds Hand is worth at most 15 × 9 = 135, with or against 11) may not be
+        # played (Skat rules, "Overbidding": the opponents must refuse it).
+        best = Matadors("with", _most_matadors(game))
+        multiplier = _highest_multiplier(best, hand=True, ouvert=ouvert, announced=announced)
+        if multiplier * BASE_VALUES[game] < bid:
+            problems.add(
+                "bid",
+                _(
+                    # Translators: {contract} is e.g. "Diamonds Hand"; {most_matadors} is
+                    # 11 or 4; {alternatives} is e.g. "declare Grand Hand (up to 192)".
+                    "You bid {bid} but {contract} is worth at most {most} with any cards "
+                    "({multiplier} × {base}: {most_matadors} matadors, schneider and "
+                    "schwarz); {alternatives}.",
+                    bid=bid,
+                    contract=name,
+                    most=multiplier * BASE_VALUES[game],
+                    multiplier=multiplier,
+                    base=BASE_VALUES[game],
+                    most_matadors=_most_matadors(game),
+                    alternatives=_alternatives(
+                        bid=bid, game=game, hand=hand, matadors=best, declarer_cards=None
+                    ),
+                ),
+            )
         return
     multiplier = _highest_multiplier(matadors, hand=hand, ouvert=ouvert, announced=announced)
     most = multiplier * BASE_VALUES[game]

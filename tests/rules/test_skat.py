@@ -2502,6 +2502,56 @@ def test_a_hand_game_short_of_its_bid_is_lost_as_overbid_not_refused(request_, v
     assert result.score == score
 
 
+@pytest.mark.parametrize(
+    ("declared", "bid", "most", "alternative"),
+    [
+        # Diamonds Hand, nothing announced: at most (11 + game + hand + schneider +
+        # schwarz) × 9 = 15 × 9 = 135, whatever the skat holds (audit of stop 33: it was
+        # scored as overbid at 270, above any game the list has, and the sheet then
+        # refused its own value).
+        ({"game": "diamonds"}, 264, 135, "declare another suit or grand game"),
+        (
+            {"game": "diamonds"},
+            140,
+            135,
+            "declare Diamonds Hand, schneider announced (up to 144) or another suit or grand game",
+        ),
+        # Grand Hand: at most (4 + 4) × 24 = 192; announced schwarz reaches 240.
+        (
+            {"game": "grand"},
+            240,
+            192,
+            "declare Grand Hand, schwarz announced (up to 240) or another suit or grand game",
+        ),
+        # Hearts Ouvert (hand, schwarz announced): at most (11 + 7) × 10 = 180.
+        ({"game": "hearts", "ouvert": True}, 264, 180, "declare another suit or grand game"),
+    ],
+)
+def test_a_hand_game_no_cards_could_lift_to_its_bid_is_refused(declared, bid, most, alternative):
+    # Skat rules, "Overbidding": a declaration whose maximum possible value is below the
+    # bid is not a legal declaration (the opponents must refuse it). From the hand the
+    # skat may still add matadors, so the most is counted with every trump: 11, or 4 in
+    # a grand.
+    with pytest.raises(RuleError) as caught:
+        score_game(**declared, hand=True, bid=bid, matadors=WITH_1, outcome="won_schwarz")
+    [(field, message)] = problems_of(caught)
+    assert field == "bid"
+    assert f"is worth at most {most} with any cards" in message
+    assert message.endswith(f"; {alternative}.")
+
+
+def test_a_hand_game_at_exactly_its_most_is_played_and_lost_as_overbid():
+    # Diamonds Hand after 135 (15 × 9, reachable with 11 matadors): "with 1" and won
+    # plainly is worth 3 × 9 = 27, lost at 15 × 9 = 135 (Skat rules, "Overbidding").
+    result = score_game(game="diamonds", hand=True, bid=135, matadors=WITH_1, outcome="won")
+    assert (result.won, result.overbid, result.game_value, result.score) == (
+        False,
+        True,
+        135,
+        -270,
+    )
+
+
 # Card points that leave no doubt about schwarz need no tricks (rule book: Schwarz: one
 # side took no trick; the skat alone holds at most 22 card points, and the opponents'
 # card points come only from tricks).
