@@ -285,11 +285,14 @@ CACHES["renders"] = {
 # play never meets them; a refused request answers 429 with Retry-After.
 RATE_LIMITS: dict[str, tuple[int, int] | None] = {
     "api": (300, 60),  # every request under /api/
-    "sheet-new": (30, 3600),  # starting a sheet: /new/<game>/, a circle's, the API's
+    # Starting a sheet (/new/<game>/, a circle's, the API's) from one address: a club's
+    # Wi-Fi carries 40 tables starting a Pitch game every 20 minutes.
+    "sheet-new": (120, 3600),
     # Failed logins only (a successful one is not counted: accounts/urls.py).
     "login-ip": (10, 300),
     "login-user": (5, 900),
-    "signup-ip": (20, 3600),
+    # A club's members making their accounts on its Wi-Fi on the first evening.
+    "signup-ip": (50, 3600),
     "signup-user": (5, 900),
     "password-reset-ip": (10, 3600),
     # Account mail (password reset, sign-up) per recipient address, from any client.
