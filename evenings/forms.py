@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from django import forms
 from django.utils import timezone
+from django.utils.formats import get_format
 from django.utils.translation import gettext_lazy as _
 
 from evenings.rules.money import MoneyRules
@@ -182,6 +183,27 @@ def today() -> datetime.date:
     return timezone.localdate()
 
 
+class AmountInput(forms.TextInput):
+    """An amount's text box (MoneyForm shows the amounts it starts from in the reader's
+    format: "6,00" in German and Esperanto)."""
+
+
+def local_amounts(value: object) -> object:
+    """Amounts to start a form from, written with the reader's decimal mark: "6.00" and
+    Decimal("0.50") are "6,00" and "0,50" in German, and "30.00 20" is "30,00 20" (the
+    money rules read either mark). Anything else is left as it is."""
+    if not isinstance(value, (str, Decimal)) or value == "":
+        return value
+    mark = get_format("DECIMAL_SEPARATOR")
+    words = str(value).split()
+    try:
+        for word in words:
+            Decimal(word)
+    except ArithmeticError:
+        return value
+    return " ".join(word.replace(".", mark) for word in words)
+
+
 def _amount_field(label: object, initial: str = "", help_text: object = "") -> forms.CharField:
     # Text with a decimal keyboard, not type="number": "6,00" typed in German stays "6,00"
     # (a number input would drop it); the money rules read both "6.00" and "6,00".
@@ -191,7 +213,7 @@ def _amount_field(label: object, initial: str = "", help_text: object = "") -> f
         max_length=12,
         initial=initial,
         help_text=help_text,
-        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
+        widget=AmountInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
     )
 
 
@@ -259,7 +281,7 @@ class MoneyForm(forms.Form):
         required=False,
         max_length=600,
         help_text=_("The first prize first, separated by spaces, for example “30 20 10”."),
-        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
+        widget=AmountInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
     )
     round_to = forms.ChoiceField(
         label=_("Round prizes down to"),
@@ -292,6 +314,12 @@ class MoneyForm(forms.Form):
         # empty choice takes its default and read_rules checks the rest.
         for field in self.fields.values():
             field.required = False
+        if not self.is_bound:
+            # What it starts from reads as the reader writes amounts; what was typed and
+            # sent back is shown as it was typed.
+            for name, field in self.fields.items():
+                if isinstance(field.widget, AmountInput):
+                    self.initial[name] = local_amounts(self.initial.get(name, field.initial))
 
     def for_game(self, game: str) -> None:
         """The fields of an evening of ``game``: a Pitch night has rounds, not series,

@@ -361,6 +361,48 @@ def test_the_new_evening_page_starts_with_money_and_an_owner_keeps_it_for_the_ci
     assert 'value="5.00"' in page
 
 
+def _amount_values(page: str) -> dict[str, str]:
+    import re
+
+    # The text boxes (amounts, and counts such as prizes per table), as the page fills them.
+    boxes = r'<input type="(?:text|number)" name="money-([a-z_0-9]+)"(?: value="([^"]*)")?'
+    return dict(re.findall(boxes, page))
+
+
+@pytest.mark.parametrize(("language", "mark"), [("en", "."), ("de", ","), ("eo", ",")])
+def test_the_money_form_starts_from_amounts_in_the_readers_format(client, language, mark):
+    """Found on a German phone: the new evening's money form offered "6.00" and "0.50",
+    with the point English writes, beside prices everywhere else written "6,00 €"."""
+    fresh = _amount_values(client.get(f"/{language}/evenings/new/").content.decode())
+    assert fresh["entry_fee"] == f"6{mark}00"
+    assert fresh["tier_1_amount"] == f"0{mark}50"
+    assert fresh["series_prize"] == f"0{mark}00"
+    assert fresh["per_table"] == "1"
+    # An evening's own rules, kept as "6.00" and "1.00", are shown the same way, and
+    # sending the form back as it came keeps them exactly.
+    e = evening(money={**CLUB, "payout": {"curve": "manual", "amounts": ["12.50", "7"]}})
+    url = f"/{language}/e/{e.organiser_token}/money/rules"
+    kept = _amount_values(client.get(url).content.decode())
+    assert kept["entry_fee"] == f"6{mark}00"
+    assert kept["tier_2_amount"] == f"1{mark}00"
+    assert kept["amounts"] == f"12{mark}50 7{mark}00"
+    before = accounts.rules_of(Evening.objects.get())
+    form = {f"money-{name}": value for name, value in kept.items()}
+    form.update(
+        {
+            "version": Evening.objects.get().version,
+            "money-keeps_money": "on",
+            "money-currency": "EUR",
+            "money-count": "per_table",
+            "money-curve": "manual",
+            "money-round_to": "1",
+            "money-ties": "split",
+        }
+    )
+    assert client.post(url, form).status_code == 302
+    assert accounts.rules_of(Evening.objects.get()) == before
+
+
 def test_a_player_follows_their_table_place_and_own_bill_on_their_link_and_no_one_elses(client):
     """evening-money: a player sees their own bill; the organiser's page gives the
     link as a QR code; the link shows no other player's bill and changes nothing."""
