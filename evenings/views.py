@@ -230,6 +230,7 @@ def _board_cards(evening: Evening, board: selectors.Board) -> dict[str, Any]:
 def _board_context(request: HttpRequest, evening: Evening) -> dict[str, Any]:
     board = selectors.board_view(evening)
     context = _board_cards(evening, board)
+    context["adding"] = request.GET.get("adding") == "1"
     current = board.current
     chips: list[tuple[int, str]] = []
     if evening.circle_id is not None:
@@ -336,15 +337,18 @@ def table_link(request: HttpRequest, token: str, table_id: int) -> HttpResponse:
     return _secret(render(request, "evenings/table_link.html", context))
 
 
-def _back(evening: Evening, anchor: str = "") -> HttpResponse:
+def _back(evening: Evening, anchor: str = "", query: str = "") -> HttpResponse:
     url = reverse("evenings:board", args=[evening.organiser_token])
-    return redirect(url + (f"#{anchor}" if anchor else ""))
+    return redirect(url + (f"?{query}" if query else "") + (f"#{anchor}" if anchor else ""))
 
 
-def _refused(request: HttpRequest, evening: Evening, error: RuleError) -> HttpResponse:
+def _refused(
+    request: HttpRequest, evening: Evening, error: RuleError, *, adding: bool = False
+) -> HttpResponse:
     for problem in error.problems:
         messages.error(request, problem.message)
     context = _board_context(request, evening)
+    context["adding"] = adding
     return _secret(render(request, "evenings/board.html", context, status=400))
 
 
@@ -365,9 +369,10 @@ def players_add(request: HttpRequest, token: str) -> HttpResponse:
                 tags=request.POST.get("tags", ""),
             )
     except RuleError as error:
-        return _refused(request, evening, error)
+        return _refused(request, evening, error, adding=True)
     messages.success(request, _("%(name)s is on the roll.") % {"name": added[0].name})
-    return _back(evening, "roll")
+    # Back with the name box ready for the next name (a club's roll is typed in a row).
+    return _back(evening, "roll", "adding=1")
 
 
 @require_http_methods(["GET", "POST"])

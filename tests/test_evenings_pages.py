@@ -141,6 +141,34 @@ def test_the_roll_and_the_draw_from_the_board(client):
     assert b"still being played" in second.content
 
 
+def test_the_name_box_is_ready_for_the_next_name_after_each_one(client):
+    """Found typing a club's roll on a phone: after each name the page came back with
+    nothing focused, so every next name took a tap on the box first (and the keyboard
+    closed and opened again). Now the box has the focus after a name is added, and after
+    a name is refused it keeps what was typed, to mend; a board opened afresh does not
+    pop the keyboard up."""
+    e = make(0)
+    url = f"/en/e/{e.organiser_token}/"
+    name_box = re.compile(r'<input type="text" name="name" id="id_name"[^>]*>')
+    assert "autofocus" not in name_box.search(client.get(url).content.decode()).group(0)
+    added = client.post(url + "players", {"name": NAMES[0]})
+    assert added.status_code == 302
+    assert added["Location"] == url + "?adding=1#roll"
+    box = name_box.search(client.get(added["Location"]).content.decode()).group(0)
+    assert "autofocus" in box
+    assert "value=" not in box
+    again = client.post(url + "players", {"name": NAMES[0].upper()})
+    assert again.status_code == 400
+    box = name_box.search(again.content.decode()).group(0)
+    assert "autofocus" in box
+    assert f'value="{NAMES[0].upper()}"' in box
+    # What was typed is text in the box, never markup.
+    odd = client.post(url + "players", {"name": '"><b>' + "x" * 60})
+    assert odd.status_code == 400
+    box = name_box.search(odd.content.decode()).group(0)
+    assert 'value="&quot;&gt;&lt;b&gt;' in box
+
+
 def test_a_swap_then_a_swap_after_the_start_is_refused(client):
     e = make(8)
     services.series_draw(evening=e, method="lot", seed=5)
