@@ -27,7 +27,7 @@ class EveningForm(forms.Form):
     )
     game = forms.ChoiceField(
         label=_("Game"),
-        choices=(("skat", "Skat"), ("pitch", "10-Point Pitch")),
+        choices=(("skat", "Skat"), ("pitch", _("10-Point Pitch"))),
         widget=forms.RadioSelect,
         initial="skat",
     )

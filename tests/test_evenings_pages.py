@@ -169,6 +169,23 @@ def test_the_name_box_is_ready_for_the_next_name_after_each_one(client):
     assert 'value="&quot;&gt;&lt;b&gt;' in box
 
 
+@pytest.mark.parametrize(
+    ("language", "pitch"),
+    [("en", "10-Point Pitch"), ("de", "10-Punkte-Pitch"), ("eo", "10-poenta Pitch")],
+)
+def test_a_pitch_night_is_named_in_the_readers_language(client, language, pitch):
+    """Seen on a German phone: the board and the printed list of a Pitch night said
+    "10-Point Pitch", and the new evening's form offered it so, among German words."""
+    e = make(4, game="pitch", series_count=2)
+    for page in (f"/{language}/e/{e.organiser_token}/", f"/{language}/r/{e.view_token}/list"):
+        text = client.get(page).content.decode()
+        assert pitch in text, page
+    offered = client.get(f"/{language}/evenings/new/").content.decode()
+    assert f"<span>{pitch}</span>" in offered
+    if language != "en":
+        assert "10-Point Pitch" not in offered
+
+
 def test_a_swap_then_a_swap_after_the_start_is_refused(client):
     e = make(8)
     services.series_draw(evening=e, method="lot", seed=5)
