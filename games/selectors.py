@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 from typing import Any
 
 from django.apps import apps
 from django.db.models import Q, QuerySet
+from django.utils.dateparse import parse_date
+from django.utils.formats import date_format, number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import snapshots
 from games.games import GAMES
-from games.models import Hand, Sheet, SheetSnapshot
+from games.models import Hand, Sheet, SheetEvent, SheetSnapshot
 from games.rules.errors import RuleError
 from games.rules.sheet import SheetState
 
@@ -163,3 +169,88 @@ def sheet_by_token(token: str) -> tuple[Sheet, bool] | None:
     if sheet is None:
         return None
     return sheet, sheet.edit_token == token
+
+
+# -- The history of a sheet, in words ------------------------------------------------------
+
+# The changes whose before and after are a deal as entered (the API's JSON of a deal).
+DEAL_EVENTS = frozenset(
+    {
+        SheetEvent.ENTERED,
+        SheetEvent.CORRECTED,
+        SheetEvent.REMOVED,
+        SheetEvent.UNDONE,
+        SheetEvent.RESTORED,
+        SheetEvent.RECOVERED,
+    }
+)
+
+
+@dataclass(frozen=True)
+class HistoryLine:
+    """One change to a sheet, with what it held before and after in words."""
+
+    event: SheetEvent
+    before: str
+    after: str
+    # Both as the API records them (JSON), for whoever wants every field.
+    before_json: str
+    after_json: str
+
+
+def history(sheet: Sheet, events: list[SheetEvent]) -> list[HistoryLine]:
+    """The changes to ``sheet`` in words: a deal as the sheet lists it ("Ana: Grand Hand
+    with 2, won, +96"), scored at its place after today's deals before it (one replay of
+    the sheet for them all); a day in the reader's format; a number of hands."""
+    entry = GAMES[sheet.game]
+    names = seat_names(sheet)
+    options = entry.sheet_options(sheet)
+    engine: Any = None
+
+    def deal_words(data: object, number: int | None) -> str:
+        nonlocal engine
+        if engine is None:
+            engine = replayed_engine(sheet, live_hands(sheet))
+        after = max(0, min((number or 1) - 1, engine.deals_played))
+        try:
+            at = type(engine).from_record(
+                engine.record(after, through=after),
+                players=list(names),
+                first_dealer=sheet.first_dealer,
+                options=options,
+            )
+            return at.add(entry.read_deal(data, players=len(names), options=options)).summary
+        except (RuleError, ValueError):  # ValueError: UnreadableRecord among them
+            return str(_("This version does not fit the deals before it any more."))
+
+    def words(event: SheetEvent, data: object) -> str:
+        if data is None:
+            return ""
+        if event.kind in DEAL_EVENTS:
+            return deal_words(data, event.number)
+        if event.kind == SheetEvent.DATED and isinstance(data, dict):
+            day = parse_date(str(data.get("played_on", "")))
+            # As the page writes its other days (the stamps): "1. Dezember 2026".
+            return date_format(day, _("j M Y")) if day else ""
+        if event.kind == SheetEvent.HANDS and isinstance(data, dict):
+            hands = data.get("hands")
+            if hands is None:
+                return str(_("none: played to the target"))
+            return ngettext("%(hands)s hand", "%(hands)s hands", hands) % {
+                "hands": number_format(hands)
+            }
+        return ""
+
+    def as_json(data: object) -> str:
+        return "" if data is None else json.dumps(data, indent=1, ensure_ascii=False)
+
+    return [
+        HistoryLine(
+            event=event,
+            before=words(event, event.before),
+            after=words(event, event.after) if event.kind != SheetEvent.STARTED else "",
+            before_json=as_json(event.before),
+            after_json=as_json(event.after) if event.kind != SheetEvent.STARTED else "",
+        )
+        for event in events
+    ]

@@ -928,7 +928,7 @@ def sheet_history(request: HttpRequest, token: str) -> HttpResponse:
             "sheet": sheet,
             "game": GAMES[sheet.game],
             "players": selectors.seat_names(sheet),
-            "events": events,
+            "lines": selectors.history(sheet, events),
             "recoverable": services.RECOVERABLE,
         },
     )

@@ -3,6 +3,7 @@ write a day ("1. Dezember 2026" in German, after wording.day), not "1 Dez 2026".
 
 from __future__ import annotations
 
+import datetime
 import re
 
 import pytest
@@ -31,14 +32,52 @@ def test_the_history_writes_its_days_as_the_other_pages_do(client, language):
         assert re.fullmatch(re.escape(today) + r", \d\d:\d\d:\d\d\s*", stamp), stamp
 
 
+@pytest.mark.parametrize(
+    ("language", "grand", "lost", "day"),
+    [
+        ("en", "Ana: Grand with 1, won, +48", "Ana: Grand with 1, lost, −96", "1 Dec 2026"),
+        (
+            "de",
+            "Ana: Grand mit 1, gewonnen, +48",
+            "Ana: Grand mit 1, verloren, −96",
+            "1. Dezember 2026",
+        ),
+        (
+            "eo",
+            "Ana: Grando kun 1, gajnita, +48",
+            "Ana: Grando kun 1, perdita, −96",
+            "1-a de decembro 2026",
+        ),
+    ],
+)
+def test_the_history_says_each_change_in_words(client, language, grand, lost, day):
+    """Found reading a sheet's history in German: "Before" and "After" showed Python's
+    data ({'bid': 18, 'declarer': 0, 'game': 'grand', 'outcome': 'won', …} and
+    {'played_on': '2026-12-01'}). Each version of a deal is now said as the sheet lists
+    it, scored at its place, and a day in the reader's format; the API's JSON stays one
+    tap away for whoever wants every field."""
+    sheet = services.sheet_create(game="skat", players=["Ana", "Ben", "Cem"])
+    services.hand_record(sheet=sheet, data=GRAND_WON)
+    services.hand_correct(sheet=sheet, number=1, data={**GRAND_WON, "outcome": "lost"})
+    services.sheet_set_played_on(sheet=sheet, played_on=datetime.date(2026, 12, 1))
+    page = client.get(f"/{language}/s/{sheet.edit_token}/history/").content.decode()
+    changes = re.findall(r"<dd>([^<]*)</dd>", page)
+    with translation.override(language):
+        today = formats.date_format(timezone.localdate(), gettext("j M Y"))
+    # Newest first: the day, the correction (before, after), the deal as entered.
+    assert changes == [today, day, grand, lost, grand]
+    assert "{&#x27;" not in page
+    assert "{'" not in page
+    # As the API records it: JSON, the API's own words.
+    assert "&quot;outcome&quot;: &quot;lost&quot;" in page
+
+
 JUST_NOW = {"en": "just now", "de": "gerade eben", "eo": "ĵus"}
 NO_TIME = re.compile(r"\b0 (minutes|Minuten|minutoj)")
 
 
 @pytest.mark.parametrize("language", ["en", "de", "eo"])
 def test_a_sheet_started_under_a_minute_ago_was_started_just_now(client, language):
-    import datetime
-
     from games.session_keys import STARTED
 
     form_page = client.get(f"/{language}/new/manipulation/").content.decode()
