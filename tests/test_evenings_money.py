@@ -6,6 +6,7 @@ prize list and the cash box; bad input is refused and changes nothing."""
 from __future__ import annotations
 
 import datetime
+import html
 from decimal import Decimal as D
 
 import pytest
@@ -332,6 +333,40 @@ def test_the_money_rules_are_set_from_the_page_and_bad_ones_are_refused(client):
     assert accounts.rules_of(Evening.objects.get()).entry_fee == D("6.00")
 
 
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [
+        ("en", 'The entry fee is an amount such as "6.00", not 10,5,0.'),
+        ("de", 'Das Startgeld ist ein Betrag wie "6,00", nicht 10,5,0.'),
+        ("eo", 'La enirkotizo estas monsumo kiel "6,00", ne 10,5,0.'),
+    ],
+)
+def test_an_amount_that_does_not_read_is_named_as_typed_with_an_example_to_follow(
+    client, language, says
+):
+    """An audit of the German pages: the example was "6.00" beside a form that shows
+    "6,00", and what was typed came back changed ("10," as "10.", so "nicht 10..")."""
+    e = evening()
+    url = f"/{language}/e/{e.organiser_token}/money/rules"
+    form = {
+        "version": Evening.objects.get().version,
+        "money-keeps_money": "on",
+        "money-currency": "EUR",
+        "money-entry_fee": "10,5,0",
+        "money-count": "per_table",
+        "money-curve": "linear",
+        "money-round_to": "1",
+        "money-ties": "split",
+    }
+    refused = client.post(url, form)
+    assert refused.status_code == 400
+    assert html.escape(says, quote=True) in refused.content.decode()
+    prize = client.post(url, {**form, "money-entry_fee": "6", "money-series_prize": "10,"})
+    assert prize.status_code == 400
+    assert "10.." not in prize.content.decode()
+    assert Evening.objects.get().money == {}
+
+
 def test_the_new_evening_page_starts_with_money_and_an_owner_keeps_it_for_the_circle(client):
     owner = User.objects.create_user("olga", "o@example.org", "pw-long-enough-1")
     circle = circle_services.circle_create(owner=owner, name="Club", player_name="Olga")
@@ -550,5 +585,12 @@ def test_every_player_sees_the_money_rules_on_the_ranking_and_nobodys_bill(clien
     accounts.payment_add(evening=e, player=e.players.first(), amount="6")
     page = client.get(f"/en/r/{e.view_token}/").content.decode()
     assert "Money: Entry fee €6.00 · €0.50 per lost game from lost game 1 on" in page
+    # The sentence ends with its full stop, no space before it (an audit found
+    # "… je Durchgang ." in German and Esperanto, and in English alike).
+    assert "from lost game 4 on. <a" in page
+    german = client.get(f"/de/r/{e.view_token}/").content.decode()
+    line = german[german.index("Geld:") :].split("<a", 1)[0]
+    assert line.endswith(". "), line
+    assert " ." not in line
     assert "Paid" not in page
     assert "Owes" not in page

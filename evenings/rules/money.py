@@ -108,7 +108,7 @@ def read_amount(
     if not isinstance(value, str):
         problems.add(where, _('{what} is an amount such as "6.00".', what=what))
         return None
-    text = value.strip()
+    typed = text = value.strip()
     if text.count(",") == 1 and "." not in text:
         text = text.replace(",", ".")  # typed as "6,00" where a comma is the point
     if text.startswith(("-", "−")):
@@ -117,7 +117,7 @@ def read_amount(
     found = _AMOUNT.fullmatch(text)
     if not found:
         problems.add(
-            where, _('{what} is an amount such as "6.00", not {got}.', what=what, got=text)
+            where, _('{what} is an amount such as "6.00", not {got}.', what=what, got=typed)
         )
         return None
     decimals = found.group(2) or ""
