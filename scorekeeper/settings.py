@@ -321,8 +321,9 @@ def _forwarded_allow_ips() -> list[str]:
 FORWARDED_ALLOW_IPS = _forwarded_allow_ips()
 
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    # Django's checks, with their messages in the app's words (accounts/validators.py).
+    {"NAME": "accounts.validators.UserAttributeSimilarityValidator"},
+    {"NAME": "accounts.validators.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]

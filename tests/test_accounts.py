@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import logging
 import re
 import subprocess
@@ -231,7 +232,7 @@ def test_signup_requires_an_email(client):
     [
         ("password", "password", "This password is too common."),
         ("12345678901", "12345678901", "This password is entirely numeric."),
-        ("short1!", "short1!", "This password is too short."),
+        ("short1!", "short1!", "This password is too short: it needs at least 8 characters."),
         (PASSWORD, PASSWORD + "x", "The two passwords are not the same."),
     ],
 )
@@ -241,6 +242,36 @@ def test_signup_refuses_weak_or_mismatched_passwords(client, password1, password
     assert message in response.content.decode()
     assert not User.objects.exists()
     assert _logged_in_user_id(client) is None
+
+
+@pytest.mark.parametrize(
+    ("language", "short", "like"),
+    [
+        (
+            "de",
+            "Dieses Passwort ist zu kurz: Es braucht mindestens 8 Zeichen.",
+            "Dieses Passwort ähnelt zu sehr dem Feld „Benutzername“.",
+        ),
+        (
+            "eo",
+            "Ĉi tiu pasvorto estas tro mallonga: ĝi bezonas almenaŭ 8 signojn.",
+            "Ĉi tiu pasvorto tro similas al via salutnomo.",
+        ),
+    ],
+)
+def test_password_problems_are_said_in_the_readers_language(client, language, short, like):
+    """An audit of the Esperanto pages: Django 5.2's reworded "too short" message has no
+    Esperanto in Django's own catalogue, so it came in English; and Django's German for
+    "too similar" lacked its article ("zu ähnlich zu Benutzername")."""
+    url = f"/{language}/accounts/signup/"
+    form = {"username": "bertrandolino", "email": "b@example.org"}
+    too_short = client.post(url, {**form, "password1": "kurz1!", "password2": "kurz1!"})
+    assert html.escape(short, quote=False) in too_short.content.decode()
+    alike = "bertrandolino7"
+    too_like = client.post(url, {**form, "password1": alike, "password2": alike})
+    assert html.escape(like, quote=False) in too_like.content.decode()
+    assert "This password" not in too_short.content.decode() + too_like.content.decode()
+    assert not User.objects.exists()
 
 
 def test_signup_errors_sit_next_to_their_field(client, ana):
