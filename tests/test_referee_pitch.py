@@ -447,6 +447,32 @@ def test_hand_scorer_reports_every_problem_at_once(client):
     assert 'The ace goes to team "A" or "B", or is "out" of play; got "C".' in problems
 
 
+@pytest.mark.parametrize(
+    ("language", "moon", "out"),
+    [
+        (
+            "de",
+            'biete "Mond" (in der API: "moon").',
+            'oder ist "Aus" (nicht im Spiel; in der API: "out"); angegeben: "C".',
+        ),
+        (
+            "eo",
+            'ofertu "Luno" (en la API: "moon").',
+            'aŭ estas "For" (ekster la ludo; en la API: "out"); donita: "C".',
+        ),
+    ],
+)
+def test_problems_name_the_buttons_the_reader_sees(client, language, moon, out):
+    """An audit of the German page: its buttons read "Mond" and "Aus" while the problems
+    told the reader to "bid 'moon'" and to choose "out" (the API's words, which they
+    still name for whoever sends JSON)."""
+    url = HAND.replace("/en/", f"/{language}/", 1)
+    response, page = _page(client, url, {"bid": "10", "point_ace": "C"})
+    assert response.status_code == 422
+    assert moon in page
+    assert out in page
+
+
 def test_reading_the_hand_form_keeps_text_that_is_not_a_number_for_the_referee():
     query = QueryDict("bid=Moon&pitcher_team=b&point_ace=OUT&before_B=%C2%B2&target=+21+")
     assert read_hand(query) == {
