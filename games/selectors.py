@@ -236,9 +236,10 @@ def history(sheet: Sheet, events: list[SheetEvent]) -> list[HistoryLine]:
             hands = data.get("hands")
             if hands is None:
                 return str(_("none: played to the target"))
-            return ngettext("%(hands)s hand", "%(hands)s hands", hands) % {
-                "hands": number_format(hands)
-            }
+            if isinstance(hands, int) and not isinstance(hands, bool):
+                return ngettext("%(hands)s hand", "%(hands)s hands", hands) % {
+                    "hands": number_format(hands)
+                }
         return ""
 
     def as_json(data: object) -> str:

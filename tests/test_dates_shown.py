@@ -72,6 +72,32 @@ def test_the_history_says_each_change_in_words(client, language, grand, lost, da
     assert "&quot;outcome&quot;: &quot;lost&quot;" in page
 
 
+def test_the_history_says_a_number_of_hands_and_reads_its_own_data_as_input(client):
+    """A Pitch game set to end after 12 hands: "none: played to the target" became
+    "12 hands". A change whose kept data does not read (written by hand into the
+    database) is said as "—", with its JSON beside it, and never fails the page; a
+    deal version that no longer fits the deals before it says so."""
+    from games.models import SheetEvent
+
+    sheet = services.sheet_create(game="pitch", players=["Ana", "Ben", "Cem", "Dee"])
+    services.sheet_end_after(sheet=sheet, hands=12)
+    SheetEvent.objects.create(sheet=sheet, kind="hands", before={"hands": "x"}, after={})
+    SheetEvent.objects.create(sheet=sheet, kind="dated", before={"played_on": 7}, after=[])
+    SheetEvent.objects.create(sheet=sheet, kind="entered", number=1, after={"bid": "moon?"})
+    page = client.get(f"/en/s/{sheet.edit_token}/history/")
+    assert page.status_code == 200
+    changes = re.findall(r"<dd>([^<]*)</dd>", page.content.decode())
+    assert changes == [
+        "This version does not fit the deals before it any more.",
+        "—",  # a day that is a number,
+        "—",  # and one that is a list
+        "—",  # hands that are text
+        "none: played to the target",  # no hands said: to the target
+        "none: played to the target",
+        "12 hands",
+    ]
+
+
 JUST_NOW = {"en": "just now", "de": "gerade eben", "eo": "ĵus"}
 NO_TIME = re.compile(r"\b0 (minutes|Minuten|minutoj)")
 
