@@ -213,6 +213,9 @@ def penalty_of(cards: Iterable[Card]) -> int:
 
 # Every card of both decks left in hands at once: the most a round can cost in total.
 WORST_PENALTY = penalty_of(MANIPULATION_DECK.cards)
+# A round a player ended by melding their last card leaves a meld on the table: three
+# cards at the least, 5 points each at the cheapest (Manipulation rules, "Melds").
+CHEAPEST_MELD = SMALLEST_MELD * 5
 
 
 # --------------------------------------------------------------------------- melds
@@ -1330,6 +1333,20 @@ def score_round_from_penalties(
                 "({most}).",
                 total=total,
                 most=WORST_PENALTY,
+            ),
+        )
+    elif not problems and len(zero) == 1 and total > WORST_PENALTY - CHEAPEST_MELD:
+        problems.add(
+            "penalties",
+            _(
+                # Translators: {name} went out; {most} is every card of both decks less
+                # the cheapest meld (three cards of 5 points).
+                "Together these penalties come to {total}, but {name} went out by melding "
+                "their last card, so at least one meld of three cards (15 points or more) "
+                "is on the table: the hands hold at most {most}.",
+                total=total,
+                name=zero[0],
+                most=WORST_PENALTY - CHEAPEST_MELD,
             ),
         )
     _check_scores_before(penalties, scores_before, options, problems)

@@ -1165,6 +1165,21 @@ PENALTY_PROBLEMS = [
         ],
         id="together-more-than-both-decks",
     ),
+    # Melds are 3 cards or more, and the round ends when a player melds their last card
+    # (Manipulation rules, "Melds", "Deal and play"): a meld of at least 15 points is on
+    # the table then, so the hands hold at most 760 - 15 = 745 (independent audit).
+    pytest.param(
+        {"Ana": 750, "Ben": 0, "Cem": 5},
+        [
+            (
+                "penalties",
+                "Together these penalties come to 755, but Ben went out by melding their "
+                "last card, so at least one meld of three cards (15 points or more) is on the "
+                "table: the hands hold at most 745.",
+            )
+        ],
+        id="more-than-the-hands-can-hold-beside-a-meld",
+    ),
     pytest.param(
         {"Ana": 5, "Ben": 0},
         [("penalties", "Manipulation is played by 3 to 5 players; this round has 2.")],
@@ -1181,10 +1196,20 @@ def test_score_round_from_penalties_reports_every_problem(penalties, expected):
 
 
 def test_worst_possible_round_is_accepted():
-    # Penalties: all 104 cards in the hands of the players who did not go out.
+    # Penalties: every card but the cheapest meld (three 5-point cards, the one Ben went
+    # out with at the least) in the hands of the players who did not go out.
     result = score_round_from_penalties(
-        penalties={"Ana": 755, "Ben": 0, "Cem": 5}, options=ManipulationOptions(target=300)
+        penalties={"Ana": 740, "Ben": 0, "Cem": 5}, options=ManipulationOptions(target=300)
     )
-    assert result.scores_after == {"Ana": 755, "Ben": 0, "Cem": 5}
+    assert result.scores_after == {"Ana": 740, "Ben": 0, "Cem": 5}
     assert result.game_over is True
     assert result.winners == ("Ben",)
+
+
+def test_a_round_nobody_went_out_of_may_hold_every_card():
+    # Nobody went out (the stock ran out, option stock_out): the table may be empty, so
+    # every card of both decks may be in the hands (Manipulation rules, "Deal and play").
+    result = score_round_from_penalties(
+        penalties={"Ana": 750, "Ben": 5, "Cem": 5}, options=ManipulationOptions(target=300)
+    )
+    assert result.scores_after == {"Ana": 750, "Ben": 5, "Cem": 5}
