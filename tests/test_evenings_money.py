@@ -333,6 +333,22 @@ def test_the_money_rules_are_set_from_the_page_and_bad_ones_are_refused(client):
     assert accounts.rules_of(Evening.objects.get()).entry_fee == D("6.00")
 
 
+def _rules_form(**fields: str) -> dict[str, object]:
+    """The money rules page's form as sent: its choices as the page starts them, the
+    evening's version, and ``fields`` (without their "money-" prefix)."""
+    form: dict[str, object] = {
+        "version": Evening.objects.get().version,
+        "money-keeps_money": "on",
+        "money-currency": "EUR",
+        "money-count": "per_table",
+        "money-curve": "linear",
+        "money-round_to": "1",
+        "money-ties": "split",
+    }
+    form.update({f"money-{name}": value for name, value in fields.items()})
+    return form
+
+
 @pytest.mark.parametrize(
     ("language", "says"),
     [
@@ -348,16 +364,7 @@ def test_an_amount_that_does_not_read_is_named_as_typed_with_an_example_to_follo
     "6,00", and what was typed came back changed ("10," as "10.", so "nicht 10..")."""
     e = evening()
     url = f"/{language}/e/{e.organiser_token}/money/rules"
-    form = {
-        "version": Evening.objects.get().version,
-        "money-keeps_money": "on",
-        "money-currency": "EUR",
-        "money-entry_fee": "10,5,0",
-        "money-count": "per_table",
-        "money-curve": "linear",
-        "money-round_to": "1",
-        "money-ties": "split",
-    }
+    form = _rules_form(entry_fee="10,5,0")
     refused = client.post(url, form)
     assert refused.status_code == 400
     assert html.escape(says, quote=True) in refused.content.decode()
@@ -422,18 +429,7 @@ def test_the_money_form_starts_from_amounts_in_the_readers_format(client, langua
     assert kept["tier_2_amount"] == f"1{mark}00"
     assert kept["amounts"] == f"12{mark}50 7{mark}00"
     before = accounts.rules_of(Evening.objects.get())
-    form = {f"money-{name}": value for name, value in kept.items()}
-    form.update(
-        {
-            "version": Evening.objects.get().version,
-            "money-keeps_money": "on",
-            "money-currency": "EUR",
-            "money-count": "per_table",
-            "money-curve": "manual",
-            "money-round_to": "1",
-            "money-ties": "split",
-        }
-    )
+    form = _rules_form(**kept, curve="manual")
     assert client.post(url, form).status_code == 302
     assert accounts.rules_of(Evening.objects.get()) == before
 
