@@ -348,7 +348,9 @@ def _refused(
     for problem in error.problems:
         messages.error(request, problem.message)
     context = _board_context(request, evening)
-    context["adding"] = adding
+    if adding:  # the name box keeps the focus, and the name refused to mend it
+        context["adding"] = True
+        context["typed_name"] = request.POST.get("name", "")
     return _secret(render(request, "evenings/board.html", context, status=400))
 
 
