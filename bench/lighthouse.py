@@ -20,7 +20,10 @@ headers: the long tasks Chromium shows for any page on this machine ("Unattribut
 the new page's start; with the app's Cross-Origin-Opener-Policy, a renderer process of
 its own), as a floor to read the sheet page's against; and the sheet page itself with
 its scripts taken out (its HTML and style sheets, the same headers): what the document
-alone costs. They count for nothing. Each report is kept as JSON under bench/.lighthouse/reports/ for a closer look.
+alone costs. They count for nothing. For the sheet page and the floors it keeps
+Lighthouse's trace too (with Chromium's font events) and prints each run's first
+render: the task's length, the thread's own part of it, and the font lookups in it.
+Each report is kept as JSON under bench/.lighthouse/reports/ for a closer look.
 
 Options: --only NAME (a page, as listed; repeatable), --runs N (each page N times,
 the median run by performance score reported: Lighthouse's numbers vary from run to
@@ -123,7 +126,49 @@ def warm(targets: dict[str, str]) -> None:
                     response.read()
 
 
-def audit(binary: Path, name: str, url: str, run: int = 0) -> dict:
+def first_render(trace: Path) -> dict | None:
+    """The page's first render in a saved trace: the main-thread task that first lays
+    out more than a handful of boxes, its length (this machine's wall time, as
+    Lighthouse reads it, and the thread's own), and what of it went to asking for fonts
+    (FontCache::GetFontPlatformData: on Linux each font, size and weight met for the
+    first time is asked of Chromium's browser process, and the renderer waits)."""
+    events = json.loads(trace.read_text())
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    complete = [event for event in events if event.get("ph") == "X"]
+    layouts = [
+        event
+        for event in complete
+        if event["name"] == "Layout"
+        and (event.get("args", {}).get("beginData") or {}).get("totalObjects", 0) > 20
+    ]
+    if not layouts:
+        return None
+    layout = min(layouts, key=lambda event: event["ts"])
+    thread = (layout["pid"], layout["tid"])
+
+    def within(event: dict, outer: dict) -> bool:
+        return (event["pid"], event["tid"]) == thread and (
+            outer["ts"] <= event["ts"] <= outer["ts"] + outer["dur"]
+        )
+
+    tasks = [event for event in complete if event["name"] == "RunTask" and within(layout, event)]
+    if not tasks:
+        return None
+    task = max(tasks, key=lambda event: event["dur"])
+    lookups = [
+        event
+        for event in complete
+        if event["name"] == "FontCache::GetFontPlatformData" and within(event, task)
+    ]
+    return {
+        "ms": task["dur"] / 1000,
+        "thread_ms": task.get("tdur", 0) / 1000,
+        "font_lookups": len(lookups),
+        "font_ms": sum(event["dur"] for event in lookups) / 1000,
+    }
+
+
+def audit(binary: Path, name: str, url: str, run: int = 0, trace: bool = False) -> dict:
     reports = HERE / "reports"
     reports.mkdir(parents=True, exist_ok=True)
     report = reports / (name.replace(" ", "-") + (f"-{run + 1}" if run else "") + ".json")
@@ -138,6 +183,10 @@ def audit(binary: Path, name: str, url: str, run: int = 0) -> dict:
         "--no-first-run --disable-background-networking --disable-component-update "
         "--disable-sync",
     ]
+    if trace:
+        # The trace is kept beside the report (<report>-0.trace.json), with Chromium's
+        # font events in it.
+        command += ["--save-assets", "--additional-trace-categories=fonts"]
     # Chromium's trace now and then misses the page's start (NO_NAVSTART): run again.
     for attempt in range(3):
         done = subprocess.run(command, env={**os.environ, "CHROME_PATH": CHROMIUM}, check=False)
@@ -154,8 +203,12 @@ def audit(binary: Path, name: str, url: str, run: int = 0) -> dict:
         (round(item["duration"]), item["url"], round(item["startTime"]))
         for item in (audits["long-tasks"].get("details") or {}).get("items", [])
     ]
+    render = None
+    if trace:
+        render = first_render(report.with_name(report.stem + "-0.trace.json"))
     return {
         **scores,
+        "render": render,
         "tbt": round(audits["total-blocking-time"]["numericValue"]),
         "longest": max((duration for duration, _, _ in tasks), default=0),
         "fcp": round(audits["first-contentful-paint"]["numericValue"]),
@@ -227,6 +280,15 @@ def served(page: str, headers: dict[str, str]) -> tuple[str, http.server.Threadi
     return f"http://127.0.0.1:{server.server_address[1]}/", server
 
 
+def describe(render: dict | None) -> str:
+    if render is None:
+        return "no layout of more than 20 boxes"
+    return (
+        f"{render['ms']:.1f} ms (thread {render['thread_ms']:.1f} ms), "
+        f"{render['font_lookups']} font lookups taking {render['font_ms']:.1f} ms"
+    )
+
+
 def short(url: str) -> str:
     """A URL without the server's address."""
     path = url.split("//", 1)[-1].partition("/")[2]
@@ -276,8 +338,11 @@ def main() -> int:
             f"{'TBT ms':>7} {'longest task ms':>16} {'KB sent':>8}"
         )
         sheet = None
+        sheet_renders: list[dict | None] = []
         for name, url in targets.items():
-            runs = [audit(binary, name, url, run) for run in range(options.runs)]
+            runs = [
+                audit(binary, name, url, run, trace=name == SHEET) for run in range(options.runs)
+            ]
             runs.sort(key=lambda each: each["performance"])
             scores = runs[len(runs) // 2]
             spread = ""
@@ -300,6 +365,7 @@ def main() -> int:
             ]
             if name == SHEET:
                 sheet = scores
+                sheet_renders = [each["render"] for each in runs]
                 failed += [
                     f"{name}: {key} {scores[key]} over {limit}"
                     for key, limit in SHEET_LIMITS.items()
@@ -313,6 +379,12 @@ def main() -> int:
             )
             for duration, url, start in sheet["tasks"] or [(0, "none", 0)]:
                 print(f"  {duration:>5} ms  at {start:>5} ms  {short(url) or '(the page)'}")
+            print(
+                f"{SHEET}, its first render run by run (this machine's time: the task, "
+                "the thread's own part, and the renderer asking for fonts):"
+            )
+            for render in sheet_renders:
+                print(f"  {describe(render)}")
             print(f"{SHEET}, first load as transferred:")
             for size, url in sorted(sheet["requests"], reverse=True):
                 print(f"  {size:>7} B  {short(url)}")
@@ -327,7 +399,9 @@ def main() -> int:
             for label, html, served_with in floors:
                 url, floor_server = served(html, served_with)
                 try:
-                    floor = [audit(binary, "floor", url, run) for run in range(options.runs)]
+                    floor = [
+                        audit(binary, "floor", url, run, trace=True) for run in range(options.runs)
+                    ]
                 finally:
                     floor_server.shutdown()
                 print(f"{label}: tasks of 50 ms or more, run by run:")
@@ -335,7 +409,7 @@ def main() -> int:
                     tasks = ", ".join(
                         f"{duration} ms {short(url)}" for duration, url, _ in run["tasks"]
                     )
-                    print(f"  {tasks or 'none'}")
+                    print(f"  {tasks or 'none'}; first render: {describe(run['render'])}")
     finally:
         server.terminate()
         server.wait(timeout=30)
