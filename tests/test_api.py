@@ -194,6 +194,30 @@ def test_skat_result_from_trick_cards_counts_the_skat_for_the_declarer(client):
             None,
             422,
         ),
+        # No card is worth 1 (card values 11, 10, 4, 3, 2, 0): the skat alone never
+        # holds 9, and 119 would leave the defenders exactly 1 point.
+        (
+            {
+                "game": "clubs",
+                "bid": 18,
+                "matadors": {"with": 1},
+                "declarer_points": 9,
+                "declarer_tricks": 0,
+            },
+            "declarer_points",
+            422,
+        ),
+        (
+            {
+                "game": "clubs",
+                "bid": 18,
+                "matadors": {"with": 1},
+                "declarer_points": 119,
+                "declarer_tricks": 9,
+            },
+            "declarer_points",
+            422,
+        ),
         # Card points run from 0 to 120.
         (
             {

@@ -21,7 +21,7 @@ from typing import Literal, NamedTuple
 
 from .cards import SKAT_DECK, SUIT_NAMES, Card, labels
 from .errors import Explanation, ProblemCollector, RuleError, Step
-from .text import _, join, ngettext, pgettext
+from .text import Message, _, join, ngettext, pgettext
 from .words import capitalised, joined, signed
 
 # Titles of the rule book's sections.
@@ -550,6 +550,17 @@ def _possible_points(tricks: int) -> tuple[int, int]:
     return sum(_SORTED_CARD_POINTS[:held]), sum(_SORTED_CARD_POINTS[-held:])
 
 
+@cache
+def reachable_points() -> tuple[frozenset[int], ...]:
+    """For n = 0…32: every card-point total some n cards of the deck can add up to. No
+    card is worth 1, and few cards leave gaps (two make 0, 2 to 8, 10 to 15 or 20 to 22)."""
+    sums: list[set[int]] = [{0}] + [set() for _ in _SORTED_CARD_POINTS]
+    for value in _SORTED_CARD_POINTS:
+        for count in range(len(_SORTED_CARD_POINTS), 0, -1):
+            sums[count] |= {total + value for total in sums[count - 1]}
+    return tuple(frozenset(each) for each in sums)
+
+
 def check_declaration(
     *,
     game: str,
@@ -870,6 +881,33 @@ def _play_from_outcome(
     return _Play(won, schneider, schwarz, None, None, (step,))
 
 
+def _no_such_sum(points: int, tricks: int | None) -> Message:
+    """Why no cards give the declarer ``points`` (with ``tricks`` tricks, if known)."""
+    if points == 1:
+        return _("No card is worth 1 point, so 1 card point is not possible.")
+    if points == ALL_POINTS - 1:
+        return _(
+            "{points} would leave the defenders exactly 1 card point, and no card is worth 1.",
+            points=points,
+        )
+    if not tricks:
+        return _(
+            "With no trick the declarer has only the 2 skat cards, and no 2 cards add up "
+            "to {points} card points.",
+            points=points,
+        )
+    return ngettext(
+        "With {n} trick and the skat the declarer holds {cards} cards, and no {cards} cards "
+        "add up to {points} card points.",
+        "With {n} tricks and the skat the declarer holds {cards} cards, and no {cards} cards "
+        "add up to {points} card points.",
+        tricks,
+        n=tricks,
+        cards=3 * tricks + 2,
+        points=points,
+    )
+
+
 def _check_points_and_tricks(
     points: int | None,
     tricks: int | None,
@@ -923,6 +961,13 @@ def _check_points_and_tricks(
                 )
             problems.add("declarer_points", text)
             points = None
+        elif points not in reachable_points()[3 * tricks + 2]:
+            problems.add("declarer_points", _no_such_sum(points, tricks))
+            points = None
+    if points is not None and tricks is None and points in (1, ALL_POINTS - 1):
+        # Whatever the tricks, one side would hold exactly 1 point.
+        problems.add("declarer_points", _no_such_sum(points, None))
+        points = None
     if points is not None and skat is not None:
         in_skat = count_points(skat)
         if points < in_skat or (tricks == 0 and points != in_skat):

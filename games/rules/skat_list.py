@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from .cards import SKAT_DECK
 from .errors import ProblemCollector, RuleError, Step
-from .skat import GAMES
+from .skat import CARD_POINTS, GAMES, reachable_points
 from .text import _, join, ngettext, pgettext
 from .words import capitalised, joined, number, signed
 
@@ -762,23 +762,11 @@ class RamschResult:
 
 
 def _card_point_values() -> list[int]:
-    worth = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2}
-    return [worth.get(c.rank, 0) for c in SKAT_DECK.cards]
+    return [CARD_POINTS[c.rank] for c in SKAT_DECK.cards]
 
 
 # How many cards of each value the deck has: 4 each of 11, 10, 4, 3, 2 and twelve 0s.
 _VALUE_COUNTS = tuple(sorted(Counter(_card_point_values()).items(), reverse=True))
-
-
-@cache
-def _reachable_points() -> tuple[frozenset[int], ...]:
-    """For n = 0…32: every card-point sum some n cards of the Skat deck can have."""
-    reachable: list[set[int]] = [set() for _ in range(len(SKAT_DECK) + 1)]
-    reachable[0].add(0)
-    for value in _card_point_values():
-        for n in range(len(SKAT_DECK) - 1, -1, -1):
-            reachable[n + 1] |= {s + value for s in reachable[n]}
-    return tuple(frozenset(sums) for sums in reachable)
 
 
 @lru_cache(maxsize=1024)
@@ -946,7 +934,7 @@ def _check_ramsch_piles(
 ) -> None:
     """Can the cards the players took really hold the card points they counted?"""
     cards = _pile_sizes(tricks, last_trick)
-    reachable = _reachable_points()
+    reachable = reachable_points()
     piles_ok = True
     for i, (n, have) in enumerate(zip(cards, points, strict=True)):
         if have not in reachable[n]:
@@ -982,7 +970,7 @@ def _pile_sizes(tricks: Sequence[int], last_trick: int) -> tuple[int, ...]:
 def _pile_message(
     player: int, tricks: int, cards: int, have: int, last_trick: int, names: Sequence[str] | None
 ) -> str:
-    sums = _reachable_points()[cards]
+    sums = reachable_points()[cards]
     if player == last_trick:
         held = ngettext("{n} trick and the skat", "{n} tricks and the skat", tricks, n=tricks)
     else:

@@ -1531,6 +1531,113 @@ REFUSALS = [
             )
         ],
     ),
+    # Card points (rules: A 11, 10 10, K 4, Q 3, J 2, 9/8/7 0): no card is worth 1,
+    # so neither side ever ends with exactly 1 point, and so many cards can only make
+    # so many sums.
+    (
+        "1-point",
+        {"game": "clubs", "bid": 18, "matadors": WITH_1, "declarer_points": 1},
+        [
+            (
+                "declarer_tricks",
+                "Give the number of tricks the declarer took with the card points; schwarz "
+                "depends on it.",
+            ),
+            ("declarer_points", "No card is worth 1 point, so 1 card point is not possible."),
+        ],
+    ),
+    (
+        "119-points-defenders-1",
+        {"game": "clubs", "bid": 18, "matadors": WITH_1, "declarer_points": 119},
+        [
+            (
+                "declarer_points",
+                "119 would leave the defenders exactly 1 card point, and no card is worth 1.",
+            ),
+        ],
+    ),
+    (
+        "119-points-with-9-tricks",
+        {
+            "game": "grand",
+            "bid": 24,
+            "matadors": WITH_1,
+            "declarer_points": 119,
+            "declarer_tricks": 9,
+        },
+        [
+            (
+                "declarer_points",
+                "119 would leave the defenders exactly 1 card point, and no card is worth 1.",
+            )
+        ],
+    ),
+    (
+        "1-point-no-trick",
+        {
+            "game": "clubs",
+            "bid": 18,
+            "matadors": WITH_1,
+            "declarer_points": 1,
+            "declarer_tricks": 0,
+        },
+        [("declarer_points", "No card is worth 1 point, so 1 card point is not possible.")],
+    ),
+    # Two cards make 0, 2 to 8, 10 to 15 or 20 to 22: never 9.
+    (
+        "9-points-no-trick",
+        {
+            "game": "clubs",
+            "bid": 18,
+            "matadors": WITH_1,
+            "declarer_points": 9,
+            "declarer_tricks": 0,
+        },
+        [
+            (
+                "declarer_points",
+                "With no trick the declarer has only the 2 skat cards, and no 2 cards add up "
+                "to 9 card points.",
+            )
+        ],
+    ),
+    # Five cards make 51 (A 10 10 10 10) or 52 (A A 10 10 10), never 50: four aces and
+    # a fifth card give 44 plus 0, 2, 3, 4 or 10.
+    (
+        "50-points-with-1-trick",
+        {
+            "game": "clubs",
+            "bid": 18,
+            "matadors": WITH_1,
+            "declarer_points": 50,
+            "declarer_tricks": 1,
+        },
+        [
+            (
+                "declarer_points",
+                "With 1 trick and the skat the declarer holds 5 cards, and no 5 cards add up "
+                "to 50 card points.",
+            )
+        ],
+    ),
+    # The defenders' one trick would hold 27 points: no three cards make 27.
+    (
+        "93-points-with-9-tricks",
+        {
+            "game": "clubs",
+            "bid": 18,
+            "matadors": WITH_1,
+            "declarer_points": 93,
+            "declarer_tricks": 9,
+        },
+        [
+            (
+                "declarer_points",
+                "With 9 tricks and the skat the declarer holds 29 cards, and no 29 cards add up "
+                "to 93 card points.",
+            )
+        ],
+    ),
     (
         "points-below-skat",
         {
