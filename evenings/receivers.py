@@ -11,7 +11,7 @@ from circles.models import Player
 from circles.signals import player_erased
 from evenings.locking import bump
 from evenings.models import EveningChange, EveningPlayer, EveningTable
-from evenings.services import table_from_sheet
+from evenings.services import refuse_deals_on_paper, table_from_sheet
 from games import privacy
 from games.models import Sheet
 from games.rules.sheet import SheetState
@@ -19,6 +19,8 @@ from games.signals import sheet_changed
 
 # "limited": a Pitch game given its number of hands (time called at a party night).
 CHANGES = ("started", "entered", "corrected", "removed", "restored", "limited")
+# The changes that give a sheet a deal more.
+ADDING = ("entered", "restored")
 
 
 @receiver(sheet_changed, sender=Sheet, dispatch_uid="evenings-table-results")
@@ -36,7 +38,12 @@ def keep_table(*, sheet: Sheet, state: SheetState, change: str, **_: Any) -> Non
         table = (
             EveningTable.objects.select_related("series__evening").filter(sheet_id=sheet.pk).first()
         )
-    if table is None or table.paper:
+    if table is None:
+        return
+    if table.paper:
+        if change in ADDING:
+            # Refused in the sheet's own transaction: nothing of the deal is kept.
+            refuse_deals_on_paper(table)
         return
     table_from_sheet(table=table, sheet=sheet, state=state, change=change)
     # The sheet's page is drawn from this sheet after the write: it shows the table as

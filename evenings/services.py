@@ -841,6 +841,18 @@ def _locked_table(
 
 
 @retry_on_conflict
+def refuse_deals_on_paper(table: EveningTable) -> None:
+    """A table recorded from its paper list takes no deals on its sheet: a table has
+    either deals or a paper result (the other way round, table_paper_result)."""
+    raise RuleError(
+        _(
+            "Table %(table)s of series %(series)s was recorded from its paper list; a table "
+            "has either deals or a paper result, so its sheet takes no deals."
+        )
+        % {"table": table.number, "series": table.series.number}
+    )
+
+
 def table_paper_result(
     *,
     table: EveningTable,

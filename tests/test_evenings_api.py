@@ -13,6 +13,7 @@ from evenings.api import Draw, NewEvening, PaperResult, PlayerEntry, RollAdd
 from evenings.models import Evening, EveningTable, Series
 from evenings.rules import seating
 from games import services as sheet_services
+from games.models import Hand
 
 pytestmark = pytest.mark.django_db
 
@@ -110,6 +111,54 @@ def test_the_roll_the_draw_and_a_paper_table(client):
     assert "table_token" in read["series"][0]["tables"][0]
     viewed = client.get(base, HTTP_AUTHORIZATION=f"Bearer {made['view_token']}").json()
     assert "table_token" not in viewed["series"][0]["tables"][0]
+
+
+def test_a_paper_tables_sheet_takes_no_deals(client):
+    """api.md, Club evenings: "a table has either deals or a paper result". Once a
+    table is recorded from its paper list, its sheet refuses a deal (the API with its
+    table token, and the sheet's own form), keeps nothing of it, and its page says why
+    instead of offering the entry form. Found by an audit: the deal was stored and the
+    evening silently left it out."""
+    made = start(client, series_deals={"3": 3})
+    token, base = made["organiser_token"], f"/api/v1/evenings/{made['id']}"
+    post(client, base + "/players", {"names": ["A", "B", "C"]}, token)
+    table = post(client, base + "/series", {"seed": 1}, token).json()["tables"][0]
+    a, b, c = table["players"]
+    foot = [
+        {"player": a, "points": 48, "won": 1, "lost": 0},
+        {"player": b, "points": 0, "won": 0, "lost": 0},
+        {"player": c, "points": 0, "won": 0, "lost": 0},
+    ]
+    paper = post(client, base + "/series/1/tables/1/result", {"players": foot}, token)
+    assert paper.status_code == 200, paper.content
+    before = client.get(base, HTTP_AUTHORIZATION=f"Bearer {token}").json()
+
+    grand = {"declarer": 0, "game": "grand", "bid": 18, "matadors": {"with": 1}, "outcome": "won"}
+    refused = post(client, f"/api/v1/sheets/{table['sheet']}/hands", grand, table["table_token"])
+    assert refused.status_code == 422
+    message = refused.json()["errors"][0]["message"]
+    assert "recorded from its paper list" in message
+    assert "takes no deals" in message
+    page_url = f"/en/s/{table['table_token']}/"
+    page = client.get(page_url).content.decode()
+    assert "This table was recorded from its paper list." in page
+    assert 'name="declarer"' not in page
+    form = {
+        "mode": "game",
+        "declarer": "0",
+        "game": "grand",
+        "bid": "24",
+        "matadors_by": "count",
+        "matadors_direction": "with",
+        "matadors_count": "1",
+        "result_by": "outcome",
+        "outcome": "won",
+    }
+    typed = client.post(page_url, form)
+    assert typed.status_code == 422
+    assert "takes no deals" in typed.content.decode()
+    assert not Hand.objects.filter(sheet_id=table["sheet"]).exists()
+    assert client.get(base, HTTP_AUTHORIZATION=f"Bearer {token}").json() == before
 
 
 def test_a_table_token_writes_only_its_own_sheet(client):
