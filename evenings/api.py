@@ -539,7 +539,7 @@ def evening_json(request: HttpRequest, evening: Evening, *, organiser: bool) -> 
 
 
 def _player_json(
-    player: EveningPlayer | selectors.RollPlayer, settled: set[int] | None = None
+    player: EveningPlayer | selectors.RollPlayer, settled: set[int] | bool | None = None
 ) -> dict[str, Any]:
     body = {
         "player": player.pk,
@@ -549,16 +549,17 @@ def _player_json(
         "tags": list(player.tags),
     }
     if settled is not None:
-        # api.md's "paid": whether the player owes nothing more (organiser only).
-        body["paid"] = player.pk in settled
+        # api.md's "paid": whether the player owes nothing more (organiser only; on an
+        # evening that keeps no money nobody owes anything).
+        body["paid"] = settled if isinstance(settled, bool) else player.pk in settled
     return body
 
 
-def _settled(evening: Evening, view: selectors.EveningView | None = None) -> set[int] | None:
-    """The players who owe nothing more, for the organiser's answers (None: the
-    evening keeps no money)."""
+def _settled(evening: Evening, view: selectors.EveningView | None = None) -> set[int] | bool:
+    """The players who owe nothing more, for the organiser's answers (True: the
+    evening keeps no money, so every player)."""
     if not accounts.has_money(evening):
-        return None
+        return True
     return {line.player.pk for line in accounts.money_view(evening, view).lines if line.settled}
 
 
@@ -835,7 +836,7 @@ def evening_player(request: HttpRequest, evening_id: int, player_id: int) -> Jso
                 tags=data.tags or (),
                 expected_version=version,
             )
-            return 200, _player_json(updated)
+            return 200, _player_json(updated, _settled(evening))
 
         return _write(request, evening, update)
 

@@ -113,6 +113,31 @@ def test_the_roll_the_draw_and_a_paper_table(client):
     assert "table_token" not in viewed["series"][0]["tables"][0]
 
 
+def test_the_roll_says_paid_also_when_the_evening_keeps_no_money(client):
+    """api.md, Club evenings: the roll's entries each carry `player`, `name` and `paid`
+    (bool), and `money` is optional. Without money nobody owes anything: paid. The
+    organiser's answers carry it (the roll write, a player's PUT, the evening's read);
+    the view token's read does not (who has paid is the organiser's to see)."""
+    made = start(client)
+    token, base = made["organiser_token"], f"/api/v1/evenings/{made['id']}"
+    added = post(client, base + "/players", {"names": ["Ann", "Bo", "Cy"]}, token)
+    assert added.status_code == 201
+    assert [entry["paid"] for entry in added.json()["roll"]] == [True, True, True]
+    first = added.json()["roll"][0]["player"]
+    put = client.put(
+        f"{base}/players/{first}",
+        json.dumps({"team": "Blue"}),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+    )
+    assert put.status_code == 200, put.content
+    assert put.json()["paid"] is True
+    read = client.get(base, HTTP_AUTHORIZATION=f"Bearer {token}").json()
+    assert all(entry["paid"] is True for entry in read["roll"])
+    viewed = client.get(base, HTTP_AUTHORIZATION=f"Bearer {made['view_token']}").json()
+    assert all("paid" not in entry for entry in viewed["roll"])
+
+
 def test_a_paper_tables_sheet_takes_no_deals(client):
     """api.md, Club evenings: "a table has either deals or a paper result". Once a
     table is recorded from its paper list, its sheet refuses a deal (the API with its
