@@ -12,6 +12,7 @@ and the evening as it is now when the evening changed since that version.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -593,6 +594,18 @@ def _evening_for(request: HttpRequest, evening_id: int, *, write: bool) -> Eveni
     return evening
 
 
+def _fingerprint(request: HttpRequest) -> str:
+    """What an Idempotency-Key is held to: the request's JSON as parsed, as a sheet's
+    write is (games.services.fingerprint), so a retry that writes the same object with
+    its members in another order or other spacing is the same request."""
+    raw = request.body.decode("utf-8", "surrogatepass")
+    try:
+        body: object = json.loads(raw) if raw.strip() else None
+    except ValueError:
+        body = raw
+    return sheet_services.fingerprint(request.method or "", request.path, body)
+
+
 def _read(request: HttpRequest, declared: type[Request]) -> Any:
     try:
         return declared.read(Body(parse_json_object(request.body)))
@@ -644,7 +657,7 @@ def _write(
     key = request.headers.get("Idempotency-Key")
     digest = hashlib.sha256((bearer_token(request) or "").encode()).hexdigest()[:16]
     scope = f"evening:{evening.pk}:{digest}"
-    print_ = sheet_services.fingerprint(request.method or "", request.path, request.body.decode())
+    print_ = _fingerprint(request)
 
     def replayed() -> dict[str, Any]:
         assert replay is not None
@@ -731,7 +744,7 @@ def evenings(request: HttpRequest) -> JsonResponse:
     # Per account; without one per the caller's address (as a new sheet's key): nobody
     # elsewhere who learns the key gets this evening's organiser token back.
     scope = sheet_services.key_scope(user=request.user, client=client_ip(request), kind="evenings")
-    print_ = sheet_services.fingerprint("POST", request.path, request.body.decode())
+    print_ = _fingerprint(request)
     key = request.headers.get("Idempotency-Key")
 
     def created_now() -> dict[str, Any]:

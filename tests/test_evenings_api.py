@@ -205,6 +205,41 @@ def test_a_table_token_writes_only_its_own_sheet(client):
     assert [t["deals"] for t in read["series"][0]["tables"]] == [1, 0]
 
 
+def test_a_retry_of_the_same_json_in_another_order_is_the_same_request(client):
+    """api.md: evenings take an Idempotency-Key as sheets do ("the same key again
+    returns the first answer and stores nothing new"). A retry of the same JSON object,
+    written with its members in another order or other spacing (a client library
+    writing it anew), is the same request: the first answer, nothing stored twice, for
+    a roll write and for starting the evening. Found by an audit: it was refused as
+    "a different request" (the raw text was compared)."""
+    first = '{"game": "skat", "name": "Preisskat", "date": "DAY", "series": 2}'.replace(
+        "DAY", TODAY
+    )
+    again = '{"series":2,"date":"DAY","name":"Preisskat","game":"skat"}'.replace("DAY", TODAY)
+    key = {"HTTP_IDEMPOTENCY_KEY": "start-1"}
+    made = client.post("/api/v1/evenings", first, content_type="application/json", **key)
+    retried = client.post("/api/v1/evenings", again, content_type="application/json", **key)
+    assert made.status_code == retried.status_code == 201, retried.content
+    assert retried.json()["id"] == made.json()["id"]
+    assert Evening.objects.count() == 1
+    body = made.json()
+    token, base = body["organiser_token"], f"/api/v1/evenings/{body['id']}"
+    key = {"HTTP_IDEMPOTENCY_KEY": "roll-1", "HTTP_AUTHORIZATION": f"Bearer {token}"}
+    added = client.post(
+        base + "/players", '{"names": ["Ann", "Bo"]}', content_type="application/json", **key
+    )
+    repeated = client.post(
+        base + "/players", '{ "names" : [ "Ann","Bo" ] }', content_type="application/json", **key
+    )
+    assert added.status_code == repeated.status_code == 201, repeated.content
+    assert repeated.json() == added.json()
+    assert len(added.json()["roll"]) == 2
+    other = client.post(
+        base + "/players", '{"names": ["Cy"]}', content_type="application/json", **key
+    )
+    assert other.status_code == 422
+
+
 def test_a_retried_write_is_answered_once_and_if_match_refuses_a_stale_one(client):
     made = start(client)
     token, base = made["organiser_token"], f"/api/v1/evenings/{made['id']}"
