@@ -544,6 +544,11 @@ def _player_json(
 ) -> dict[str, Any]:
     body = {
         "player": player.pk,
+        # The circle's own id of the player (api.md: in a circle the roll is of the
+        # circle's players); null for a name typed at the door and off a circle. The
+        # evening's calls take "player", which is unique on the evening's roll even
+        # where a guest stands beside the circle's players.
+        "circle_player": player.circle_player_id,
         "name": player.name,
         "left": player.left,
         "team": player.team,

@@ -376,12 +376,14 @@ def evening_views(
     now = now or timezone.now()
     ids = [e.pk for e in evenings]
     players: dict[int, list[RollPlayer]] = {pk: [] for pk in ids}
-    for evening_id, pk, name, team, tags, left in (
+    for evening_id, pk, name, team, tags, left, circle_player in (
         EveningPlayer.objects.filter(evening_id__in=ids)
         .order_by("pk")
-        .values_list("evening_id", "pk", "name", "team", "tags", "left")
+        .values_list("evening_id", "pk", "name", "team", "tags", "left", "circle_player_id")
     ):
-        players[evening_id].append(RollPlayer(pk, name, team, tuple(tags or ()), left))
+        players[evening_id].append(
+            RollPlayer(pk, name, team, tuple(tags or ()), left, circle_player)
+        )
     series: dict[int, list[Series]] = {pk: [] for pk in ids}
     by_pk: dict[int, Series] = {}
     for one in Series.objects.filter(evening_id__in=ids).order_by("number"):
@@ -494,6 +496,7 @@ class RollPlayer:
     team: str
     tags: tuple[str, ...]
     left: bool
+    circle_player_id: int | None = None  # the circle's player, in a circle evening
 
 
 @dataclass
@@ -543,10 +546,12 @@ def board_view(evening: Evening, *, now: datetime.datetime | None = None) -> Boa
     series' seats with their tables (one); a hundred players are a hundred tuples."""
     now = now or timezone.now()
     players = [
-        RollPlayer(pk, name, team, tuple(tags or ()), left)
-        for pk, name, team, tags, left in EveningPlayer.objects.filter(evening=evening)
+        RollPlayer(pk, name, team, tuple(tags or ()), left, circle_player)
+        for pk, name, team, tags, left, circle_player in EveningPlayer.objects.filter(
+            evening=evening
+        )
         .order_by("pk")
-        .values_list("pk", "name", "team", "tags", "left")
+        .values_list("pk", "name", "team", "tags", "left", "circle_player_id")
     ]
     names = {p.pk: p.name for p in players}
     series = list(Series.objects.filter(evening=evening).order_by("number"))

@@ -138,6 +138,46 @@ def test_the_roll_says_paid_also_when_the_evening_keeps_no_money(client):
     assert all("paid" not in entry for entry in viewed["roll"])
 
 
+def test_a_circle_evenings_roll_names_each_circle_player(client):
+    """api.md, Club evenings: `{"players": [circle player ids]}` adds the circle's
+    players to the roll. Each entry names the circle's player (`circle_player`, its id
+    in the circle) beside `player`, the id the evening's calls take (unique on the
+    roll even where a name typed at the door stands beside the circle's players, and
+    the circle's ids could meet the evening's); a name typed at the door has none."""
+    from django.contrib.auth.models import User
+
+    from circles import services as circle_services
+
+    owner = User.objects.create_user("olga", "o@example.org", "pw-long-enough-1")
+    circle = circle_services.circle_create(owner=owner, name="Club", player_name="Olga")
+    members = [circle_services.player_add(circle=circle, name=n) for n in ("Ben", "Cem", "Dan")]
+    client.login(username="olga", password="pw-long-enough-1")
+    made = start(client, circle=circle.pk)
+    client.logout()
+    token, base = made["organiser_token"], f"/api/v1/evenings/{made['id']}"
+    ids = [p.pk for p in members]
+    added = post(client, base + "/players", {"players": ids}, token)
+    assert added.status_code == 201, added.content
+    guest = post(client, base + "/players", {"names": ["Gast"]}, token)
+    assert guest.status_code == 201, guest.content
+    roll = client.get(base, HTTP_AUTHORIZATION=f"Bearer {token}").json()["roll"]
+    assert [(e["name"], e["circle_player"]) for e in roll] == [
+        ("Ben", ids[0]),
+        ("Cem", ids[1]),
+        ("Dan", ids[2]),
+        ("Gast", None),
+    ]
+    assert [e["circle_player"] for e in added.json()["roll"]] == ids
+    loose = start(client)
+    typed = post(
+        client,
+        f"/api/v1/evenings/{loose['id']}/players",
+        {"names": ["Ann"]},
+        loose["organiser_token"],
+    )
+    assert typed.json()["roll"][0]["circle_player"] is None
+
+
 def test_a_paper_tables_sheet_takes_no_deals(client):
     """api.md, Club evenings: "a table has either deals or a paper result". Once a
     table is recorded from its paper list, its sheet refuses a deal (the API with its
