@@ -1216,6 +1216,21 @@ def score_round(
             names=joined(empty),
         )
         problems.add("hands", message)
+    elif len(empty) == 1 and sum(held.values()) > len(MANIPULATION_DECK) - SMALLEST_MELD:
+        # Going out is melding one's last card: a meld of three at least is on the table
+        # (as for penalties, score_round_from_penalties).
+        problems.add(
+            "hands",
+            _(
+                # Translators: {name} went out; {count} and {most} are numbers of cards.
+                "The hands hold {count} cards, but {name} went out by melding their last "
+                "card, so at least one meld of three cards is on the table: the hands hold "
+                "at most {most}.",
+                count=sum(held.values()),
+                name=empty[0],
+                most=len(MANIPULATION_DECK) - SMALLEST_MELD,
+            ),
+        )
     _check_scores_before(hands, scores_before, options, problems)
     problems.raise_if_any()
 

@@ -1004,6 +1004,9 @@ def test_round_without_anyone_going_out(options, line):
     assert result.explanation[texts(result).index(line)].rule == "manipulation-stock-out"
 
 
+# Both decks, card by card (each card twice).
+EVERY_CARD = [c.code for c in MANIPULATION_DECK.cards]
+
 HAND_PROBLEMS = [
     pytest.param(
         {"Ana": "2C", "Ben": ""},
@@ -1035,6 +1038,33 @@ HAND_PROBLEMS = [
         None,
         [("hands", "Only one player can go out, but Ana, Ben and Cem all have no cards left.")],
         id="three-went-out",
+    ),
+    # Going out is melding one's last card, and a meld is 3 cards or more (Manipulation
+    # rules, "Melds", "Deal and play"): with every card of both decks in the other hands,
+    # or all but two, nobody went out (independent audit; as for penalties, below).
+    pytest.param(
+        {"Ana": " ".join(EVERY_CARD[:52]), "Ben": " ".join(EVERY_CARD[52:]), "Cem": ""},
+        None,
+        [
+            (
+                "hands",
+                "The hands hold 104 cards, but Cem went out by melding their last card, so at "
+                "least one meld of three cards is on the table: the hands hold at most 101.",
+            )
+        ],
+        id="every-card-in-the-hands-beside-one-out",
+    ),
+    pytest.param(
+        {"Ana": " ".join(EVERY_CARD[:52]), "Ben": " ".join(EVERY_CARD[52:102]), "Cem": ""},
+        None,
+        [
+            (
+                "hands",
+                "The hands hold 102 cards, but Cem went out by melding their last card, so at "
+                "least one meld of three cards is on the table: the hands hold at most 101.",
+            )
+        ],
+        id="two-cards-on-the-table-beside-one-out",
     ),
     # Cards: two of each card, also spread over several hands.
     pytest.param(
