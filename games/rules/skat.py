@@ -551,12 +551,16 @@ def _possible_points(tricks: int) -> tuple[int, int]:
 
 
 @cache
-def reachable_points() -> tuple[frozenset[int], ...]:
-    """For n = 0…32: every card-point total some n cards of the deck can add up to. No
-    card is worth 1, and few cards leave gaps (two make 0, 2 to 8, 10 to 15 or 20 to 22)."""
-    sums: list[set[int]] = [{0}] + [set() for _ in _SORTED_CARD_POINTS]
-    for value in _SORTED_CARD_POINTS:
-        for count in range(len(_SORTED_CARD_POINTS), 0, -1):
+def reachable_points(without: tuple[int, ...] = ()) -> tuple[frozenset[int], ...]:
+    """For n = 0, 1, …: every card-point total some n cards of the deck can add up to,
+    the cards worth ``without`` (sorted; the skat's, say) left out. No card is worth 1,
+    and few cards leave gaps (two make 0, 2 to 8, 10 to 15 or 20 to 22)."""
+    values = list(_SORTED_CARD_POINTS)
+    for value in without:
+        values.remove(value)
+    sums: list[set[int]] = [{0}] + [set() for _ in values]
+    for value in values:
+        for count in range(len(values), 0, -1):
             sums[count] |= {total + value for total in sums[count - 1]}
     return tuple(frozenset(each) for each in sums)
 
@@ -908,6 +912,18 @@ def _no_such_sum(points: int, tricks: int | None) -> Message:
     )
 
 
+def _card_points(count: int) -> Message:
+    return ngettext("{n} card point", "{n} card points", count, n=count)
+
+
+def _fits_beside(skat: Sequence[Card], rest: int, tricks: int | None) -> bool:
+    """Can ``tricks`` tricks (any number, if not known) of the cards beside the skat
+    hold ``rest`` card points?"""
+    sums = reachable_points(tuple(sorted(CARD_POINTS[c.rank] for c in skat)))
+    counts = range(0, len(sums), 3) if tricks is None else (3 * tricks,)
+    return any(count < len(sums) and rest in sums[count] for count in counts)
+
+
 def _check_points_and_tricks(
     points: int | None,
     tricks: int | None,
@@ -988,6 +1004,36 @@ def _check_points_and_tricks(
                     skat=labels(skat),
                     in_skat=in_skat,
                     points=points,
+                ),
+            )
+        elif not _fits_beside(skat, points - in_skat, tricks):
+            # The tricks hold the rest, in cards other than the skat's.
+            problems.add(
+                "declarer_points",
+                _(
+                    # Translators: {skat} is the two skat cards, such as "J♣ 10♥".
+                    # {rest} is a number of card points ("1 card point").
+                    "With the skat ({skat}) holding {in_skat}, the declarer's tricks would "
+                    "hold {rest}, and no tricks of the other 30 cards add up to that.",
+                    skat=labels(skat),
+                    in_skat=in_skat,
+                    rest=_card_points(points - in_skat),
+                )
+                if tricks is None
+                else ngettext(
+                    # Translators: {skat} is the two skat cards, such as "J♣ 10♥"; {cards}
+                    # is the number of cards in {n} tricks; {rest} a number of card points
+                    # ("1 card point").
+                    "With the skat ({skat}) holding {in_skat}, the declarer's {n} trick "
+                    "would hold {rest}, and no {cards} of the other 30 cards add up to that.",
+                    "With the skat ({skat}) holding {in_skat}, the declarer's {n} tricks "
+                    "would hold {rest}, and no {cards} of the other 30 cards add up to that.",
+                    tricks,
+                    skat=labels(skat),
+                    in_skat=in_skat,
+                    n=tricks,
+                    rest=_card_points(points - in_skat),
+                    cards=3 * tricks,
                 ),
             )
     return len(problems.problems) == before

@@ -1620,6 +1620,81 @@ REFUSALS = [
             )
         ],
     ),
+    # With the skat known, the tricks hold the rest, in the 30 other cards (an
+    # independent audit): A♣ A♠ in the skat and one trick cannot make 23 (1 more
+    # point), no trick of three holds 40, and beside A♣ A♠ the defenders' one trick
+    # holds at most 32, so the declarer's nine at least 88.
+    (
+        "skat-aces-one-trick-23",
+        {
+            "game": "grand",
+            "bid": 18,
+            "matadors": WITH_1,
+            "skat": cards("AC AS"),
+            "declarer_points": 23,
+            "declarer_tricks": 1,
+        },
+        [
+            (
+                "declarer_points",
+                "With the skat (A♣ A♠) holding 22, the declarer's 1 trick would hold 1 card "
+                "point, and no 3 of the other 30 cards add up to that.",
+            )
+        ],
+    ),
+    (
+        "skat-blank-one-trick-40",
+        {
+            "game": "grand",
+            "bid": 18,
+            "matadors": WITH_1,
+            "skat": cards("7C 8C"),
+            "declarer_points": 40,
+            "declarer_tricks": 1,
+        },
+        [
+            (
+                "declarer_points",
+                "With the skat (7♣ 8♣) holding 0, the declarer's 1 trick would hold 40 card "
+                "points, and no 3 of the other 30 cards add up to that.",
+            )
+        ],
+    ),
+    (
+        "skat-aces-nine-tricks-87",
+        {
+            "game": "grand",
+            "bid": 18,
+            "matadors": WITH_1,
+            "skat": cards("AC AS"),
+            "declarer_points": 87,
+            "declarer_tricks": 9,
+        },
+        [
+            (
+                "declarer_points",
+                "With the skat (A♣ A♠) holding 22, the declarer's 9 tricks would hold 65 card "
+                "points, and no 27 of the other 30 cards add up to that.",
+            )
+        ],
+    ),
+    (
+        "skat-aces-tricks-unsaid-23",
+        {
+            "game": "grand",
+            "bid": 18,
+            "matadors": WITH_1,
+            "skat": cards("AC AS"),
+            "declarer_points": 23,
+        },
+        [
+            (
+                "declarer_points",
+                "With the skat (A♣ A♠) holding 22, the declarer's tricks would hold 1 card "
+                "point, and no tricks of the other 30 cards add up to that.",
+            )
+        ],
+    ),
     # The defenders' one trick would hold 27 points: no three cards make 27.
     (
         "93-points-with-9-tricks",

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.rules.cards import SKAT_DECK, Card
+from games.rules.errors import RuleError
 from games.rules.skat import (
     ANNOUNCEMENTS,
     BASE_VALUES,
@@ -153,3 +156,38 @@ def test_points_and_cards_tell_the_same_game(arguments):
     by_count["declarer_tricks"] = len(trick_cards) // 3
     again = score_game(**by_count)
     assert (again.won, again.score, again.levels) == (by_cards.won, by_cards.score, by_cards.levels)
+
+
+@cache
+def sums_of(count: int, left_out: frozenset[Card]) -> frozenset[int]:
+    """Every card-point total ``count`` cards of the deck make, ``left_out`` aside:
+    worked out here from the card values (A 11, 10 10, K 4, Q 3, J 2, 9/8/7 0)."""
+    worth = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2}
+    values = [worth.get(c.rank, 0) for c in SKAT_DECK.cards if c not in left_out]
+    sums: list[set[int]] = [{0}] + [set() for _ in values]
+    for value in values:
+        for n in range(len(values), 0, -1):
+            sums[n] |= {total + value for total in sums[n - 1]}
+    return frozenset(sums[count])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    skat=st.lists(st.sampled_from(SKAT_DECK.cards), min_size=2, max_size=2, unique=True),
+    tricks=st.integers(min_value=0, max_value=10),
+    points=st.integers(min_value=0, max_value=120),
+)
+def test_card_points_are_accepted_exactly_when_the_cards_can_make_them(skat, tricks, points):
+    # The declarer's card points are "tricks plus skat": with the skat known, the rest
+    # is what 3 × tricks of the 30 other cards hold, and anything else is refused
+    # (an independent audit found 23 with A♣ A♠ in the skat and one trick accepted).
+    in_skat = count_points(skat)
+    possible = {in_skat + rest for rest in sums_of(3 * tricks, frozenset(skat))}
+    arguments = {"game": "grand", "bid": 18, "matadors": Matadors("with", 1), "skat": skat}
+    try:
+        score_game(**arguments, declarer_points=points, declarer_tricks=tricks)
+    except RuleError:
+        accepted = False
+    else:
+        accepted = True
+    assert accepted == (points in possible), (skat, tricks, points)
