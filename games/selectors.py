@@ -38,13 +38,29 @@ def sheet_state(sheet: Sheet, hands: list[Hand] | None = None) -> SheetState:
     return replayed_engine(sheet, live_hands(sheet) if hands is None else hands).state
 
 
+class StoredDealRefused(RuleError):
+    """A deal kept on the sheet that the rules refuse now (they became stricter after it
+    was saved, as when card points no cards can make were first refused): the sheet
+    cannot be replayed past it. Writes answer it as any RuleError (422, the deal named);
+    a page that only reads the sheet says which deal it is and how to take it off
+    (scorekeeper.errors)."""
+
+    def __init__(self, sheet: Sheet, hand: Hand, error: RuleError) -> None:
+        super().__init__(error.prefixed(f"hands.{hand.number - 1}").problems)
+        self.sheet = sheet
+        self.hand = hand
+
+
 def replayed_engine(sheet: Sheet, hands: list[Hand]) -> Any:
     entry = GAMES[sheet.game]
     options = entry.sheet_options(sheet)
     names = seat_names(sheet)
     game_sheet = entry.new_sheet(names=names, first_dealer=sheet.first_dealer, options=options)
     for hand in hands:
-        game_sheet.add(entry.read_deal(hand.entry, players=len(names), options=options))
+        try:
+            game_sheet.add(entry.read_deal(hand.entry, players=len(names), options=options))
+        except RuleError as error:
+            raise StoredDealRefused(sheet, hand, error) from None
     return game_sheet
 
 

@@ -153,6 +153,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # 409, not 500, for a read that meets a kept deal the rules refuse since it was
+    # saved: games/middleware.py.
+    "games.middleware.StoredDealMiddleware",
     # Rate limits of the JSON API and of starting a sheet (settings.RATE_LIMITS).
     "scorekeeper.security.RateLimitMiddleware",
     # About every hour one worker forgets old idempotency keys, empties the old trash
