@@ -322,7 +322,8 @@ def openapi_parts() -> tuple[dict[str, Any], dict[str, Any]]:
                     "Readable with the season's view token as a Bearer token (names as each "
                     "player chose for outside the circle) or by a logged-in member. Add "
                     "?guests=1 to include guests. Each row lists every column of the page "
-                    "and why it stands where it does; sheets lists the ids counted."
+                    "and why it stands where it does; counted_sheets says how many finished "
+                    "sheets count, open_sheets how many are still being played."
                 ),
                 "parameters": [
                     {"name": "id", "in": "path", "required": True, "schema": INT},

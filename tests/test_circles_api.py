@@ -248,6 +248,18 @@ def test_the_sheets_counted_are_counted(client, setup):
     assert body["open_sheets"] == 1
     assert body["standings"]["skat"]["evenings"] == ["2025-03-11", "2025-03-18"]
 
+    # What the OpenAPI description says of them matches (api.md: "the listed ones must
+    # be exactly as described"; an audit found it still naming the ids it no longer
+    # lists).
+    described = str(
+        client.get("/api/v1/openapi.json").json()["paths"]["/api/v1/seasons/{id}/standings"]["get"][
+            "description"
+        ]
+    )
+    assert "counted_sheets says how many finished sheets count" in described
+    assert "open_sheets how many are still being played" in described
+    assert "ids" not in described
+
 
 COLUMNS = {
     "skat": api.SKAT_ROW,
