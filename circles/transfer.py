@@ -76,7 +76,7 @@ from circles.models import (
     SheetResult,
     StandingsChange,
 )
-from circles.rules.contributions import seat_stats, tally_state
+from circles.rules.contributions import normal_tally, seat_stats, tally_state
 from circles.wording import CHANGE_WORDS
 from games import services as sheet_services
 from games import snapshots
@@ -479,18 +479,17 @@ def _tally(
     names: Sequence[str],
     deals: Sequence[Any],
 ) -> Mapping[str, Any] | None:
-    """A sheet's game as written on a tally card (left out: none), checked as the
-    evening's tally card checks it; a sheet has either deals or a tally."""
+    """A sheet's game as written on paper (left out: none): a Pitch tally card or a Skat
+    series' foot, checked as the evening checks it; a sheet has either deals or a tally."""
     if item.get("tally") is None:
         return None
-    tally = item["tally"]
     try:
-        tally_state(game, tally, names)
+        tally = normal_tally(game, item["tally"], names)
     except RuleError as error:
         raise error.prefixed(where) from error
     if deals:
         raise _refuse(f"{where}.tally", _("A sheet written on a tally card has no deals."))
-    return {"teams": {team: int(score) for team, score in tally["teams"].items()}}
+    return tally
 
 
 def _flag(item: Mapping[str, Any], key: str, where: str) -> bool:

@@ -914,10 +914,37 @@ def table_paper_result(
         table.deals = sum(r.won + r.lost for r in results.values())
         table.last_entry_at = timezone.now()
         table.save(update_fields=["paper", "done", "deals", "last_entry_at"])
+        link = _circle_link(table)
+        if link is not None:
+            # The circle's season counts the series as its foot says, seat by seat (as
+            # a Pitch tally card, table_tally_result).
+            ordered = sorted(seats, key=lambda seat: seat.position)
+            link.tally = {
+                "foot": [
+                    {
+                        "points": results[seat.player_id].points,
+                        "won": results[seat.player_id].won,
+                        "lost": results[seat.player_id].lost,
+                    }
+                    for seat in ordered
+                ],
+                "series_deals": table.of,
+            }
+            link.save(update_fields=["tally"])
+            replay_results(link, change="tally")
         if before is not None:
             _note_after_signing(table, before)
         _bump(evening)
     return table
+
+
+def _circle_link(table: EveningTable) -> CircleSheet | None:
+    """The circle's link to a table's sheet (in a circle evening), locked for the write."""
+    if table.sheet_id is None:
+        return None
+    return (
+        CircleSheet.objects.select_for_update(of=("self",)).filter(sheet_id=table.sheet_id).first()
+    )
 
 
 # A tally card's score, as the circle's season reads it back (circles.rules.contributions).
@@ -1011,13 +1038,7 @@ def table_tally_result(
         table.winning_team = winner
         table.last_entry_at = timezone.now()
         table.save(update_fields=["paper", "done", "winning_team", "last_entry_at"])
-        link = (
-            CircleSheet.objects.select_for_update(of=("self",))
-            .filter(sheet_id=table.sheet_id)
-            .first()
-            if table.sheet_id is not None
-            else None
-        )
+        link = _circle_link(table)
         if link is not None:
             # The circle's season counts the round as the game written on the card (team
             # A sits in seats 1 and 3: the first score).

@@ -200,6 +200,117 @@ def test_a_circle_evening_makes_circle_sheets_its_season_counts():
     assert SheetResult.objects.filter(sheet=link).count() == 3
 
 
+def _circle_paper_table():
+    """A circle's Skat evening whose one table played on paper, with a season around
+    today: (circle, season, table, foot as typed)."""
+    from django.contrib.auth.models import User
+
+    owner = User.objects.create_user("olga", "o@example.org", "pw-long-enough-1")
+    circle = circle_services.circle_create(owner=owner, name="Club", player_name="Olga")
+    today = datetime.date.today()
+    season = circle_services.season_save(
+        circle=circle,
+        data={
+            "name": "Winter",
+            "starts_on": today - datetime.timedelta(days=30),
+            "ends_on": today + datetime.timedelta(days=30),
+        },
+    )
+    e = evening(circle=circle, by=owner, series_deals={"3": 3})
+    services.players_add(evening=e, names=["Anna", "Bernd", "Carla"])
+    table = services.series_draw(evening=e, method="lot", seed=1).tables.get()
+    seats = {s.player.name: s.player_id for s in table.seats.select_related("player")}
+    foot = [
+        {"player": seats["Anna"], "points": 48, "won": 1, "lost": 0},
+        {"player": seats["Bernd"], "points": -96, "won": 0, "lost": 1},
+        {"player": seats["Carla"], "points": 0, "won": 0, "lost": 0},
+    ]
+    services.table_paper_result(table=table, foot=foot)
+    return circle, season, table, foot
+
+
+def test_a_paper_table_of_a_circle_evening_counts_for_the_season_by_its_foot():
+    """A Skat table that played on paper counts in the circle's season as its foot says
+    (Seeger-Fabian: points + 50 × (won − lost) + 40 × games the others lost, at three),
+    as a Pitch tally card does; a rebuild from the stored data gives the same, and the
+    foot travels with the circle's export. Found by an audit: the season left the
+    table out, as if its series had never been played."""
+    import json
+
+    from circles.results import rebuild_results
+    from circles.selectors import season_standings
+    from circles.transfer import export_circle
+
+    circle, season, table, foot = _circle_paper_table()
+
+    def rows() -> dict[str, tuple[int, int, int, int]]:
+        standings = season_standings(season)
+        return {
+            standings.players[row.player].name: (row.sf_total, row.series, row.won, row.lost)
+            for row in (*standings.tables["skat"].ranked, *standings.tables["skat"].unranked)
+        }
+
+    # Anna 48 + 50 + 40 (Bernd lost one) = 138; Bernd −96 − 50 = −146; Carla 0 + 40.
+    assert rows() == {
+        "Anna": (138, 1, 1, 0),
+        "Bernd": (-146, 1, 0, 1),
+        "Carla": (40, 1, 0, 0),
+    }
+    link = CircleSheet.objects.get(sheet=table.sheet)
+    assert link.tally == {
+        "foot": [
+            {"points": 48, "won": 1, "lost": 0}
+            if name == "Anna"
+            else {"points": -96, "won": 0, "lost": 1}
+            if name == "Bernd"
+            else {"points": 0, "won": 0, "lost": 0}
+            for name in table.sheet.seats.order_by("position").values_list("name", flat=True)
+        ],
+        "series_deals": 3,
+    }
+    before = rows()
+    rebuild_results(circle)
+    assert rows() == before
+    document = json.loads(json.dumps(export_circle(circle)))
+    assert [item["tally"] for item in document["sheets"] if "tally" in item] == [link.tally]
+    # Corrected on paper, the season follows.
+    foot[2]["points"] = 24
+    foot[2]["won"] = 1
+    foot[0]["points"] = 24
+    services.table_paper_result(table=table, foot=foot)
+    assert rows()["Carla"] == (24 + 50 + 40, 1, 1, 0)
+
+
+@pytest.mark.parametrize(
+    "tally",
+    [
+        {"foot": [{"points": 48, "won": 1, "lost": 0}] * 2, "series_deals": 3},
+        {"foot": [{"points": "48", "won": 1, "lost": 0}] * 3, "series_deals": 3},
+        {"foot": [{"points": 48, "won": True, "lost": 0}] * 3, "series_deals": 3},
+        {"foot": [{"points": 48, "won": 2, "lost": 0}] * 3, "series_deals": 3},
+        {"foot": [{"points": 10**6, "won": 0, "lost": 0}] * 3, "series_deals": 3},
+        {"foot": [{"points": 48, "won": 0, "lost": 0, "extra": 1}] * 3, "series_deals": 3},
+        {"foot": [{"points": 48, "won": 0, "lost": 0}] * 3},
+        {"teams": {"A": 52, "B": 40}},
+        [48, 0, 0],
+    ],
+)
+def test_an_imported_paper_foot_is_checked_like_a_typed_one(tally):
+    """Data from a file is checked like a person's input (tests/test_import_hostile.py):
+    a Skat series' foot that is not one line of whole numbers per seat, or that has more
+    games than the series has deals, refuses the import at its place in the file."""
+    from circles.transfer import export_circle, import_circle
+
+    circle, _season, _table, _foot = _circle_paper_table()
+    document = export_circle(circle)
+    index = next(i for i, item in enumerate(document["sheets"]) if "tally" in item)
+    document["sheets"][index]["tally"] = tally
+    owner = circle.memberships.get().user
+    with pytest.raises(RuleError) as error:
+        import_circle(document, accounts={"olga": owner})
+    assert error.value.problems[0].field == f"sheets.{index}.tally"
+
+
 def test_neither_games_nor_circles_imports_evenings():
     import pathlib
 

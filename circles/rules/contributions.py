@@ -54,7 +54,12 @@ from games.rules.errors import RuleError
 from games.rules.pitch import HIGHEST_BID, LOWEST_BID, MOON
 from games.rules.pitch_sheet import TEAM_SEATS
 from games.rules.sheet import DealResult, SheetState
-from games.rules.skat_list import SeegerFabianResult
+from games.rules.skat_list import (
+    TABLE_SIZES,
+    SeegerFabianResult,
+    SeegerFabianTally,
+    seeger_fabian_of_tally,
+)
 from games.rules.text import _, ngettext
 
 GAMES = ("skat", "pitch", "manipulation")
@@ -118,12 +123,36 @@ def seat_stats(
 TALLY_MOST = 9_999
 
 
+# A Skat series' foot from a paper list: list points and games per player up to these.
+FOOT_POINTS_MOST = 99_999
+FOOT_DEALS_MOST = 999
+
+
+def normal_tally(game: str, tally: object, players: Sequence[str]) -> dict[str, Any]:
+    """``tally`` as stored (see :func:`tally_state`, which checks it), in its own words:
+    whole numbers, keys in order."""
+    tally_state(game, tally, players)
+    assert isinstance(tally, Mapping)
+    if game == "skat":
+        return {
+            "foot": [
+                {key: int(line[key]) for key in ("points", "won", "lost")} for line in tally["foot"]
+            ],
+            "series_deals": int(tally["series_deals"]),
+        }
+    return {"teams": {team: int(score) for team, score in tally["teams"].items()}}
+
+
 def tally_state(game: str, tally: object, players: Sequence[str]) -> SheetState:
-    """The state of a Pitch sheet whose game was written on a tally card instead of hand
-    by hand (a table of a party night): over, with the two teams' scores and the team
-    with the higher one as the winner (level, nobody), and no deals. ``tally`` is
-    ``{"teams": {"A": n, "B": n}}`` as stored (or read from a file): RuleError at
-    ``tally`` for anything else, so that stored data is checked like typed input."""
+    """The state of a sheet whose game was written on paper instead of deal by deal,
+    over and without deals: a Pitch tally card (a table of a party night),
+    ``{"teams": {"A": n, "B": n}}``, with the team with the higher score as the winner
+    (level, nobody); a Skat series' foot from its paper list (a table of a club
+    evening), ``{"foot": [{"points": n, "won": n, "lost": n}, …], "series_deals": n}``
+    a line per seat, ranked by Seeger-Fabian. As stored (or read from a file): RuleError
+    at ``tally`` for anything else, so that stored data is checked like typed input."""
+    if game == "skat":
+        return _skat_tally_state(tally, players)
     if game != "pitch" or len(players) != len(TEAM_SEATS) * 2:
         raise RuleError(_("Only a game of Pitch is written on a tally card."), "tally")
     teams = tally.get("teams") if isinstance(tally, Mapping) else None
@@ -163,6 +192,69 @@ def tally_state(game: str, tally: object, players: Sequence[str]) -> SheetState:
             "team_seats": dict(TEAM_SEATS),
             "winner": winner,
             "level": winner is None,
+        },
+    )
+
+
+def _whole(value: object, low: int, high: int) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
+
+
+def _skat_tally_state(tally: object, players: Sequence[str]) -> SheetState:
+    foot = tally.get("foot") if isinstance(tally, Mapping) else None
+    deals = tally.get("series_deals") if isinstance(tally, Mapping) else None
+    if (
+        len(players) not in TABLE_SIZES
+        or not isinstance(tally, Mapping)
+        or set(tally) != {"foot", "series_deals"}
+        or not _whole(deals, 1, FOOT_DEALS_MOST)
+        or not isinstance(foot, Sequence)
+        or isinstance(foot, (str, bytes))
+        or len(foot) != len(players)
+        or any(
+            not isinstance(line, Mapping)
+            or set(line) != {"points", "won", "lost"}
+            or not _whole(line["points"], -FOOT_POINTS_MOST, FOOT_POINTS_MOST)
+            or not _whole(line["won"], 0, FOOT_DEALS_MOST)
+            or not _whole(line["lost"], 0, FOOT_DEALS_MOST)
+            for line in foot
+        )
+        or sum(line["won"] + line["lost"] for line in foot) > deals
+    ):
+        raise RuleError(
+            _(
+                # Translators: {example} is JSON, left as it is.
+                "A Skat series from its paper list gives each seat's foot, like {example}: "
+                "whole numbers, and at most as many games won and lost in all as the series "
+                "has deals.",
+                example='{"foot": [{"points": 120, "won": 2, "lost": 0}, …], "series_deals": 36}',
+            ),
+            "tally",
+        )
+    assert isinstance(foot, Sequence)
+    assert isinstance(deals, int)
+    lost = tuple(int(line["lost"]) for line in foot)
+    counted = SeegerFabianTally(
+        list_points=tuple(int(line["points"]) for line in foot),
+        games_won=tuple(int(line["won"]) for line in foot),
+        games_lost=lost,
+        lost_by_others=tuple(sum(lost) - own for own in lost),
+    )
+    standing = seeger_fabian_of_tally(counted, names=players)
+    return SheetState(
+        players=tuple(players),
+        deals=(),
+        totals=counted.list_points,
+        finished=True,
+        winners=tuple(seat for place, seat in standing.standings if place == 1),
+        next_deal=None,
+        headline="",
+        details={
+            "seeger_fabian": standing,
+            "standings": standing.standings,
+            "series_deals": deals,
+            "deals_left": 0,
+            "bock_deals_queued": 0,
         },
     )
 
