@@ -60,7 +60,37 @@ def test_bad_input_is_a_4xx_that_changes_nothing(client):
     )
     assert odd.status_code == 422
     assert odd.json()["errors"][0]["field"] == "series_deals.4"
+    # A table's sheet holds a series of at most 200 deals: a longer one is refused when
+    # the evening starts, not at every draw after (independent audit).
+    long = post(
+        client,
+        "/api/v1/evenings",
+        {"game": "skat", "name": "X", "date": TODAY, "series_deals": {"3": 201, "4": 204}},
+    )
+    assert long.status_code == 422
+    assert [(e["field"], e["message"]) for e in long.json()["errors"]] == [
+        ("series_deals.3", "A series at a table of 3 has at most 198 deals, not 201."),
+        ("series_deals.4", "A series at a table of 4 has at most 200 deals, not 204."),
+    ]
+    # A currency that is not text is a wrong type: 4xx, not a 500 (independent audit).
+    for currency in (["EUR"], {"code": "EUR"}):
+        money = {"currency": currency, "entry_fee": "6.00"}
+        typed = post(
+            client, "/api/v1/evenings", {"game": "skat", "name": "X", "date": TODAY, "money": money}
+        )
+        assert typed.status_code == 422, typed.content
+        assert typed.json()["errors"][0]["field"] == "money.currency"
     assert not Evening.objects.exists()
+    made = start(client, money={"currency": "EUR", "entry_fee": "5.00"})
+    before = Evening.objects.values("money", "version").get()
+    again = client.put(
+        f"/api/v1/evenings/{made['id']}/money",
+        json.dumps({"money": {"currency": ["EUR"], "entry_fee": "6.00"}}),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {made['organiser_token']}",
+    )
+    assert again.status_code == 422, again.content
+    assert Evening.objects.values("money", "version").get() == before
 
 
 def test_the_roll_the_draw_and_a_paper_table(client):

@@ -133,6 +133,10 @@ def test_payments_are_marked_undone_and_kept_in_the_history():
         ("-6", "negative"),
         ("six", "amount such as"),
         ("6.001", "more decimals"),
+        # A thousand written with a separator is not taken for one euro (independent
+        # audit: "1,000" was paid in as 1.00).
+        ("1,000", "more decimals"),
+        ("1.000", "more decimals"),
         ("0", "more than 0"),
     ],
 )

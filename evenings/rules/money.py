@@ -121,7 +121,9 @@ def read_amount(
         )
         return None
     decimals = found.group(2) or ""
-    if len(decimals.rstrip("0")) > places(currency):
+    # Even zeros: "1,000" or "1.000" may be meant as a thousand (a separator of
+    # thousands), and is refused rather than taken as one.
+    if len(decimals) > places(currency):
         problems.add(
             where,
             _(
@@ -238,7 +240,7 @@ def read_rules(data: Mapping[str, Any] | None) -> MoneyRules:
         raise RuleError(_("The money rules are an object."), "money")
     problems = ProblemCollector()
     currency = data.get("currency", "EUR")
-    if currency not in CURRENCIES:
+    if not isinstance(currency, str) or currency not in CURRENCIES:
         problems.add(
             "money.currency",
             _(

@@ -67,6 +67,7 @@ from itertools import combinations
 from typing import Any
 
 from games.rules.errors import ProblemCollector, RuleError, Step
+from games.rules.skat_sheet import LONGEST_SERIES
 from games.rules.text import Text, _, ngettext
 from games.rules.words import capitalised, joined
 
@@ -169,6 +170,19 @@ class SeriesDeals:
                         "not {got}.",
                         size=size,
                         got=str(value),
+                    ),
+                )
+                continue
+            if value > LONGEST_SERIES:
+                # A table's sheet holds a series of at most this many deals.
+                longest = LONGEST_SERIES - LONGEST_SERIES % size
+                problems.add(
+                    where,
+                    _(
+                        "A series at a table of {size} has at most {longest} deals, not {got}.",
+                        size=size,
+                        longest=longest,
+                        got=value,
                     ),
                 )
                 continue
