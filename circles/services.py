@@ -45,7 +45,7 @@ MAX_PLAYER_NAME = 40
 
 
 def _tidy(name: object) -> str:
-    return " ".join(name.split()) if isinstance(name, str) else ""
+    return sheet_services.tidy_name(name)
 
 
 def _name_problem(field: str, name: str, limit: int) -> Problem | None:

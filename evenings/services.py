@@ -70,7 +70,7 @@ def _whole_in(
 
 
 def _tidy(value: object) -> str:
-    return " ".join(str(value).split()) if isinstance(value, str) else ""
+    return sheet_services.tidy_name(value)
 
 
 def evening_create(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -135,6 +136,22 @@ class GameEndsEarlier(RuleError):
         super().__init__(text % values)
 
 
+def tidy_name(value: object) -> str:
+    """A name as typed, tidied: runs of spaces, tabs and line breaks one space, none at
+    the ends, and its letters in one Unicode spelling (NFC: "ü" typed as u and a
+    combining mark, as some phones paste it, is the same name as "ü"). "" for what is
+    no text."""
+    if not isinstance(value, str):
+        return ""
+    return unicodedata.normalize("NFC", " ".join(value.split()))
+
+
+def visible(name: str) -> bool:
+    """Whether a name shows anything: a letter, a digit, a punctuation mark or a symbol
+    (an emoji too), not only spaces, joiners and marks that draw nothing alone."""
+    return any(unicodedata.category(c)[0] in "LNPS" for c in name)
+
+
 def name_character_problem(field: str, name: str) -> Problem | None:
     """A name's characters as a person types them: no control character (Unicode's
     category Cc: U+0000 to U+001F and U+007F to U+009F, a set Unicode never changes) and
@@ -142,6 +159,17 @@ def name_character_problem(field: str, name: str) -> Problem | None:
     as tidied (``" ".join(name.split())``), so the tabs and line breaks a paste brings
     are spaces by then. Every check of a name people type uses this one: the sheets'
     seats, the circles' names, an evening's roll and an imported circle."""
+    problem = _control_problem(field, name)
+    if problem is None and not visible(name):
+        # Only joiners, marks or a byte-order mark (a paste brings them): it shows as
+        # nothing, so it names nobody.
+        problem = Problem(
+            field, _("A name needs a character one can see: a letter, a digit or a sign.")
+        )
+    return problem
+
+
+def _control_problem(field: str, name: str) -> Problem | None:
     if "\x00" in name:
         return Problem(field, _("A name cannot contain a NUL character."))
     if any(c < " " or "\x7f" <= c <= "\x9f" or "\ud800" <= c <= "\udfff" for c in name):
@@ -163,8 +191,11 @@ def _clean_names(players: object, problems: list[Problem]) -> list[str]:
             )
             names.append("")
             continue
-        name = " ".join(name.split())
-        problem = name_character_problem(f"players.{i}", name)
+        name = tidy_name(name)
+        problem = _control_problem(f"players.{i}", name)
+        if problem is None and not visible(name):
+            # It shows as a blank seat.
+            problem = Problem(f"players.{i}", _("Seat %(seat)s needs a name.") % {"seat": i + 1})
         if problem:
             problems.append(problem)
         if len(name) > MAX_NAME:
@@ -570,8 +601,13 @@ def idempotent(
     print_: str,
     action: Callable[[], Answer],
     replay: Callable[[], dict[str, Any]] | None = None,
+    reused: Callable[[], Answer] | None = None,
 ) -> Answer:
     """Run ``action`` once per key: a retry with the same key gets the first answer back.
+
+    The key sent again with another request is refused (422, in the API's words), or
+    answered by ``reused()`` where a page says it in a player's (a form changed after
+    its first send had already saved it).
 
     Only answers that stored something are remembered; a refused request changed
     nothing, so its retry is judged afresh (as payment APIs do with their keys).
@@ -633,6 +669,8 @@ def idempotent(
     else:
         stored = IdempotencyKey.objects.get(scope=scope, key=key)
     # Outside the transaction: a replay reads the resource without holding a lock.
+    if reused is not None and stored.fingerprint != print_:
+        return reused()
     return _stored_answer(stored, print_, replay)
 
 

@@ -479,9 +479,27 @@ def sheet_page(request: HttpRequest, token: str) -> HttpResponse:
         written.append(outcome)
         return 201, {"number": outcome.hand.number}
 
+    def reused() -> services.Answer:
+        # The form's first send saved its deal (its answer never reached the phone),
+        # and it was changed and sent again: the sheet as it is now, not a second deal.
+        rounds = GAMES[sheet.game].counts_rounds
+        if rounds:
+            message = _(
+                "This form had saved its round already, before it was changed; here is the "
+                "sheet as it is now. Correct that round on the sheet if it is wrong."
+            )
+        else:
+            message = _(
+                "This form had saved its deal already, before it was changed; here is the "
+                "sheet as it is now. Correct that deal on the sheet if it is wrong."
+            )
+        return 412, {"errors": [{"field": None, "message": message}]}
+
     print_ = services.fingerprint("POST", request.path, data)
     scope = services.key_scope(sheet=sheet, link=sheet.edit_token)
-    status, answer = services.idempotent(scope=scope, key=key, print_=print_, action=record)
+    status, answer = services.idempotent(
+        scope=scope, key=key, print_=print_, action=record, reused=reused
+    )
     if written and written[0].sheet is not None:
         sheet = written[0].sheet  # as the write left it: no need to read it again
     else:
