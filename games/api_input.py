@@ -205,6 +205,12 @@ class Body:
         return self._as_integer(name, value)
 
     def _as_integer(self, name: str | int, value: Any) -> int | None:
+        digits = value.strip().lstrip("+-−") if isinstance(value, str) else ""
+        if len(digits) > 9 and digits.isascii() and digits.isdigit():
+            # A form's number too long to be read as one (entry_forms.int_or_text keeps
+            # it as typed): a whole number, far too large, not "text".
+            self.add(name, _("%(field)s is far too large.") % {"field": label(name)})
+            return None
         if isinstance(value, bool) or not isinstance(value, int | float):
             self.add(name, _whole_number(name, describe(value)))
             return None

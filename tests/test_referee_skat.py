@@ -248,9 +248,11 @@ def test_game_value(client, query, verdict, facts, lines):
             id="null-after-24",
         ),
         pytest.param(
+            # In the form's words, as the sheet's entry form says it (German and
+            # Esperanto once named the API's field, "bid").
             {"game": "grand", "outcome": "won"},
-            ["Bid is missing."],
-            ["Bid is missing."],
+            ["Bid is missing. Tap the bid that won the auction."],
+            ["Bid is missing. Tap the bid that won the auction."],
             id="no-bid",
         ),
         # Matadors: Grand has 4 trumps; card points: 0 to 120.

@@ -111,7 +111,8 @@ BIDS = ("4", "5", "6", "7", "8", "9", pitch.MOON)
 # bidding goes round (all_pass) does not, so it is left to the score sheet.
 HAND_OPTIONS = ("target", "made_scores", "two_goes_to", "win_condition")
 # Plain digits only (no ² or other digit-like signs), and not so many that Python balks.
-_WHOLE_NUMBER = re.compile(r"-?[0-9]{1,15}")
+# Read whole however long: the referee says what is too large (a score, a bid, a target).
+_WHOLE_NUMBER = re.compile(r"-?[0-9]{1,40}")
 
 
 def _tools(current: str) -> list[tuple[str, str, bool]]:

@@ -176,7 +176,9 @@ def _score(query: QueryDict, problems: list[Problem]) -> skat.GameResult | None:
         # seats, and the seat plays no part in the score, so any seat reads the same.
         deal = skat_input.read_deal({**entry, "declarer": 0}, players=3, options=SkatSheetOptions())
     except UnreadableInput as error:
-        problems.extend(error.problems)
+        # The deal reader speaks of the API's fields; the page of its own controls, as
+        # the sheet's entry form does (the same form parts).
+        problems.extend(entry_forms.form_problems("skat", error.problems, players=("",) * 3))
         return None
     bock = _switch(query, "bock")
     return _judge(problems, lambda: skat.score_game(**deal.game, bock=bock))

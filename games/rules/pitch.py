@@ -1153,6 +1153,11 @@ def _check_points(points: object, problems: ProblemCollector) -> dict[str, str] 
     return checked if len(checked) == len(POINT_CARDS) else None
 
 
+# A score before a hand is at most this far from zero (the JSON API's bound for any
+# whole number): a game to 52 never comes near it.
+MOST_SCORE = 10**9
+
+
 def _check_scores(scores: object, problems: ProblemCollector) -> dict[str, int] | None:
     if scores is None:
         return dict.fromkeys(TEAMS, 0)
@@ -1190,6 +1195,16 @@ def _check_scores(scores: object, problems: ProblemCollector) -> dict[str, int] 
                     "Team {team}'s score is a whole number (it may be below zero); got {value}.",
                     team=team,
                     value=_shown(value),
+                ),
+            )
+        elif abs(value) > MOST_SCORE:
+            problems.add(
+                f"scores_before.{team}",
+                _(
+                    # Translators: {team} is "A" or "B"; {most} a number.
+                    "Team {team}'s score is far too large: a score runs from −{most} to {most}.",
+                    team=team,
+                    most=MOST_SCORE,
                 ),
             )
         else:

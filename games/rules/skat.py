@@ -1196,7 +1196,7 @@ def _check_own_cards(
                 # Translators: {n} is the number of tricks; {own} is how many of the declarer's own
                 # cards are among them, {cards} those cards, such as "J♣ 10♥".
                 "Each trick the declarer took holds exactly one of the declarer's own cards, so "
-                "{n} trick need {n} of them; these cards hold {own} ({cards}).",
+                "{n} trick needs {n} of them; these cards hold {own} ({cards}).",
                 "Each trick the declarer took holds exactly one of the declarer's own cards, so "
                 "{n} tricks need {n} of them; these cards hold {own} ({cards}).",
                 tricks,
@@ -1209,7 +1209,7 @@ def _check_own_cards(
                 # Translators: {n} is the number of tricks; {own} is how many of the declarer's own
                 # cards are among them (none).
                 "Each trick the declarer took holds exactly one of the declarer's own cards, so "
-                "{n} trick need {n} of them; these cards hold {own}.",
+                "{n} trick needs {n} of them; these cards hold {own}.",
                 "Each trick the declarer took holds exactly one of the declarer's own cards, so "
                 "{n} tricks need {n} of them; these cards hold {own}.",
                 tricks,

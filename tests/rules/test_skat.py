@@ -1931,7 +1931,7 @@ REFUSALS = [
         [
             (
                 "declarer_trick_cards",
-                "Each trick the declarer took holds exactly one of the declarer's own cards, so 1 trick need 1 of them; these cards hold 0.",
+                "Each trick the declarer took holds exactly one of the declarer's own cards, so 1 trick needs 1 of them; these cards hold 0.",
             )
         ],
     ),
