@@ -154,10 +154,10 @@ def visible(name: str) -> bool:
 
 def name_character_problem(field: str, name: str) -> Problem | None:
     """A name's characters as a person types them: no control character (Unicode's
-    category Cc: U+0000 to U+001F and U+007F to U+009F, a set Unicode never changes) and
-    no half of a UTF-16 pair standing alone (Cs: U+D800 to U+DFFF). Checked on the name
-    as tidied (``" ".join(name.split())``), so the tabs and line breaks a paste brings
-    are spaces by then. Every check of a name people type uses this one: the sheets'
+    category Cc: U+0000 to U+001F and U+007F to U+009F, a set Unicode never changes), no
+    half of a UTF-16 pair standing alone (Cs: U+D800 to U+DFFF), and one character at
+    least that shows (:func:`visible`). Checked on the name as tidied (:func:`tidy_name`),
+    so the tabs and line breaks a paste brings are spaces by then. Every check of a name people type uses this one: the sheets'
     seats, the circles' names, an evening's roll and an imported circle."""
     problem = _control_problem(field, name)
     if problem is None and not visible(name):
