@@ -840,7 +840,6 @@ def _locked_table(
     return evening, table
 
 
-@retry_on_conflict
 def refuse_deals_on_paper(table: EveningTable) -> None:
     """A table recorded from its paper list takes no deals on its sheet: a table has
     either deals or a paper result (the other way round, table_paper_result)."""
@@ -853,6 +852,7 @@ def refuse_deals_on_paper(table: EveningTable) -> None:
     )
 
 
+@retry_on_conflict
 def table_paper_result(
     *,
     table: EveningTable,

@@ -151,6 +151,11 @@ def describe(value: object) -> str:
     return pgettext("JSON value sent", "an object")
 
 
+# The most digits a form's number is read with (games.entry_forms.int_or_text): a
+# longer one stays as typed, and is answered as far too large.
+MAX_DIGITS = 9
+
+
 class Body:
     """One JSON object being read field by field.
 
@@ -206,7 +211,7 @@ class Body:
 
     def _as_integer(self, name: str | int, value: Any) -> int | None:
         digits = value.strip().lstrip("+-−") if isinstance(value, str) else ""
-        if len(digits) > 9 and digits.isascii() and digits.isdigit():
+        if len(digits) > MAX_DIGITS and digits.isascii() and digits.isdigit():
             # A form's number too long to be read as one (entry_forms.int_or_text keeps
             # it as typed): a whole number, far too large, not "text".
             self.add(name, _("%(field)s is far too large.") % {"field": label(name)})

@@ -16,7 +16,7 @@ from typing import Any
 from django.http import QueryDict
 from django.utils.translation import gettext as _
 
-from games.api_input import missing_message
+from games.api_input import MAX_DIGITS, missing_message
 from games.rules.errors import Problem
 from games.rules.pitch_sheet import team_of
 from games.rules.skat import ALL_POINTS, ALL_TRICKS, BASE_VALUES, BIDS, NULL_VALUES, contract_name
@@ -29,11 +29,9 @@ SIXTY_ALL = "sixty_all"
 PITCH_POINTS = ("ace", "jack", "off_jack", "high_joker", "low_joker", "ten", "two", "three")
 
 
-# Longer numbers than any score, bid or option: kept as text, so the rules answer
-# "give a number from … to …" instead of Python refusing a 5,000-digit int.
-MAX_DIGITS = 9
-
-
+# Numbers longer than MAX_DIGITS (more than any score, bid or option) are kept as
+# text, so the reader answers "far too large" (games.api_input) instead of Python
+# refusing a 5,000-digit int.
 def int_or_text(value: str) -> int | str:
     """A typed whole number as an int; anything else (other scripts' digits such as "²"
     or "①", which ``str.isdigit`` accepts but ``int`` does not, a decimal, a word, a

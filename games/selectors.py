@@ -43,7 +43,7 @@ class StoredDealRefused(RuleError):
     was saved, as when card points no cards can make were first refused): the sheet
     cannot be replayed past it. Writes answer it as any RuleError (422, the deal named);
     a page that only reads the sheet says which deal it is and how to take it off
-    (scorekeeper.errors)."""
+    (games.middleware)."""
 
     def __init__(self, sheet: Sheet, hand: Hand, error: RuleError) -> None:
         super().__init__(error.prefixed(f"hands.{hand.number - 1}").problems)

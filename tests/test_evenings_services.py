@@ -15,6 +15,8 @@ from evenings.rules import seating
 from games import services as sheet_services
 from games.rules.errors import RuleError
 
+from .circle_setup import circle_with_season
+
 pytestmark = pytest.mark.django_db
 
 NAMES = ["Anna", "Bernd", "Carla", "Dieter", "Eva", "Frank", "Gabi", "Hans", "Ines", "Jörg", "Karl"]
@@ -203,19 +205,7 @@ def test_a_circle_evening_makes_circle_sheets_its_season_counts():
 def _circle_paper_table():
     """A circle's Skat evening whose one table played on paper, with a season around
     today: (circle, season, table, foot as typed)."""
-    from django.contrib.auth.models import User
-
-    owner = User.objects.create_user("olga", "o@example.org", "pw-long-enough-1")
-    circle = circle_services.circle_create(owner=owner, name="Club", player_name="Olga")
-    today = datetime.date.today()
-    season = circle_services.season_save(
-        circle=circle,
-        data={
-            "name": "Winter",
-            "starts_on": today - datetime.timedelta(days=30),
-            "ends_on": today + datetime.timedelta(days=30),
-        },
-    )
+    owner, circle, season = circle_with_season()
     e = evening(circle=circle, by=owner, series_deals={"3": 3})
     services.players_add(evening=e, names=["Anna", "Bernd", "Carla"])
     table = services.series_draw(evening=e, method="lot", seed=1).tables.get()

@@ -16,6 +16,8 @@ from evenings.rules import movement
 from games import services as sheet_services
 from games.rules.errors import RuleError
 
+from .circle_setup import circle_with_season
+
 pytestmark = pytest.mark.django_db
 
 NAMES = [f"Player {i:02d}" for i in range(1, 21)]
@@ -627,21 +629,8 @@ def test_a_pitch_tables_qr_and_sign_off_pages_say_round(client):
 def _circle_night(**kw):
     """A Pitch night kept in a circle with a season around today (issue 21: "the night
     counts for a circle's season")."""
-    from django.contrib.auth.models import User
-
-    from circles import services as circle_services
-
-    owner = User.objects.create_user("olga", "olga@example.org", "pw-long-enough-1")
-    circle = circle_services.circle_create(owner=owner, name="Church hall", player_name="Olga")
+    owner, circle, season = circle_with_season("Church hall")
     today = datetime.date.today()
-    season = circle_services.season_save(
-        circle=circle,
-        data={
-            "name": "Winter",
-            "starts_on": today - datetime.timedelta(days=30),
-            "ends_on": today + datetime.timedelta(days=30),
-        },
-    )
     e = services.evening_create(
         name="Pitch party",
         played_on=today,
