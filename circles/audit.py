@@ -32,6 +32,15 @@ def new_links_made(removal: Removal) -> str:
             )
             % {"count": removal.seasons}
         )
+    if removal.evenings:
+        parts.append(
+            ngettext(
+                "the organiser's link of %(count)d club evening",
+                "the organiser's links of %(count)d club evenings",
+                removal.evenings,
+            )
+            % {"count": removal.evenings}
+        )
     if removal.invite:
         parts.append(_("the invite link"))
     return _("New links made for %(what)s; the old ones no longer open anything.") % {

@@ -24,12 +24,14 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Sheet
@@ -141,8 +143,19 @@ class Player(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("circles:player", args=[self.circle_id, self.pk])
 
+    def shown_name(self) -> str:
+        """The name as the circle's pages show it: an erased player's placeholder in the
+        reader's language (it was written in the language of whoever erased them)."""
+        if self.erased:
+            found = re.search(r"(\d+)\s*$", self.name)
+            number = int(found.group(1)) if found else 1
+            return gettext("Former player %(number)d") % {"number": number}
+        return self.name
+
     def public_name(self) -> str:
         """The name as people outside the circle see it."""
+        if self.erased:
+            return self.shown_name()
         parts = self.name.split()
         if self.shown_as == self.FIRST and parts:
             return parts[0]

@@ -64,10 +64,14 @@ def circles_of(user: Any) -> QuerySet[Circle]:
 
 
 def sheets_of(user: Any, limit: int = 50) -> list[Sheet]:
-    """The sheets a signed-in person started or sat at (as a linked player), open first."""
+    """The sheets a signed-in person started or sat at (as a linked player), open first;
+    a circle's sheets only while they are its member."""
+    started = Q(owner=user) & (
+        Q(circle_link__isnull=True) | Q(circle_link__circle__memberships__user=user)
+    )
     return list(
         Sheet.objects.filter(
-            Q(owner=user) | Q(circle_link__seat_players__player__user=user),
+            started | Q(circle_link__seat_players__player__user=user),
             deleted_at__isnull=True,
         )
         .distinct()

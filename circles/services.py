@@ -32,7 +32,7 @@ from circles.models import (
 from circles.results import counted_moves, note_change, replay_results
 from circles.rules.standings import ClubRules
 from circles.season_totals import moved
-from circles.signals import player_erased
+from circles.signals import links_renewed, player_erased
 from games import privacy
 from games import selectors as sheet_selectors
 from games import services as sheet_services
@@ -165,10 +165,11 @@ class Removal:
     sheets: int = 0
     seasons: int = 0
     invite: bool = False
+    evenings: int = 0  # club evenings whose organiser link is new
 
     @property
     def new_links(self) -> bool:
-        return self.invite or bool(self.sheets or self.seasons)
+        return self.invite or bool(self.sheets or self.seasons or self.evenings)
 
 
 @retry_on_conflict
@@ -181,14 +182,23 @@ def member_remove(*, membership: Membership, by: Any = None, new_links: bool = F
     transaction, so nothing the leaver kept opens anything any more."""
     with transaction.atomic():
         # Lock order (scorekeeper/db.py): the circle's owners and this member, in pk
-        # order, then (new links) the circle's sheets, in pk order, before its players.
+        # order, then (new links) its club evenings, then the circle's sheets, in pk
+        # order, before its players.
         # The membership as stored now: the caller's object is left as it was.
         locked = lock_in_order(
             Membership.objects.filter(circle_id=membership.circle_id, role=Membership.OWNER)
             | Membership.objects.filter(pk=membership.pk)
         )
         membership = next((m for m in locked if m.pk == membership.pk), membership)
+        evenings = 0
         if new_links:
+            # The club evenings' organiser links too (evenings.receivers; an owner saw
+            # them on the circle page): the evenings' rows come before the sheets.
+            evenings = sum(
+                count
+                for _receiver, count in links_renewed.send(sender=Circle, circle=membership.circle)
+                if isinstance(count, int)
+            )
             lock_in_order(
                 Sheet.objects.filter(
                     pk__in=CircleSheet.objects.filter(circle_id=membership.circle_id).values(
@@ -199,6 +209,17 @@ def member_remove(*, membership: Membership, by: Any = None, new_links: bool = F
         if membership.is_owner:
             _keep_an_owner(membership)
         circle = membership.circle
+        # The circle's sheets the leaver started stay the circle's: whoever removed them
+        # (an owner) may delete and bring them back now, or, when they left on their own,
+        # whoever holds the edit link. The leaver's home no longer lists them. Locked in
+        # pk order before the players (with new links they are locked already).
+        heir = by if by is not None and getattr(by, "pk", None) != membership.user_id else None
+        started = Sheet.objects.filter(
+            owner=membership.user,
+            pk__in=CircleSheet.objects.filter(circle=circle).values("sheet_id"),
+        )
+        lock_in_order(started)
+        started.update(owner=heir)
         Player.objects.filter(circle=circle, user=membership.user).update(user=None)
         membership.delete()
         removal = Removal()
@@ -217,6 +238,7 @@ def member_remove(*, membership: Membership, by: Any = None, new_links: bool = F
                 sheets=sheet_services.links_rotate_many(sheet_ids=sheet_ids, by=actor),
                 seasons=len(seasons),
                 invite=True,
+                evenings=evenings,
             )
         left = by is not None and getattr(by, "pk", None) == membership.user_id
         _audit(

@@ -1,14 +1,15 @@
 """A whole circle as one JSON document, and back.
 
-``export_circle`` writes everything the circle owns: its members (by user name and
-e-mail, never a password), players, seasons with their club rules, and every sheet
+``export_circle`` writes everything the circle owns: its members (by user name, never
+an e-mail address or a password), players, seasons with their club rules, and every sheet
 with its seats and deals exactly as entered (undone deals included, so "bring back"
 still works), and the standings' change log. It writes none of the circle's links
 (tokens): not the invite link, not a season's share link, not a sheet's edit or view
 link. An import never used them, and in the file they would open the circle on its
-own server to whoever reads it. The members' e-mail addresses stay (the operator of
-an import tells by them whom to map to which account), so the file is still personal
-data, for its owner alone.
+own server to whoever reads it. Nor does it write the members' e-mail addresses: an
+account's address is for its password reset alone (the sign-up page says so), not for
+whoever owns a circle; an import maps members to accounts by user name. The file is
+still personal data (names and games), for its owner alone.
 
 ``import_circle`` reads such a document as hostile input: anybody could have written
 the file. Everything in it goes through the checks the pages and the API use (the
@@ -159,7 +160,6 @@ def export_chunks(
         "members": [
             {
                 "username": m.user.get_username(),
-                "email": m.user.email,
                 "role": m.role,
                 "joined_at": _when(m.joined_at),
             }

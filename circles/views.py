@@ -37,6 +37,7 @@ from circles import (
 )
 from circles.forms import CircleForm, NewPlayerForm, PlayerForm, SeasonForm, SheetFilterForm
 from circles.models import Circle, CircleSheet, Membership, Player, Season
+from games import views_app
 from games.games import GAMES
 from games.rules.errors import RuleError
 from games.selectors import sheet_by_token
@@ -74,20 +75,32 @@ def mine(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def circle_new(request: HttpRequest) -> HttpResponse:
+    """A new circle; the form's key makes a second send of it (a double tap, Back and
+    Create again) lead to the circle the first one made."""
     form = CircleForm(request.POST or None)
+    key = views_app.form_key(request.POST.get("idempotency_key"))
     if request.method == "POST" and form.is_valid():
         try:
-            circle = services.circle_create(
-                owner=request.user,
-                name=form.cleaned_data["name"],
-                player_name=form.cleaned_data["player_name"],
+            circle, _made = views_app.create_once(
+                request,
+                key,
+                form="new-circle-form",
+                create=lambda: services.circle_create(
+                    owner=request.user,
+                    name=form.cleaned_data["name"],
+                    player_name=form.cleaned_data["player_name"],
+                ),
+                find=lambda pk: Circle.objects.filter(
+                    pk=pk, memberships__user=request.user
+                ).first(),
             )
         except RuleError as error:
             _problems_into(form, error)
         else:
             return redirect(circle.get_absolute_url())
     status = 422 if form.errors else 200
-    return render(request, "circles/circle_new.html", {"form": form}, status=status)
+    context = {"form": form, "form_key": key or views_app.new_form_key()}
+    return render(request, "circles/circle_new.html", context, status=status)
 
 
 # The circle page lists its latest sheets and club evenings, so many a page.

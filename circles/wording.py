@@ -89,7 +89,7 @@ class Names:
         player = self.players.get(player_id)
         if player is None:
             return _("a former player")
-        return player.public_name() if self.public else player.name
+        return player.public_name() if self.public else player.shown_name()
 
     def url(self, player_id: int) -> str | None:
         player = self.players.get(player_id)
@@ -240,7 +240,7 @@ def club_rules(rules: ClubRules) -> list[str]:
     lines.append(
         _(
             "Seeger-Fabian per series: list points, +50 for every game won as declarer, −50 for "
-            "every one lost, +40 (30 at four) for every game another declarer lost."
+            "every one lost, +40 (30 at four, 24 at five) for every game another declarer lost."
         )
     )
     lines.append(_("Ties: more games won as declarer, then fewer lost."))
@@ -405,7 +405,10 @@ def pitch_table(table: PitchStandings, names: Names) -> dict[str, Any]:
                     str(row.bids),
                     percent(row.made_rate) if row.bids else "–",
                     str(row.sets),
-                    f"{row.moon_made}/{row.moon}",
+                    # Not "1/1": a spreadsheet opens that cell of the CSV as a date.
+                    _("%(made)s of %(tried)s") % {"made": row.moon_made, "tried": row.moon}
+                    if row.moon
+                    else "–",
                     number(row.points_taken),
                 ],
             )
@@ -582,6 +585,13 @@ CHANGE_WORDS = {
     "deleted": lambda n: _("the sheet was moved to the trash"),
     "undeleted": lambda n: _("the sheet was brought back from the trash"),
 }
+# A game that counts rounds (Manipulation) names a round as its sheet does.
+ROUND_CHANGE_WORDS = {
+    **CHANGE_WORDS,
+    "corrected": lambda n: _("round %(number)d was corrected") % {"number": n},
+    "removed": lambda n: _("round %(number)d was removed") % {"number": n},
+    "restored": lambda n: _("round %(number)d was brought back") % {"number": n},
+}
 
 
 def changes(
@@ -592,7 +602,9 @@ def changes(
     names = Names(standings.players, public=public)
     lines = []
     for change in standings.changes:
-        words = CHANGE_WORDS.get(change.change)
+        entry = GAMES.get(change.game)
+        rounds = entry is not None and entry.counts_rounds
+        words = (ROUND_CHANGE_WORDS if rounds else CHANGE_WORDS).get(change.change)
         what = words(change.number or 0) if words else change.change
         moves = []
         for move in change.moves:

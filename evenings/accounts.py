@@ -10,7 +10,7 @@ them as it checks a person's input.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -213,11 +213,10 @@ class MoneyView:
 
     @property
     def box(self) -> money.CashBox:
-        received = sum((line.account.paid for line in self.lines), Decimal(0))
         prizes = self.prizes or money.PrizeList(
             self.rules.currency, self.pot.total, (), self.pot.total
         )
-        return money.cash_box(self.pot, prizes, received)
+        return money.cash_box(self.pot, prizes, [line.account for line in self.lines])
 
     def line_of(self, player: int) -> Line | None:
         return next((line for line in self.lines if line.player.pk == player), None)
@@ -241,6 +240,15 @@ def _tables(view: selectors.EveningView) -> int:
         )
     except RuleError:
         return 0
+
+
+def _best(rows: Iterable[Any], played: set[int]) -> list[int]:
+    """The players of ``rows`` who played, at the best place any of them has."""
+    counted = [row for row in rows if row.player in played]
+    if not counted:
+        return []
+    best = min(row.place for row in counted)
+    return [row.player for row in counted if row.place == best]
 
 
 def money_view(
@@ -282,18 +290,23 @@ def money_view(
         money.Standing(row.player, row.place, row.total, played=bool(row.series))
         for row in ranking.rows
     ]
+    # A series' (a round's) prize goes to the best of those whose table has a result in
+    # it (nobody before the first deal, never one sitting it out); a category's to the
+    # best of its players with a result.
     series_best = {
-        series.number: [
-            row.player
-            for row in selectors.series_ranking(view, series.number).rows
-            if row.place == 1
-        ]
+        series.number: _best(
+            selectors.series_ranking(view, series.number).rows,
+            {
+                seat.player_id
+                for table in view.tables.get(series.number, [])
+                if table.table.deals or table.table.paper
+                for seat in table.seats
+            },
+        )
         for series in view.series
     }
-    category_best = {
-        tag: [row.player for row in r.rows if row.place == 1]
-        for tag, r in selectors.categories(view)
-    }
+    played = {standing.player for standing in standings if standing.played}
+    category_best = {tag: _best(r.rows, played) for tag, r in selectors.categories(view)}
     prizes, problem = None, ""
     try:
         prizes = money.prize_list(
@@ -346,6 +359,8 @@ class SeasonBox:
                         add("lost_fees"),
                         add("prizes"),
                         add("received"),
+                        outstanding=add("outstanding"),
+                        give_back=add("give_back"),
                     ),
                 )
             )

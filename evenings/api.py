@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.http import HttpRequest
+from django.middleware.csrf import CsrfViewMiddleware
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -706,6 +707,15 @@ def _organiser(
 # -- Endpoints -------------------------------------------------------------------------------
 
 
+def _csrf_fails(request: HttpRequest) -> bool:
+    """Whether Django's CSRF check refuses this request (the view itself is exempt)."""
+
+    def view(request: HttpRequest) -> None:  # pragma: no cover - never called
+        return None
+
+    return CsrfViewMiddleware(view).process_view(request, view, (), {}) is not None
+
+
 @csrf_exempt  # token-authenticated, no cookies: a cross-site form cannot send the header
 def evenings(request: HttpRequest) -> JsonResponse:
     refused = _method(request, "POST", _("Start an evening with POST."))
@@ -716,6 +726,17 @@ def evenings(request: HttpRequest) -> JsonResponse:
         return data
     circle = None
     if data.circle is not None:
+        # Here the session's cookie decides (a member, logged in): a cross-site form
+        # must not start an evening with it, so the CSRF check the rest of the
+        # endpoint's token-authenticated writes do without applies.
+        if _csrf_fails(request):
+            return _refused(
+                _(
+                    "An evening in a circle is started from this site's pages, logged in: "
+                    "send the CSRF token (the csrftoken cookie as the X-CSRFToken header)."
+                ),
+                403,
+            )
         circle = Circle.objects.filter(pk=data.circle).first()
         if circle is None or not permissions.can_start_in_circle(request.user, circle):
             return _refused(
@@ -1100,6 +1121,7 @@ def money_json(view: accounts.MoneyView) -> dict[str, Any]:
             "stays": _amount(box.stays),
             "received": _amount(box.received),
             "outstanding": _amount(box.outstanding),
+            "give_back": _amount(box.give_back),
         },
     }
 

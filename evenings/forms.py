@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import datetime
 from decimal import Decimal
+from typing import Any
 
 from django import forms
 from django.utils import timezone
 from django.utils.formats import get_format
 from django.utils.translation import gettext_lazy as _
 
-from evenings.rules.money import MoneyRules
+from evenings.rules.money import CURRENCIES, MOST_TIERS, MoneyRules
 from evenings.rules.seating import DEFAULT_SERIES_DEALS
 
 
@@ -235,9 +236,9 @@ class MoneyForm(forms.Form):
     keeps_money = forms.BooleanField(label=_("This evening keeps money"), required=False)
     currency = forms.ChoiceField(
         label=_("Currency"),
-        choices=[
-            (code, code) for code in ("EUR", "CHF", "GBP", "USD", "DKK", "SEK", "NOK", "PLN", "CZK")
-        ],
+        # Every currency the rules take (an evening's own, given through the API, is
+        # offered and kept when its page is saved).
+        choices=[(code, code) for code in CURRENCIES],
         initial="EUR",
     )
     entry_fee = _amount_field(
@@ -314,6 +315,17 @@ class MoneyForm(forms.Form):
         # empty choice takes its default and read_rules checks the rest.
         for field in self.fields.values():
             field.required = False
+        # Three tiers of lost-game fees, or as many as the rules kept have (the API
+        # takes more) or as the form sent back had: saving the page keeps them all.
+        self.tier_count = TIERS
+        while self.tier_count < MOST_TIERS and (
+            self.initial.get(f"tier_{self.tier_count + 1}_from") is not None
+            or self.add_prefix(f"tier_{self.tier_count + 1}_from") in self.data
+        ):
+            self.tier_count += 1
+            self.fields[f"tier_{self.tier_count}_from"] = _tier_start()
+            self.fields[f"tier_{self.tier_count}_amount"] = _amount_field(_("Fee per lost game"))
+            self.fields[f"tier_{self.tier_count}_amount"].required = False
         if not self.is_bound:
             # What it starts from reads as the reader writes amounts; what was typed and
             # sent back is shown as it was typed.
@@ -336,12 +348,36 @@ class MoneyForm(forms.Form):
             ("split", _("Share the prizes of their places")),
             ("tie_break", _("Follow the ranking's tie-break (rounds won, then points against)")),
         )
-        for i in range(1, TIERS + 1):
+        for i in range(1, self.tier_count + 1):
             del self.fields[f"tier_{i}_from"], self.fields[f"tier_{i}_amount"]
         del self.fields["lost_fee_share"]
 
     def _choice(self, name: str) -> object:
         return self.cleaned_data.get(name) or self.fields[name].initial
+
+    @property
+    def tier_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        """Each tier's two fields: the lost game it starts from, and its fee."""
+        return [
+            (self[f"tier_{i}_from"], self[f"tier_{i}_amount"])
+            for i in range(1, self.tier_count + 1)
+            if f"tier_{i}_from" in self.fields
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        """A fee typed without the lost game it starts from is refused (it would be
+        dropped, and every bill come out short); a tier whose fee is left empty is
+        dropped, as the form says."""
+        data = super().clean() or {}
+        if not data.get("keeps_money"):
+            return data
+        for i in range(1, self.tier_count + 1):
+            start, amount = f"tier_{i}_from", f"tier_{i}_amount"
+            if start not in self.fields or start in self.errors or amount in self.errors:
+                continue
+            if str(data.get(amount) or "").strip() and data.get(start) is None:
+                self.add_error(start, _("Give the lost game from which this fee is paid."))
+        return data
 
     def rules_data(self) -> dict[str, object] | None:
         """api.md's ``money`` from the cleaned fields, or None when it keeps none."""
@@ -350,7 +386,7 @@ class MoneyForm(forms.Form):
             return None
         tiers = [
             {"from": data[f"tier_{i}_from"], "amount": data[f"tier_{i}_amount"]}
-            for i in range(1, TIERS + 1)
+            for i in range(1, self.tier_count + 1)
             if data.get(f"tier_{i}_amount") and data.get(f"tier_{i}_from")
         ]
         curve = self._choice("curve")
@@ -400,7 +436,7 @@ class MoneyForm(forms.Form):
             "category_prize": payout.category_prize,
             "ties": payout.ties,
         }
-        for i in range(1, TIERS + 1):
+        for i in range(1, max(TIERS, len(rules.tiers)) + 1):
             tier = rules.tiers[i - 1] if i <= len(rules.tiers) else None
             initial[f"tier_{i}_from"] = tier.start if tier else None
             initial[f"tier_{i}_amount"] = tier.amount if tier else ""

@@ -7,13 +7,13 @@ from typing import Any
 
 from django.dispatch import receiver
 
-from circles.models import Player
-from circles.signals import player_erased
+from circles.models import Circle, Player
+from circles.signals import links_renewed, player_erased
 from evenings.locking import bump
-from evenings.models import EveningChange, EveningPlayer, EveningTable
+from evenings.models import Evening, EveningChange, EveningPlayer, EveningTable
 from evenings.services import refuse_deals_on_paper, table_from_sheet
 from games import privacy
-from games.models import Sheet
+from games.models import Sheet, new_token
 from games.rules.sheet import SheetState
 from games.signals import sheet_changed
 
@@ -79,3 +79,17 @@ def erase_from_rolls(
             placeholder=placeholder,
         )
     return found
+
+
+@receiver(links_renewed, sender=Circle, dispatch_uid="evenings-renew-organiser-links")
+def renew_organiser_links(*, circle: Circle, **_: Any) -> int:
+    """A member left a circle with new links for everything: its club evenings'
+    organiser links are made anew (an owner saw them on the circle page), so a kept one
+    opens nothing. Their view links stay (they change nothing; a big screen keeps
+    showing the ranking). Answers how many were made anew."""
+    evenings = list(Evening.objects.select_for_update().filter(circle=circle).order_by("pk"))
+    for evening in evenings:
+        evening.organiser_token = new_token()
+        evening.save(update_fields=["organiser_token"])
+        bump(evening)
+    return len(evenings)

@@ -297,7 +297,13 @@ def players_add(
                     Problem("names", _("%(name)s is on the roll already.") % {"name": name})
                 )
             elif present is not None:
+                # Back on the roll, with the team and categories typed with the name
+                # (none typed: the ones they had).
                 present.left = False
+                if team_name:
+                    present.team = team_name
+                if tidy_tags:
+                    present.tags = tidy_tags
                 added.append(present)
             else:
                 added.append(

@@ -27,8 +27,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from circles.models import Circle
 from evenings import accounts, permissions, selectors, services
 from evenings.forms import DrawForm, EveningForm, MoneyForm, PlayerForm, SwapForm, money_field_of
+from evenings.locking import StaleEvening
 from evenings.models import Evening, EveningPlayer, EveningTable
 from evenings.rules.seating import new_seed
+from games import views_app
 from games.games import GAMES
 from games.qr import qr_svg
 from games.rules.errors import RuleError
@@ -81,6 +83,45 @@ def _problems_message(request: HttpRequest, error: RuleError) -> None:
         messages.error(request, problem.message)
 
 
+def _evening_create(
+    request: HttpRequest,
+    form: EveningForm,
+    money_form: MoneyForm,
+    circle: Circle | None,
+    rules: dict[str, Any] | None,
+) -> Evening:
+    """The evening the checked new-evening form describes."""
+    data = form.cleaned_data
+    evening = services.evening_create(
+        name=data["name"],
+        played_on=data["played_on"],
+        game=data["game"],
+        series_count=data["series_count"],
+        series_deals=form.series_deals(),
+        table_order=data["table_order"],
+        sit_out=data["sit_out"],
+        # A Skat evening keeps neither (the Pitch part of the form is left as it was
+        # when the game was switched).
+        movement=(data["movement"] or "lot") if data["game"] == "pitch" else "lot",
+        counts=(data["counts"] or "points") if data["game"] == "pitch" else "points",
+        round_format=((data["round_format"] or "target") if data["game"] == "pitch" else "target"),
+        # The house rules of every table's sheet, as a new sheet asks for them.
+        pitch_options=(
+            GAMES["pitch"].options_from_post(request.POST) if data["game"] == "pitch" else None
+        ),
+        round_hands=data["round_hands"],
+        round_minutes=data["round_minutes"],
+        circle=circle,
+        by=request.user,
+        # Said on the form: with the box unticked the evening keeps no money.
+        money=rules or {},
+    )
+    owner = circle is not None and permissions.can_keep_circle_rules(request.user, circle)
+    if owner and rules and money_form.cleaned_data.get("keep_for_circle"):
+        accounts.keep_for_circle(circle=circle, rules=accounts.rules_of(evening))
+    return evening
+
+
 @require_http_methods(["GET", "POST"])
 def evening_new(request: HttpRequest) -> HttpResponse:
     """Start an evening: anyone for a one-off tournament, a circle's member for the
@@ -103,37 +144,17 @@ def evening_new(request: HttpRequest) -> HttpResponse:
         del money_form.fields["keep_for_circle"]
     valid = request.method == "POST" and form.is_valid()
     valid = valid and money_form.is_valid()
+    key = views_app.form_key(request.POST.get("idempotency_key"))
     if valid:
-        data = form.cleaned_data
         rules = money_form.rules_data()
         try:
-            evening = services.evening_create(
-                name=data["name"],
-                played_on=data["played_on"],
-                game=data["game"],
-                series_count=data["series_count"],
-                series_deals=form.series_deals(),
-                table_order=data["table_order"],
-                sit_out=data["sit_out"],
-                # A Skat evening keeps neither (the Pitch part of the form is left as
-                # it was when the game was switched).
-                movement=(data["movement"] or "lot") if data["game"] == "pitch" else "lot",
-                counts=(data["counts"] or "points") if data["game"] == "pitch" else "points",
-                round_format=(
-                    (data["round_format"] or "target") if data["game"] == "pitch" else "target"
-                ),
-                # The house rules of every table's sheet, as a new sheet asks for them.
-                pitch_options=(
-                    GAMES["pitch"].options_from_post(request.POST)
-                    if data["game"] == "pitch"
-                    else None
-                ),
-                round_hands=data["round_hands"],
-                round_minutes=data["round_minutes"],
-                circle=circle,
-                by=request.user,
-                # Said on the form: with the box unticked the evening keeps no money.
-                money=rules or {},
+            evening, made = views_app.create_once(
+                request,
+                key,
+                form="new-evening-form",
+                create=lambda: _evening_create(request, form, money_form, circle, rules),
+                find=lambda pk: Evening.objects.filter(pk=pk).first(),
+                secret=lambda evening: evening.organiser_token,
             )
         except RuleError as error:
             for problem in error.problems:
@@ -156,19 +177,21 @@ def evening_new(request: HttpRequest) -> HttpResponse:
                 },
             )
         else:
-            if owner and rules and money_form.cleaned_data.get("keep_for_circle"):
-                accounts.keep_for_circle(circle=circle, rules=accounts.rules_of(evening))
-            messages.success(
-                request,
-                _(
-                    "The evening is started. Keep this page's address: it is the organiser's "
-                    "link, and only it changes the evening."
-                ),
-            )
+            if made:
+                messages.success(
+                    request,
+                    _(
+                        "The evening is started. Keep this page's address: it is the "
+                        "organiser's link, and only it changes the evening."
+                    ),
+                )
+            else:
+                messages.info(request, _("This evening was started already: here it is."))
             return redirect("evenings:board", evening.organiser_token)
     status = 400 if form.errors or money_form.errors else 200
     context = {
         "form": form,
+        "form_key": key or views_app.new_form_key(),
         "money_form": money_form,
         "circle": circle,
         # A Pitch night's house rules, as typed (or the usual game).
@@ -343,15 +366,33 @@ def _back(evening: Evening, anchor: str = "", query: str = "") -> HttpResponse:
 
 
 def _refused(
-    request: HttpRequest, evening: Evening, error: RuleError, *, adding: bool = False
+    request: HttpRequest,
+    evening: Evening,
+    error: RuleError,
+    *,
+    adding: bool = False,
+    drawing: bool = False,
 ) -> HttpResponse:
+    """The board again with the problems on top (409 when the evening changed since the
+    page was read, else 400), and what was typed still in its form."""
     for problem in error.problems:
         messages.error(request, problem.message)
     context = _board_context(request, evening)
-    if adding:  # the name box keeps the focus, and the name refused to mend it
+    if adding:  # the name box keeps the focus, and what was typed to mend it
         context["adding"] = True
         context["typed_name"] = request.POST.get("name", "")
-    return _secret(render(request, "evenings/board.html", context, status=400))
+        context["typed_team"] = request.POST.get("team", "")
+        context["typed_tags"] = request.POST.get("tags", "")
+    if drawing:  # the seed typed (to check a draw) stays, not a new random one
+        context["draw_form"] = DrawForm(
+            initial={
+                "seed": request.POST.get("seed", ""),
+                "method": request.POST.get("method", "lot"),
+                "keep_apart": bool(request.POST.get("keep_apart")),
+            }
+        )
+    status = 409 if isinstance(error, StaleEvening) else 400
+    return _secret(render(request, "evenings/board.html", context, status=status))
 
 
 @require_POST
@@ -464,7 +505,7 @@ def draw(request: HttpRequest, token: str) -> HttpResponse:
     form = DrawForm(request.POST)
     if not form.is_valid():
         error = RuleError([p for errors in form.errors.values() for p in _as_problems(errors)])
-        return _refused(request, evening, error)
+        return _refused(request, evening, error, drawing=True)
     data = form.cleaned_data
     seed = data["seed"]
     if data["method"] == "lot" and seed is None:
@@ -477,7 +518,7 @@ def draw(request: HttpRequest, token: str) -> HttpResponse:
             keep_apart=data["keep_apart"],
         )
     except RuleError as error:
-        return _refused(request, evening, error)
+        return _refused(request, evening, error, drawing=True)
     if evening.game == "pitch":
         messages.success(request, _("Round %(round)s is seated.") % {"round": series.number})
     else:
@@ -502,7 +543,20 @@ def swap(request: HttpRequest, token: str, number: int) -> HttpResponse:
     if first_pk is None or second_pk is None:
         return _refused(request, evening, RuleError(_("Choose the two players to swap.")))
     try:
-        services.series_swap(series=series, first=first_pk, second=second_pk)
+        services.series_swap(
+            series=series,
+            first=first_pk,
+            second=second_pk,
+            expected_version=_whole(request.POST.get("version", "")),
+        )
+    except StaleEvening as error:
+        # A swap is its own undo, so a second send (a double tap, Back and send again)
+        # must not swap back: sent from the board read before the last swap of these
+        # two, it is that swap.
+        series.refresh_from_db(fields=["swaps"])
+        last = series.swaps[-1] if series.swaps else {}
+        if {last.get("first"), last.get("second")} != {first_pk, second_pk}:
+            return _refused(request, evening, error)
     except RuleError as error:
         return _refused(request, evening, error)
     messages.success(request, _("The two players have swapped places."))
@@ -547,15 +601,33 @@ def _read_rows(text: str, seats: list[Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def _row_said(problem: Any) -> str:
-    """A problem with a typed row, named by its line ("Row 3: …")."""
+def _paper_said(problem: Any, seats: list[Any]) -> str:
+    """A problem with a typed row, named by its line ("Row 3: …"), or with a line of the
+    foot, named by its player ("Bernd: …") unless it names them already."""
     parts = (problem.field or "").split(".")
     if len(parts) > 1 and parts[0] == "rows" and parts[1].isdigit():
         return _("Row %(row)s: %(problem)s") % {
             "row": int(parts[1]) + 1,
             "problem": problem.message,
         }
+    if len(parts) > 1 and parts[0] == "players" and parts[1].isdigit():
+        at = int(parts[1])
+        name = seats[at].player.name if at < len(seats) else ""
+        if name and name not in str(problem.message):
+            return _("%(name)s: %(problem)s") % {"name": name, "problem": problem.message}
     return str(problem.message)
+
+
+def _foot_boxes_refused(problems: Any, seats: list[Any]) -> set[str]:
+    """The foot's boxes a problem is about (``points_<player>``), marked on the form."""
+    boxes = set()
+    for problem in problems:
+        parts = (problem.field or "").split(".")
+        if len(parts) == 3 and parts[0] == "players" and parts[1].isdigit():
+            at = int(parts[1])
+            if at < len(seats) and parts[2] in ("points", "won", "lost"):
+                boxes.add(f"{parts[2]}_{seats[at].player_id}")
+    return boxes
 
 
 @require_http_methods(["GET", "POST"])
@@ -568,6 +640,7 @@ def table_paper(request: HttpRequest, token: str, table_id: int) -> HttpResponse
     if evening.game == "pitch":
         return _tally(request, evening, table, seats)
     problems: list[Any] = []
+    refused: set[str] = set()
     values: dict[str, str] = {}
     if table.paper:
         # A correction starts from the foot as it was saved.
@@ -596,7 +669,8 @@ def table_paper(request: HttpRequest, token: str, table_id: int) -> HttpResponse
             )
             services.table_paper_result(table=table, foot=foot, rows=rows)
         except RuleError as error:
-            problems = [_row_said(problem) for problem in error.problems]
+            problems = [_paper_said(problem, seats) for problem in error.problems]
+            refused = _foot_boxes_refused(error.problems, seats)
         else:
             messages.success(
                 request, _("Table %(table)s's result is in.") % {"table": table.number}
@@ -611,6 +685,9 @@ def table_paper(request: HttpRequest, token: str, table_id: int) -> HttpResponse
                 "points": values.get(f"points_{s.player_id}", ""),
                 "won": values.get(f"won_{s.player_id}", ""),
                 "lost": values.get(f"lost_{s.player_id}", ""),
+                "refused": {
+                    box for box in ("points", "won", "lost") if f"{box}_{s.player_id}" in refused
+                },
             }
             for s in seats
         ],
@@ -890,6 +967,11 @@ def _list_context(evening: Evening, stamps: Any) -> dict[str, Any]:
                 next((line.score for line in row.series if line.number == n), None) for n in numbers
             ],
             "total": row.total,
+            # What breaks a tie, printed as the ranking shows it: games (at Pitch,
+            # rounds) won and lost, and at Pitch the points scored against.
+            "won": row.won,
+            "lost": row.lost,
+            "against": row.against,
         }
         for row in view.brief_ranking.rows
     ]

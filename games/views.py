@@ -308,7 +308,9 @@ def _board_context(
         "last_hand": hands[-1] if hands else None,
         "can_delete": can_edit and may_delete(request, sheet),
         "stale": False,
-        "live_url": reverse("games:sheet-live", args=[sheet.view_token]),
+        # The poll asks for what the page lists: the latest deals, or every one.
+        "live_url": reverse("games:sheet-live", args=[sheet.view_token])
+        + ("?deals=all&" if every_deal else "?"),
         # Empty card pickers load when their section is opened (each is some 100 tick
         # boxes); ?pickers=all puts them in the page, for a phone without JavaScript.
         "lazy_pickers": request.GET.get("pickers") != "all",
@@ -1040,11 +1042,13 @@ def sheet_view(request: HttpRequest, token: str) -> HttpResponse:
     sheet = _sheet(token, edit=False, trashed=True)
     if sheet.deleted_at is not None:
         return _in_trash(request, sheet, can_edit=False)
-    etag = _etag(sheet, "view")
+    # ?deals=all lists every deal, as the edit link's page does.
+    every = request.GET.get("deals") == "all"
+    etag = _etag(sheet, "view-all" if every else "view")
     if request.headers.get("If-None-Match") == etag:
         response = HttpResponse(status=304)
     elif request.htmx and not request.htmx.boosted:
-        response = HttpResponse(_view_board(request, sheet))
+        response = HttpResponse(_view_board(request, sheet, every_deal=every))
     else:
         entry = GAMES[sheet.game]
         names = selectors.seat_names(sheet)
@@ -1056,7 +1060,7 @@ def sheet_view(request: HttpRequest, token: str) -> HttpResponse:
             "options_summary": entry.options_summary(
                 entry.sheet_options(sheet), players=len(names)
             ),
-            "board_html": _view_board(request, sheet),
+            "board_html": _view_board(request, sheet, every_deal=every),
         }
         response = render(request, "games/sheet.html", context)
     response["ETag"] = etag
@@ -1064,15 +1068,16 @@ def sheet_view(request: HttpRequest, token: str) -> HttpResponse:
     return response
 
 
-def _view_board(request: HttpRequest, sheet: Sheet) -> str:
+def _view_board(request: HttpRequest, sheet: Sheet, *, every_deal: bool = False) -> str:
     """The read-only board of this sheet version, rendered once and shared by every
-    phone that follows the sheet (it holds no form and nothing of the visitor's)."""
+    phone that follows the sheet (it holds no form and nothing of the visitor's); with
+    ``every_deal``, every deal listed."""
     renders = caches["renders"]
     # By the view token, not the id: an id can come back after a sheet is purged.
-    key = f"board:{sheet.view_token}:{sheet.version}:{get_language()}"
+    key = f"board:{sheet.view_token}:{sheet.version}:{get_language()}{':all' if every_deal else ''}"
     html = renders.get(key)
     if html is None:
-        context = _board_context(request, sheet, can_edit=False)
+        context = _board_context(request, sheet, can_edit=False, every_deal=every_deal)
         html = render_to_string("games/sheet.html#board", context)
         renders.set(key, html)
     return mark_safe(html)  # our own template's output, escaped when rendered
@@ -1093,7 +1098,8 @@ def sheet_live(request: HttpRequest, token: str) -> HttpResponse:
     if since == str(sheet.version) or request.headers.get("If-None-Match") == etag:
         response = HttpResponse(status=204)
     else:
-        response = HttpResponse(_view_board(request, sheet))
+        every = request.GET.get("deals") == "all"
+        response = HttpResponse(_view_board(request, sheet, every_deal=every))
     response["ETag"] = etag
     patch_cache_control(response, no_cache=True, private=True)
     return response

@@ -31,7 +31,7 @@ import json
 import re
 import uuid
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
@@ -50,7 +50,10 @@ from django.views.decorators.http import require_GET
 from games import selectors, services
 from games.games import GameEntry
 from games.models import Sheet
+from games.rules.errors import RuleError
 from games.session_keys import STARTED
+
+T = TypeVar("T")
 
 # The colours of templates/base.html's theme-color (light) and of the splash screen.
 THEME_COLOR = "#14532d"
@@ -178,9 +181,6 @@ def offline(request: HttpRequest) -> HttpResponse:
 
 # A form's key: what new_form_key makes (32 hex digits), or any client's of that alphabet.
 FORM_KEY = re.compile(r"[A-Za-z0-9_-]{16,100}")
-# Every repeat of a form is the same request, whatever was changed in it meanwhile: the
-# first POST started the sheet, a second one is Back and Start again.
-FORM_PRINT = services.fingerprint("POST", "new-sheet-form", {})
 # The session's record of the sheets this visitor started from a form, newest first.
 STARTED_KEPT = 10
 # How long the new-sheet page points back at the sheet just started from it.
@@ -214,36 +214,77 @@ def _form_scope(request: HttpRequest) -> str:
 def start_once(
     request: HttpRequest, key: str | None, create: Callable[[], Sheet]
 ) -> tuple[Sheet, bool]:
-    """The sheet ``create`` starts, once per form key; a repeat (also one sent at the
-    same moment: the database holds one answer per key) gets the first one's sheet.
-    Returns the sheet and whether this request started it. ``create``'s RuleError
-    (nothing started) passes through; the form may then be sent again with the key."""
-    started: list[Sheet] = []
+    """The sheet ``create`` starts, once per form key (see :func:`create_once`)."""
+    return create_once(
+        request,
+        key,
+        form="new-sheet-form",
+        create=create,
+        find=lambda pk: Sheet.objects.filter(pk=pk).first(),
+        secret=lambda sheet: sheet.edit_token,
+    )
+
+
+def create_once(
+    request: HttpRequest,
+    key: str | None,
+    *,
+    form: str,
+    create: Callable[[], T],
+    find: Callable[[Any], T | None],
+    secret: Callable[[T], str] | None = None,
+) -> tuple[T, bool]:
+    """What ``create`` makes (a sheet, a circle, an evening), once per key of the form
+    named ``form``; a repeat (Back and send again, a double tap, also one sent at the
+    same moment: the database holds one answer per key) gets the first one's, found by
+    its primary key with ``find``. Returns it and whether this request made it.
+    ``create``'s RuleError (nothing made) passes through; the form may then be sent
+    again with the key. Every repeat of a form is the same request, whatever was
+    changed in it meanwhile: the first POST made it, a second one is Back and send
+    again. ``secret`` (the link it opens) is kept with the answer: once new links are
+    made, a repeat is refused instead of handing over the new link."""
+    made: list[Any] = []
 
     def action() -> services.Answer:
-        sheet = create()
-        started.append(sheet)
-        return 201, {"sheet": sheet.pk}
+        thing = create()
+        made.append(thing)
+        answer = {"pk": thing.pk}  # type: ignore[attr-defined]
+        if secret is not None:
+            answer["secret"] = secret(thing)
+        return 201, answer
 
     if key is None:
         return create(), True
     status, answer = services.idempotent(
-        scope=_form_scope(request), key=key, print_=FORM_PRINT, action=action
+        scope=_form_scope(request),
+        key=key,
+        print_=services.fingerprint("POST", form, {}),
+        action=action,
     )
-    if started:
-        return started[0], True
-    sheet = Sheet.objects.filter(pk=answer.get("sheet")).first() if status < 400 else None
-    if sheet is None:
-        # The key answered something that is no sheet (it was used elsewhere, or the
-        # sheet is gone for good): start one as if no key had been sent.
+    if made:
+        return made[0], True
+    found = find(answer.get("pk", answer.get("sheet"))) if status < 400 else None
+    if found is None:
+        # The key answered something else (it was used elsewhere, or what it made is
+        # gone for good): make one as if no key had been sent.
         return create(), True
-    return sheet, False
+    if secret is not None and "secret" in answer and answer["secret"] != secret(found):
+        raise RuleError(
+            _(
+                "This form was sent already, and what it started has new links since: "
+                "ask at the table for the new link."
+            )
+        )
+    return found, False
 
 
 def remember_start(request: HttpRequest, sheet: Sheet, names: list[str]) -> None:
     """Keep the sheet in the session, for the new-sheet page's pointer back to it."""
     record = {
         "sheet": sheet.pk,
+        # The link it opened: once new links are made for the sheet, the page no longer
+        # points back at it (new links shut this phone out too).
+        "token": sheet.edit_token,
         "game": sheet.game,
         "players": names,
         "at": timezone.now().isoformat(),
@@ -268,7 +309,12 @@ def recent_start(request: HttpRequest, entry: GameEntry) -> dict[str, Any] | Non
             continue
         if timezone.is_naive(at) or timezone.now() - at > RECENT_START:
             return None
-        sheet = Sheet.objects.filter(pk=item.get("sheet"), deleted_at=None).first()
+        token = item.get("token")
+        sheet = (
+            Sheet.objects.filter(pk=item.get("sheet"), edit_token=token, deleted_at=None).first()
+            if isinstance(token, str)
+            else None
+        )
         if sheet is None:
             return None
         names = [n for n in item.get("players", []) if isinstance(n, str)]

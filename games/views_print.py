@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET
 
 from games import selectors
 from games.games import GAMES
+from games.models import Sheet
 from games.rules.errors import RuleError
 from games.rules.skat_list import SERIES_DEALS
 from games.rules.skat_spielliste import (
@@ -27,6 +28,7 @@ from games.rules.skat_spielliste import (
     blank_list,
     check_blank_list,
     filled_list,
+    paper_list,
 )
 from games.views import _sheet
 
@@ -59,7 +61,7 @@ def sheet_list(request: HttpRequest, token: str, edit: bool = False) -> HttpResp
     can_edit = sheet.edit_token == token
     state = selectors.sheet_state(sheet)
     context = _context(
-        filled_list(state),
+        _paper_or_filled_list(sheet, state),
         sheet=sheet,
         game=GAMES[sheet.game],
         state=state,
@@ -68,6 +70,23 @@ def sheet_list(request: HttpRequest, token: str, edit: bool = False) -> HttpResp
     response = render(request, TEMPLATE, context)
     patch_cache_control(response, no_cache=True, private=True)
     return response
+
+
+def _paper_or_filled_list(sheet: Sheet, state: Any) -> Any:
+    """The sheet's list from its deals; a club evening's table recorded from its paper
+    list has none, and shows its foot as the organiser typed it (the evening's seats,
+    reached by the sheet's reverse relation)."""
+    table = getattr(sheet, "evening_table", None)
+    if table is None or not table.paper:
+        return filled_list(state)
+    seats = sorted(table.seats.all(), key=lambda seat: seat.position)
+    return paper_list(
+        tuple(state.players),
+        points=tuple(seat.points for seat in seats),
+        won=tuple(seat.won for seat in seats),
+        lost=tuple(seat.lost for seat in seats),
+        series_deals=int(state.details.get("series_deals", 0)),
+    )
 
 
 @require_GET

@@ -31,7 +31,9 @@ A club evening's row comes before step 2: a write to an evening (``evenings.serv
 sheets of the tables it changes, in pk order (``series_swap``, ``table_sign``,
 ``table_paper_result``), then the tables' rows and seats (``EveningTable``, ``TableSeat``).
 Those belong to step 4: a deal at a table writes them after locking its sheet
-(``evenings.receivers``, ``table_from_sheet``). Known exceptions: an erasure changes the evenings' rolls (and
+(``evenings.receivers``, ``table_from_sheet``). A member taken out of a circle with new
+links locks the memberships (step 1), then the circle's evenings (their organiser
+links), then its sheets. Known exceptions: an erasure changes the evenings' rolls (and
 their version) after it has locked the player's sheets, and a deal write's note for the
 evening (a bill changed, a signed table's ranking moved) has its foreign key to the
 evening's row checked at commit; a deadlock there is rare, and run again.

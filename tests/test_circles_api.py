@@ -330,9 +330,10 @@ def test_a_correction_after_the_evening_is_in_the_change_log(client, setup, olga
     _, season, counted, _ = setup
     sheet_services.hand_correct(sheet=counted[2].sheet, number=2, data={"penalties": [40, 0, 15]})
     _, public = get(client, season.pk, token=season.view_token)
-    # Newest first: the correction, then the practice game left out.
+    # Newest first: the correction (of a Manipulation round, named as its sheet names
+    # it), then the practice game left out.
     assert [c["text"].split(": ", 1)[1].split(".")[0] for c in public["changes"]] == [
-        "deal 2 was corrected",
+        "round 2 was corrected",
         "the sheet was marked as a practice game",
     ]
     assert "A.L. 45 → 40; Cem 205 → 210" in public["changes"][0]["text"]

@@ -566,10 +566,11 @@ def test_the_ranking_page_links_the_evenings_list_to_print(client):
     text = client.get(f"/en/r/{e.view_token}/list").content.decode()
     start = text.index('class="tally-table overall-table"')
     table_html = text[start : text.index("</table>", start)]
-    assert 'Series 1</th><th scope="col">Series 2</th>' in table_html
+    assert 'Series 1</th><th scope="col">Series 2</th><th scope="col">Won</th>' in table_html
     assert (
-        f'<th scope="row">{a.name}</th><td>98</td><td>–</td><td><strong>98</strong></td><td>1.</td>'
-        in table_html
+        # Its series, the games won and lost that break a tie, the total, the place.
+        f'<th scope="row">{a.name}</th><td>98</td><td>–</td><td>1</td><td>0</td>'
+        "<td><strong>98</strong></td><td>1.</td>" in table_html
     )
 
 

@@ -714,6 +714,11 @@ class CashBox:
     lost_fees: Decimal
     prizes: Decimal  # paid out
     received: Decimal  # payments marked so far
+    # What the players still owe, each bill against its own payments: one who paid more
+    # than a corrected bill is owed the difference back (give_back), which does not
+    # lower what another still owes.
+    outstanding: Decimal
+    give_back: Decimal = Decimal(0)
 
     @property
     def came_in(self) -> Decimal:
@@ -723,13 +728,18 @@ class CashBox:
     def stays(self) -> Decimal:
         return self.came_in - self.prizes
 
-    @property
-    def outstanding(self) -> Decimal:
-        """Fees not paid yet."""
-        return self.came_in - self.received
 
-
-def cash_box(the_pot: Pot, prizes: PrizeList, received: Decimal) -> CashBox:
+def cash_box(the_pot: Pot, prizes: PrizeList, accounts: Iterable[Account]) -> CashBox:
+    """The cash box from the pot, the prize list and every player's account."""
+    accounts = list(accounts)
+    balances = [account.balance for account in accounts]
+    received = sum((account.paid for account in accounts), Decimal(0))
     return CashBox(
-        the_pot.entry_fees, the_pot.table_fees, the_pot.lost_fees, prizes.paid_out, received
+        the_pot.entry_fees,
+        the_pot.table_fees,
+        the_pot.lost_fees,
+        prizes.paid_out,
+        received,
+        outstanding=sum((-b for b in balances if b < 0), Decimal(0)),
+        give_back=sum((b for b in balances if b > 0), Decimal(0)),
     )

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
+from circles.rules.contributions import FOOT_DEALS_MOST, FOOT_POINTS_MOST
 from games.rules.errors import ProblemCollector, RuleError, Step
 from games.rules.skat_list import DEFENCE_BONUS, LOST_PENALTY, WON_BONUS
 from games.rules.skat_value import read_value
@@ -231,6 +232,18 @@ def check_foot(
                 problems.add(
                     f"{where}.{name}",
                     _("Points are a whole number; games won and lost are 0 or more."),
+                )
+            elif abs(value) > (FOOT_POINTS_MOST if name == "points" else FOOT_DEALS_MOST):
+                # A slip of the finger (a circle's season keeps a foot within these).
+                problems.add(
+                    f"{where}.{name}",
+                    _(
+                        "{number} is far more than a series gives: points run from −{points} "
+                        "to {points}, games won and lost up to {games}.",
+                        number=number(value),
+                        points=number(FOOT_POINTS_MOST),
+                        games=number(FOOT_DEALS_MOST),
+                    ),
                 )
     for player in players:
         if player not in by_player:

@@ -30,7 +30,14 @@ from .skat import (
     SCHWARZ_LEVEL,
     GameResult,
 )
-from .skat_list import DEFENCE_BONUS, LOST_PENALTY, WON_BONUS, SeegerFabianResult
+from .skat_list import (
+    DEFENCE_BONUS,
+    LOST_PENALTY,
+    WON_BONUS,
+    SeegerFabianResult,
+    SeegerFabianTally,
+    seeger_fabian_of_tally,
+)
 from .text import _
 from .words import joined
 
@@ -190,8 +197,34 @@ def filled_list(state: SheetState) -> Spielliste:
     series = int(state.details.get("series_deals", len(rows)))
     rows.extend(_blank_row(n, count) for n in range(len(rows) + 1, series + 1))
     standing: SeegerFabianResult = state.details["seeger_fabian"]
+    return _list(tuple(state.players), tuple(rows), _foot(standing, count))
+
+
+def paper_list(
+    players: tuple[str, ...],
+    *,
+    points: tuple[int, ...],
+    won: tuple[int, ...],
+    lost: tuple[int, ...],
+    series_deals: int,
+) -> Spielliste:
+    """The Spielliste of a series recorded from its paper list's foot (a club evening's
+    table kept on paper): no rows filled in, the foot as written, tallied by
+    Seeger-Fabian."""
+    tally = SeegerFabianTally(
+        list_points=points,
+        games_won=won,
+        games_lost=lost,
+        lost_by_others=tuple(sum(lost) - own for own in lost),
+    )
+    standing = seeger_fabian_of_tally(tally, names=players)
+    rows = tuple(_blank_row(n, len(players)) for n in range(1, series_deals + 1))
+    return _list(players, rows, _foot(standing, len(players)))
+
+
+def _foot(standing: SeegerFabianResult, count: int) -> tuple[FootColumn, ...]:
     k = DEFENCE_BONUS[count]
-    foot = tuple(
+    return tuple(
         FootColumn(
             list_points=row.list_points,
             games_won=row.games_won,
@@ -204,7 +237,6 @@ def filled_list(state: SheetState) -> Spielliste:
         )
         for row in standing.rows
     )
-    return _list(tuple(state.players), tuple(rows), foot)
 
 
 def _list(

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from evenings.rules import money
 from evenings.rules.money import (
+    Account,
     Payout,
     Pot,
     Standing,
@@ -195,10 +196,16 @@ def test_a_share_of_the_lost_game_fees_goes_into_the_pot_the_rest_stays_in_the_c
     the_pot = pot(rules, bills)
     assert (the_pot.entry_fees, the_pot.lost_fees, the_pot.from_lost_fees) == (D(18), D(4), D(2))
     listed = prize_list(rules, the_pot, tables=1, ranking=_standings(3, 2, 1))
-    box = cash_box(the_pot, listed, received=D(10))
+    # The first player has paid 11 of a bill of 6 + 1 + 3.50: 0.50 to give back, which
+    # does not lower what the other two still owe.
+    box = cash_box(
+        the_pot, listed, [Account(bills[0], D(11)), *(Account(b, D(0)) for b in bills[1:])]
+    )
     assert box.came_in == D(18) + D(3) + D(4)
     assert box.stays == box.came_in - listed.paid_out
-    assert box.outstanding == box.came_in - D(10)
+    assert box.received == D(11)
+    assert box.outstanding == bills[1].total + bills[2].total
+    assert box.give_back == D(11) - bills[0].total == D("0.50")
 
 
 # -- Properties ---------------------------------------------------------------------------
@@ -265,6 +272,6 @@ def test_the_prizes_never_exceed_the_pot_and_the_cash_box_adds_up(evening):
     for prize in listed.prizes:
         assert sum((share for _who, share in shares(prize, D("0.01"))), D(0)) == prize.amount
     places = [p.amount for p in listed.prizes if p.kind == "place"]
-    box = cash_box(the_pot, listed, received=D(0))
+    box = cash_box(the_pot, listed, [Account(b, D(0)) for b in bills])
     assert box.came_in == box.prizes + box.stays
     assert all(amount >= 0 for amount in places)
