@@ -19,6 +19,7 @@ from circles.season_totals import moved
 from games import selectors as sheet_selectors
 from games.models import Sheet
 from games.rules.sheet import SheetState
+from games.selectors import StoredDealRefused
 from scorekeeper.db import lock_in_order, retry_on_conflict
 
 
@@ -159,17 +160,26 @@ def counted_moves(link: CircleSheet, *, counted: bool) -> list[dict[str, Any]]:
     return moves
 
 
-def rebuild_results(circle: Circle) -> int:
+def rebuild_results(circle: Circle, refused: list[StoredDealRefused] | None = None) -> int:
     """Derive what every sheet of the circle contributes again from its deals (after
     the results were lost, or the contributions learned something new); returns how
-    many sheets were replayed. Nothing is noted as a change: the deals did not move."""
+    many sheets were replayed. Nothing is noted as a change: the deals did not move.
+
+    A sheet with a kept deal the rules now refuse (``StoredDealRefused``) is left as it
+    was and added to ``refused``; the other sheets and the totals are rebuilt."""
     count = 0
     for sheet_id in (
         CircleSheet.objects.filter(circle=circle)
         .order_by("sheet_id")
         .values_list("sheet_id", flat=True)
     ):
-        _rebuild_sheet(sheet_id)
+        try:
+            _rebuild_sheet(sheet_id)
+        except StoredDealRefused as error:
+            if refused is None:
+                raise
+            refused.append(error)
+            continue
         count += 1
     _rebuild_totals(circle.pk)
     return count

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.dispatch import receiver
+from django.utils.translation import gettext as _
 
 from circles.models import Circle, Player
 from circles.signals import links_renewed, player_erased
@@ -14,6 +15,7 @@ from evenings.models import Evening, EveningChange, EveningPlayer, EveningTable
 from evenings.services import refuse_deals_on_paper, table_from_sheet
 from games import privacy
 from games.models import Sheet, new_token
+from games.rules.errors import RuleError
 from games.rules.sheet import SheetState
 from games.signals import sheet_changed
 
@@ -25,6 +27,9 @@ ADDING = ("entered", "restored")
 
 @receiver(sheet_changed, sender=Sheet, dispatch_uid="evenings-table-results")
 def keep_table(*, sheet: Sheet, state: SheetState, change: str, **_: Any) -> None:
+    if change == "deleted":
+        _refuse_deleting_a_table(sheet)
+        return
     if change not in CHANGES:
         return
     if Sheet.evening_table.is_cached(sheet):
@@ -49,6 +54,20 @@ def keep_table(*, sheet: Sheet, state: SheetState, change: str, **_: Any) -> Non
     # The sheet's page is drawn from this sheet after the write: it shows the table as
     # it is now (its round over, its deals), not as it was loaded before the deal.
     sheet.evening_table = table
+
+
+def _refuse_deleting_a_table(sheet: Sheet) -> None:
+    """A club evening's table keeps its sheet (the evening counts it, and its row needs
+    it): refused in the sheet's own transaction, so nothing is moved to the trash."""
+    table = EveningTable.objects.filter(sheet=sheet).select_related("series").first()
+    if table is not None:
+        raise RuleError(
+            _(
+                "This sheet is table %(table)s of series %(series)s of a club evening, which "
+                "counts it, so it is not deleted: correct or take off its deals instead."
+            )
+            % {"table": table.number, "series": table.series.number}
+        )
 
 
 @receiver(player_erased, sender=Player, dispatch_uid="evenings-erase-player")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
+import logging
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from typing import Any, NamedTuple
 
 from django.contrib.sessions.models import Session
 from django.db import IntegrityError, transaction
-from django.db.models import F, QuerySet
+from django.db.models import F, ProtectedError, QuerySet, RestrictedError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -51,6 +52,8 @@ SHORT_BYTES = 1024
 # A sheet in the trash can be brought back for this long, then it is deleted for good.
 # Its history (SheetEvent) goes with it; a live sheet's history is kept as long as the
 # sheet, however old: every change on it can be brought back (README, "Nothing lost").
+logger = logging.getLogger(__name__)
+
 TRASH_DAYS = 30
 
 
@@ -1137,9 +1140,25 @@ def _delete_in_batches(found: QuerySet, size: int | None = None) -> int:
     size = size or CLEAR_A_BATCH
     model = found.model
     deleted = 0
+    kept: list[Any] = []  # rows something else still needs (a club evening's table)
     while True:
-        batch = list(found.order_by("pk").values_list("pk", flat=True)[:size])
+        batch = list(found.exclude(pk__in=kept).order_by("pk").values_list("pk", flat=True)[:size])
         if not batch:
             return deleted
-        _, by_model = model.objects.filter(pk__in=batch).delete()
+        try:
+            _, by_model = model.objects.filter(pk__in=batch).delete()
+        except (ProtectedError, RestrictedError):
+            # One at a time, leaving the rows another row still refers to: the clean-up
+            # goes on (a trashed sheet an evening's table keeps stays in the trash).
+            by_model = {}
+            for pk in batch:
+                try:
+                    _, one = model.objects.filter(pk=pk).delete()
+                except (ProtectedError, RestrictedError):
+                    kept.append(pk)
+                    logger.warning("%s %s is still needed; it is not deleted.", model.__name__, pk)
+                    continue
+                by_model[model._meta.label] = by_model.get(model._meta.label, 0) + one.get(
+                    model._meta.label, 0
+                )
         deleted += by_model.get(model._meta.label, 0)

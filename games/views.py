@@ -980,7 +980,11 @@ def sheet_delete(request: HttpRequest, token: str) -> HttpResponse:
         response = render(request, "games/sheet_delete.html", context)
         patch_cache_control(response, no_store=True)
         return response
-    services.sheet_delete(sheet=sheet, by=_actor(request))
+    try:
+        services.sheet_delete(sheet=sheet, by=_actor(request))
+    except RuleError as error:  # kept by an app built on sheets (a club evening's table)
+        for problem in error.problems:
+            messages.error(request, problem.message)
     return redirect(sheet.get_absolute_url())
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from typing import Any
 
 
 def _count(name: str, default: int) -> int:
@@ -44,3 +45,11 @@ if importlib.util.find_spec("scorekeeper.gunicorn_logging") is not None:
 # No control socket: it would be $HOME/.gunicorn/gunicorn.ctl, one path shared by every
 # gunicorn of the account (a second server, the tests), and nothing here uses gunicornc.
 control_socket_disable = True
+
+
+def on_starting(server: Any) -> None:
+    """A port out of range (``make run PORT=80800``) is refused in one line, before
+    gunicorn's socket fails with a traceback."""
+    for address in server.cfg.address:  # gunicorn's Arbiter: every --bind address
+        if isinstance(address, tuple) and not 0 < address[1] < 65536:
+            raise SystemExit(f"PORT must be a whole number from 1 to 65535; got {address[1]}.")

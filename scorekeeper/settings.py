@@ -64,6 +64,23 @@ def env_bool(name: str, default: bool = False) -> bool:
     raise ImproperlyConfigured(f"{name} must be 1/0, true/false, yes/no or on/off; got {value!r}.")
 
 
+def env_int(name: str, default: int, *, low: int = 0, high: int | None = None) -> int:
+    """A whole number from the environment, or ``default`` when unset or empty."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    if (
+        not (value.isascii() and value.isdigit())
+        or int(value) < low
+        or (high is not None and int(value) > high)
+    ):
+        upper = f" to {high}" if high is not None else " or more"
+        raise ImproperlyConfigured(
+            f"{name} must be a whole number from {low}{upper}; got {value!r}."
+        )
+    return int(value)
+
+
 def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
@@ -76,6 +93,8 @@ HTTPS = env_bool("HTTPS", False)
 def _make_data_dir() -> None:
     """DATA_DIR, readable by its owner only (0700): made so, or made so when it was
     made before the first start (mkdir -p var gives 0755) and belongs to this user."""
+    if DATA_DIR.exists() and not DATA_DIR.is_dir():
+        raise ImproperlyConfigured(f"DATA_DIR must be a directory; {str(DATA_DIR)!r} is a file.")
     DATA_DIR.parent.mkdir(parents=True, exist_ok=True)
     DATA_DIR.mkdir(mode=0o700, exist_ok=True)
     found = DATA_DIR.stat()
@@ -210,7 +229,13 @@ SQLITE_OPTIONS = {
 _SHM = Path("/dev/shm")
 _TEST_DB_DIR = _SHM if _SHM.is_dir() and os.access(_SHM, os.W_OK) else Path(tempfile.gettempdir())
 if os.environ.get("DATABASE_URL"):
-    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
+    try:
+        DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
+    except (ValueError, KeyError) as _refused:  # an unknown scheme, a URL that is none
+        raise ImproperlyConfigured(
+            "DATABASE_URL must be a postgres://user:password@host:port/name (or sqlite:///path) "
+            f"URL; got one starting {os.environ['DATABASE_URL'].split(':', 1)[0]!r}."
+        ) from _refused
 else:
     _make_data_dir()
     DATABASES = {
@@ -246,6 +271,13 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # The cache holds the rate-limit counters, shared by every worker and server: Redis
 # when REDIS_URL is set, else a database table (`manage.py createcachetable` makes it;
 # the test databases get it by themselves).
+if os.environ.get("REDIS_URL") and not os.environ["REDIS_URL"].startswith(
+    ("redis://", "rediss://", "unix://")
+):
+    raise ImproperlyConfigured(
+        "REDIS_URL must start with redis://, rediss:// or unix:// (like "
+        f"redis://127.0.0.1:6379/0); got {os.environ['REDIS_URL']!r}."
+    )
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
@@ -272,7 +304,7 @@ else:
 # Helper processes per worker for slow referee work (laying out 104 cards): it runs
 # niced, off the worker's interpreter lock, so it never holds up entering deals
 # (games/offload.py). 0 runs it in the request's own thread.
-REFEREE_PROCESSES = int(os.environ.get("REFEREE_PROCESSES", "1") or "1")
+REFEREE_PROCESSES = env_int("REFEREE_PROCESSES", 1, high=64)
 
 # The read-only board as rendered for one sheet version, shared by every phone that
 # follows the sheet (games.views); per process, nothing to set up.
@@ -341,7 +373,7 @@ LOGOUT_REDIRECT_URL = "games:home"
 if os.environ.get("EMAIL_HOST"):
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     EMAIL_HOST = os.environ["EMAIL_HOST"]
-    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_PORT = env_int("EMAIL_PORT", 587, low=1, high=65535)
     EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
     EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
     EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
@@ -398,9 +430,15 @@ if HTTPS:
     SECURE_SSL_REDIRECT = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "").strip().upper() or "INFO"
+if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+    raise ImproperlyConfigured(
+        f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL; got {LOG_LEVEL!r}."
+    )
 
 # Tokens in logged paths are masked (scorekeeper.log_masking.MaskTokensFilter): on the
 # loggers that log paths (a logger's filter sees only its own records) and on the
@@ -425,7 +463,7 @@ LOGGING = {
             "filters": ["mask_tokens"],
         },
     },
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
         "django.db.backends": {"level": "INFO"},
         "django.request": {"filters": ["mask_tokens"]},

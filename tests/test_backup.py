@@ -116,11 +116,14 @@ def fill() -> list[Sheet]:
 
 
 def everything() -> dict[str, list[dict]]:
-    """Every row of the sheets' tables, and each sheet's replayed totals."""
+    """Every row of the sheets' tables, and each sheet's replayed totals; a sheet's
+    version apart (versions), as a restore moves it past the replaced database's."""
     rows = {
         model.__name__: list(model.objects.order_by("pk").values())
         for model in (Sheet, Seat, Hand, IdempotencyKey)
     }
+    for row in rows["Sheet"]:
+        del row["version"]
     rows["totals"] = [
         {"sheet": sheet.pk, "totals": sheet_state(sheet).totals}
         for sheet in Sheet.objects.order_by("pk")
@@ -179,9 +182,14 @@ def test_a_backup_taken_during_a_write_restores_every_sheet_seat_and_deal(live_d
     worker = other_connection(live_database) if vendor() == "sqlite" else None
     if worker is not None:
         assert worker.execute("SELECT COUNT(*) FROM games_hand").fetchone() == (rows,)
+    replaced = dict(Sheet.objects.values_list("pk", "version"))
     printed = run("restore", str(backup), yes=True)
     assert "Restored" in printed
     assert everything() == before
+    # Every restored sheet's version is past any the replaced database handed out: a
+    # phone's page or a worker's kept board from before is never taken for it.
+    restored = dict(Sheet.objects.values_list("pk", "version"))
+    assert all(restored[pk] > max(replaced.values()) for pk in restored)
     if worker is not None:
         assert worker.execute("SELECT COUNT(*) FROM games_hand").fetchone() == (7,)
         worker.close()

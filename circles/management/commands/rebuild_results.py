@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from circles.models import Circle
 from circles.results import rebuild_results
+from games.selectors import StoredDealRefused
 
 
 class Command(BaseCommand):
@@ -29,8 +30,22 @@ class Command(BaseCommand):
                     "There is no circle " + ", ".join(str(pk) for pk in sorted(missing)) + "."
                 )
         total = 0
+        refused: list[StoredDealRefused] = []
         for circle in circles:
-            count = rebuild_results(circle)
+            count = rebuild_results(circle, refused)
             total += count
             self.stdout.write(f"{circle.name} (circle {circle.pk}): {count} sheet(s) replayed.")
         self.stdout.write(f"Done: {total} sheet(s).")
+        if refused:
+            # Each named with its deal and why; the sheet page offers to take it off.
+            for error in refused:
+                why = "; ".join(str(problem.message) for problem in error.problems)
+                self.stderr.write(
+                    f"Sheet {error.sheet.pk}: deal "
+                    f"{error.hand.number} is refused by the rules now ({why}); the sheet was "
+                    "left as it was."
+                )
+            raise CommandError(
+                f"{len(refused)} sheet(s) not replayed: take the deals named above off on "
+                "their pages, then run rebuild_results again."
+            )

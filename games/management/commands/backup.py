@@ -145,6 +145,11 @@ class Command(BaseCommand):
         # Written beside the target and renamed at the end: a backup that stopped
         # halfway never sits under the final name.
         partial = path.with_name(path.name + ".partial")
+        if partial.exists():
+            raise CommandError(
+                f"{partial} is left from a backup that stopped halfway (or one running now): "
+                "delete it, then run the backup again."
+            )
         fd = private_file(partial)
         try:
             if vendor == "sqlite":

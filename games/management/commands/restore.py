@@ -7,7 +7,9 @@ the write lock, so a running app waits a moment and then reads the restored data
 --if-exists`` in one transaction, from a ``pg_dump --format=custom`` archive.
 
 Either way ``migrate`` (and ``createcachetable``) run afterwards: a backup from an
-older version is brought up to date. A database that has any sheet is replaced only with ``--yes``.
+older version is brought up to date, and the version numbers move past every one the
+replaced database handed out (``VERSIONS``). A database that holds anything people
+entered (sheets, accounts, circles, club evenings) is replaced only with ``--yes``.
 """
 
 from __future__ import annotations
@@ -17,11 +19,12 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.contenttypes.models import ContentType
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
 from games.management.commands.backup import check_vendor, pg_command, pg_program
 from games.models import Hand, Sheet
@@ -31,19 +34,65 @@ PG_HEADER = b"PGDMP"
 REQUIRED_TABLES = ("django_migrations", Sheet._meta.db_table)
 
 
+def _table(label: str) -> str:
+    """The table of a model of another app (read by name: this app imports none)."""
+    return apps.get_model(label)._meta.db_table
+
+
 def contents(cursor: Any, tables: set[str]) -> tuple[int, str]:
-    """How many sheets there are, and a line saying what the database holds."""
+    """How many things people entered there are (sheets, accounts, circles, club
+    evenings), and a line saying what the database holds."""
     counts = []
     for label, table, where in (
         ("sheets", Sheet._meta.db_table, ""),
         ("deals", Hand._meta.db_table, " WHERE removed_at IS NULL"),
         ("accounts", get_user_model()._meta.db_table, ""),
+        ("circles", _table("circles.Circle"), ""),
+        ("club evenings", _table("evenings.Evening"), ""),
     ):
         if table in tables:
             cursor.execute(f'SELECT COUNT(*) FROM "{table}"{where}')
             counts.append((label, cursor.fetchone()[0]))
     line = ", ".join(f"{count:,} {label}" for label, count in counts) or "no tables of this app"
-    return (dict(counts).get("sheets", 0), line)
+    found = dict(counts)
+    entered = sum(
+        found.get(label, 0) for label in ("sheets", "accounts", "circles", "club evenings")
+    )
+    return (entered, line)
+
+
+# The version numbers writers and readers go by (If-Match, the kept renderings of a
+# sheet, a circle's standings), each with the rows that carry the same number: after a
+# restore each moves past every number the replaced database had handed out, so that
+# nothing kept from before (a phone's page, a worker's cache) is taken for the restored
+# data (a restored sheet would otherwise count its versions again from where it was).
+VERSIONS = (
+    (("games.Sheet", "version"), ("games.SheetSnapshot", "version")),
+    (("evenings.Evening", "version"),),
+    (("circles.Circle", "standings_version"), ("circles.SeasonTotals", "version")),
+)
+
+
+def highest_versions(cursor: Any, tables: set[str]) -> list[int]:
+    """For each group of VERSIONS, the highest number the database has handed out."""
+    highest = []
+    for (model, column), *_rest in VERSIONS:
+        table = _table(model)
+        if table in tables:
+            cursor.execute(f'SELECT MAX("{column}") FROM "{table}"')
+            highest.append(cursor.fetchone()[0] or 0)
+        else:
+            highest.append(0)
+    return highest
+
+
+def move_versions_past(cursor: Any, highest: list[int]) -> None:
+    for group, most in zip(VERSIONS, highest, strict=True):
+        if most:
+            for model, column in group:
+                cursor.execute(
+                    f'UPDATE "{_table(model)}" SET "{column}" = "{column}" + %s', [most + 1]
+                )
 
 
 def open_backup(path: Path) -> sqlite3.Connection:
@@ -71,12 +120,13 @@ def open_backup(path: Path) -> sqlite3.Connection:
 class Command(BaseCommand):
     help = (
         "Replace the database with a backup written by `manage.py backup` (SQLite file or "
-        "pg_dump custom archive), then migrate it. A database with sheets needs --yes."
+        "pg_dump custom archive), then migrate it. A database with sheets, accounts, circles "
+        "or club evenings needs --yes."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("path", help="the backup file")
-        parser.add_argument("--yes", action="store_true", help="replace a database that has sheets")
+        parser.add_argument("--yes", action="store_true", help="replace a database that holds data")
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = Path(options["path"])
@@ -97,7 +147,9 @@ class Command(BaseCommand):
                 f"{kind[expected]} (from `manage.py backup` on {connection.display_name})."
             )
         with connection.cursor() as cursor:
-            sheets, current = contents(cursor, set(connection.introspection.table_names(cursor)))
+            live_tables = set(connection.introspection.table_names(cursor))
+            sheets, current = contents(cursor, live_tables)
+            highest = highest_versions(cursor, live_tables)
         if vendor == "sqlite":
             source = open_backup(path)
             try:
@@ -122,17 +174,19 @@ class Command(BaseCommand):
         )
         # The cache table is no migration: a backup older than it lacks it.
         call_command("createcachetable", verbosity=options["verbosity"], stdout=self.stdout)
+        with transaction.atomic(), connection.cursor() as cursor:
+            move_versions_past(cursor, highest)
         with connection.cursor() as cursor:
             _, now = contents(cursor, set(connection.introspection.table_names(cursor)))
         self.stdout.write(f"Restored {path}: the database now has {now}.")
 
-    def refuse_unless(self, yes: bool, sheets: int, current: str, incoming: str) -> None:
-        if sheets and not yes:
+    def refuse_unless(self, yes: bool, entered: int, current: str, incoming: str) -> None:
+        if entered and not yes:
             raise CommandError(
                 f"The database has {current}. Restoring replaces all of it with {incoming}. "
                 "Run again with --yes to do that (back it up first: manage.py backup)."
             )
-        if sheets:
+        if entered:
             self.stdout.write(f"Replacing {current}.")
 
     def restore_sqlite(self, connection: Any, source: sqlite3.Connection) -> None:
