@@ -467,19 +467,35 @@ def sheet_page(request: HttpRequest, token: str) -> HttpResponse:
     data = entry.entry_from_post(request.POST, players=len(selectors.seat_names(sheet)))
     key = request.POST.get("idempotency_key") or None
     version = _posted_version(request)
+    # A deal kept on a phone without a connection (offline.js) comes without the version
+    # of the page it was typed on, but with the number it was entered as: it is stored
+    # only as that deal, never after one another phone saved meanwhile.
+    entered_as = _posted_entered_as(request) if version is None else None
     written: list[services.HandOutcome] = []
 
     def record() -> services.Answer:
-        try:
-            outcome = services.hand_record(
-                sheet=sheet, data=data, expected_version=version, by=_actor(request)
-            )
-        except services.StaleSheet as error:
-            return 412, _problems_json(error)
-        except (UnreadableInput, RuleError) as error:
-            return 422, _problems_json(error)
-        written.append(outcome)
-        return 201, {"number": outcome.hand.number}
+        for _attempt in range(3):
+            expected = version
+            if entered_as is not None:
+                sheet.refresh_from_db(fields=["version", "deal_count"])
+                if sheet.deal_count + 1 != entered_as:
+                    return 412, _entered_before(sheet, entered_as)
+                # Stored only on the sheet just looked at (If-Match): a write in between
+                # is looked at again.
+                expected = sheet.version
+            try:
+                outcome = services.hand_record(
+                    sheet=sheet, data=data, expected_version=expected, by=_actor(request)
+                )
+            except services.StaleSheet:
+                if entered_as is not None:
+                    continue
+                return 412, _stale_entry()
+            except (UnreadableInput, RuleError) as error:
+                return 422, _problems_json(error)
+            written.append(outcome)
+            return 201, {"number": outcome.hand.number}
+        return 412, _stale_entry()
 
     def reused() -> services.Answer:
         # The form's first send saved its deal (its answer never reached the phone),
@@ -497,7 +513,9 @@ def sheet_page(request: HttpRequest, token: str) -> HttpResponse:
             )
         return 412, {"errors": [{"field": None, "message": message}]}
 
-    print_ = services.fingerprint("POST", request.path, data)
+    # The same deal whatever language the page was read in: a deal kept on the phone and
+    # sent again after the player switched the language is still the same deal.
+    print_ = services.fingerprint("POST", f"sheet/{sheet.pk}/deals", data)
     scope = services.key_scope(sheet=sheet, link=sheet.edit_token)
     status, answer = services.idempotent(
         scope=scope, key=key, print_=print_, action=record, reused=reused
@@ -507,7 +525,11 @@ def sheet_page(request: HttpRequest, token: str) -> HttpResponse:
     else:
         sheet.refresh_from_db()
     if status == 412:
-        return _stale_board(request, sheet, answer)
+        # The deal was not saved because the sheet changed: it stays in the form, under
+        # the sheet as it is now ("kept": the answer of a form whose deal was saved has
+        # no deal to keep).
+        kept = data if answer.get("kept") else None
+        return _stale_board(request, sheet, answer, values=kept)
     if status >= 400:
         problems = [Problem(e["field"], e["message"]) for e in answer["errors"]]
         context = _board_context(request, sheet, can_edit=True, values=data, errors=problems)
@@ -518,8 +540,14 @@ def sheet_page(request: HttpRequest, token: str) -> HttpResponse:
         return redirect(sheet.get_absolute_url())
     if not written:
         # A retry answered from its key: the board as it is now.
-        return _page_or_board(request, _board_context(request, sheet, can_edit=True))
-    return _saved(request, sheet, written[0])
+        response = _page_or_board(request, _board_context(request, sheet, can_edit=True))
+    else:
+        response = _saved(request, sheet, written[0])
+    if isinstance(answer.get("number"), int):
+        # The deal's number on the sheet: the deals kept on the phone after one it sent
+        # follow it (offline.js).
+        response["X-Deal-Number"] = str(answer["number"])
+    return response
 
 
 def _saved_message(sheet: Sheet, deal: Any) -> str:
@@ -561,18 +589,59 @@ def _posted_version(request: HttpRequest) -> int | None:
     return value if isinstance(value, int) and value >= 0 else None
 
 
+def _posted_entered_as(request: HttpRequest) -> int | None:
+    """The number a deal kept on the phone was entered as (offline.js); None if not sent."""
+    value = entry_forms.int_or_text(request.POST.get("entered_as", ""))
+    return value if isinstance(value, int) and value > 0 else None
+
+
 def _problems_json(error: RuleError) -> dict[str, Any]:
     return {"errors": [{"field": p.field, "message": p.message} for p in error.problems]}
 
 
-def _stale_board(request: HttpRequest, sheet: Sheet, answer: dict[str, Any]) -> HttpResponse:
+def _stale_entry() -> dict[str, Any]:
+    """The new deal was typed on an older sheet than the one stored: nothing saved, and
+    what was typed stays in the form."""
+    message = _(
+        "This sheet changed meanwhile (on another phone): here is the sheet now, and what "
+        "you entered is still in the form. Check the sheet, then save it again or change it."
+    )
+    return {"errors": [{"field": None, "message": message}], "kept": True}
+
+
+def _entered_before(sheet: Sheet, number: int) -> dict[str, Any]:
+    """A deal kept on the phone as deal ``number``, while the sheet went on without it
+    (another phone saved that deal, or undid one): nothing saved until the player says."""
+    values = {"number": number, "next": sheet.deal_count + 1}
+    if GAMES[sheet.game].counts_rounds:
+        message = _(
+            "This sheet changed meanwhile (on another phone): this round was entered as "
+            "round %(number)s, but the sheet's next round is round %(next)s now. Check the "
+            "sheet, then save it anyway or discard it."
+        )
+    else:
+        message = _(
+            "This sheet changed meanwhile (on another phone): this deal was entered as "
+            "deal %(number)s, but the sheet's next deal is deal %(next)s now. Check the "
+            "sheet, then save it anyway or discard it."
+        )
+    return {"errors": [{"field": None, "message": message % values}], "kept": True}
+
+
+def _stale_board(
+    request: HttpRequest,
+    sheet: Sheet,
+    answer: dict[str, Any],
+    values: dict[str, Any] | None = None,
+) -> HttpResponse:
     """412: the phone had an older sheet than the one stored. Nothing was changed; the
-    page shows the sheet as it is now, with the message at the top."""
-    if not request.htmx:
+    page shows the sheet as it is now, with the message at the top, and ``values`` (a
+    new deal that was not saved) in its form."""
+    if not request.htmx and values is None:
         for error in answer["errors"]:
             messages.error(request, str(error["message"]))
         return redirect(sheet.get_absolute_url())
-    context = _board_context(request, sheet, can_edit=True)
+    context = _board_context(request, sheet, can_edit=True, values=values)
     context["board_errors"] = [Problem(e["field"], e["message"]) for e in answer["errors"]]
     context["stale"] = True
     return _page_or_board(request, context, status=412)

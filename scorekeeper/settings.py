@@ -132,6 +132,11 @@ def _secret_key() -> str:
 
 SECRET_KEY = _secret_key()
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
+if _urls := [host for host in ALLOWED_HOSTS if "/" in host]:
+    # Taken as given, every request would be answered 400 (Bad Request).
+    raise ImproperlyConfigured(
+        f"ALLOWED_HOSTS takes host names, like scores.example.org, not URLs; got {_urls[0]!r}."
+    )
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [

@@ -273,6 +273,12 @@
     return form.dataset.entryKey ? STORE + form.dataset.entryKey : null;
   }
 
+  // The sheet's next deal was kept under its number before (/en/s/…/#3): read once
+  // more where nothing is kept under the sheet's key yet (a tab open across an update).
+  function oldKey(form) {
+    return form.dataset.deal && form.querySelector("#entry-meta") ? STORE + window.location.pathname + "#" + form.dataset.deal : null;
+  }
+
   function save(form) {
     var key = storeKey(form);
     if (!key) return;
@@ -284,8 +290,12 @@
       if (el.tagName === "BUTTON") return;
       fields.push([el.name, el.value, el.dataset.derived ? 1 : 0]);
     });
+    // A correction holds for the sheet it was typed on (data-entry-version): once saved,
+    // or once the sheet changed, what was typed is no longer what the form should show.
+    var kept = { fields: fields };
+    if (form.dataset.entryVersion) kept.version = form.dataset.entryVersion;
     try {
-      sessionStorage.setItem(key, JSON.stringify({ fields: fields }));
+      sessionStorage.setItem(key, JSON.stringify(kept));
     } catch (error) { /* private mode or full: the form still works */ }
   }
 
@@ -327,10 +337,22 @@
     var kept;
     try {
       kept = JSON.parse(sessionStorage.getItem(key) || "null");
+      var old = !kept && oldKey(form);
+      if (old && sessionStorage.getItem(old)) {
+        kept = JSON.parse(sessionStorage.getItem(old));
+        sessionStorage.setItem(key, JSON.stringify(kept));
+        sessionStorage.removeItem(old);
+      }
     } catch (error) {
       return false;
     }
     if (!kept || !kept.fields || !kept.fields.length) return false;
+    if (form.dataset.entryVersion && kept.version !== form.dataset.entryVersion) {
+      // Typed on the sheet as it was before a change (this correction saved, or another
+      // phone's): not brought back over the sheet as it is now.
+      forget(form);
+      return false;
+    }
     var pairs = {}, derived = {};
     kept.fields.forEach(function (field) {
       (pairs[field[0]] = pairs[field[0]] || []).push(field[1]);
@@ -608,15 +630,16 @@
         if (group.querySelector("input:checked")) group.dataset.touched = "1";
       });
       if (!restore(form)) sync(form, atLoad);
+      // A form the server filled with what it was sent (refused, or typed on a sheet
+      // that changed meanwhile): that is what is kept over a reload now.
+      if (form.dataset.restore === "no") save(form);
       if (justSaved) {
         justSaved = false;
         fit(form);
       }
-      if (form.dataset.entryKey && !form.hasAttribute("hx-post")) {
-        // The correction page posts without htmx: what it posts is either saved or
-        // shown again with its problems, so nothing needs keeping after this.
-        form.addEventListener("submit", function () { forget(form); });
-      }
+      // (The correction page posts without htmx. What it posts is kept until the sheet
+      // changes: a Save without a connection shows the browser's error page, and the
+      // correction is back in the form when it is opened again.)
     });
   }
 
@@ -630,12 +653,16 @@
   document.addEventListener("keydown", onKey, true);
   document.addEventListener("click", openRule);
   document.addEventListener("click", closeRule);
-  document.addEventListener("htmx:afterRequest", function (event) {
+  // A saved deal is forgotten as its answer comes, before the swap (once the answer has
+  // replaced the whole board, as after the first deal, htmx:afterRequest is no longer
+  // the form's). So is one refused because the sheet changed (412): the form the answer
+  // brings holds it, if it was not saved, and keeps it from there.
+  document.addEventListener("htmx:beforeOnLoad", function (event) {
     var form = event.detail && event.detail.elt;
-    if (form && form.matches && form.matches("form.entry-form") && event.detail.successful) {
-      forget(form);
-      justSaved = true;
-    }
+    var status = event.detail && event.detail.xhr ? event.detail.xhr.status : 0;
+    if (!form || !form.matches || !form.matches("form.entry-form")) return;
+    if ((status >= 200 && status < 300) || status === 412) forget(form);
+    if (status >= 200 && status < 300) justSaved = true;
   });
   document.addEventListener("htmx:afterSettle", function () {
     if (!justSaved) return;

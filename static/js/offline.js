@@ -3,12 +3,15 @@
 // - Registers the service worker once the page has loaded (/sw.js: the app shell and
 //   the sheets this phone opened, so an open sheet keeps working without a connection).
 // - The deal entry form (form.entry-form) without a connection: the deal is kept on this
-//   phone (localStorage, per sheet), the form is cleared for the next deal, and the
-//   board's #outbox lists what waits. When the connection is back (and on every page
-//   load) the deals are sent in order, each with its own idempotency key and without
-//   the form's version (a deal kept here was entered against an older page; appending
-//   needs none), then the page is loaded afresh. A deal the server refuses stays listed
-//   with the server's message until it is sent again or discarded: nothing is dropped.
+//   phone (localStorage, per sheet whatever the page's language), the form is cleared
+//   for the next deal, and the board's #outbox lists what waits. When the connection is
+//   back (and on every page load) the deals are sent in order, each with its own
+//   idempotency key and, in place of the form's version, the number it was entered as:
+//   the server stores it only as that deal (if another phone saved a deal meanwhile it
+//   answers 412, and the deal is held until the player saves it anyway or discards it).
+//   Each answer is the whole sheet, kept as the service worker's copy; then the page is
+//   loaded afresh. A deal the server refuses stays listed with the server's message
+//   until it is sent again or discarded: nothing is dropped.
 // - The read-only sheet's poll (.live) says when it is not live, and since when.
 // - A new-sheet form restored by Back is loaded afresh (its page then points at the
 //   sheet just started, so that nobody starts a second one by mistake).
@@ -44,10 +47,51 @@
 
   // -- storage ----------------------------------------------------------------------------
 
+  // The deals waiting for a sheet are kept under its link without the language (/s/…/):
+  // switching the page to Deutsch still lists and sends them. Kept before under the
+  // page's own link (/en/s/…/), they are moved over when first read.
+  const LANGUAGE_PREFIX = /^\/[a-z]{2}(?:-[a-z0-9]+)?(?=\/[sv]\/)/i;
+
+  function storeKey(url) {
+    return OUTBOX + String(url).replace(LANGUAGE_PREFIX, "");
+  }
+
+  function read(name) {
+    const items = JSON.parse(window.localStorage.getItem(name) || "[]");
+    return Array.isArray(items) ? items.filter((item) => item && item.key) : [];
+  }
+
+  // The keys of the same sheet's deals kept under a language's link.
+  function olderKeys(key) {
+    const path = key.slice(OUTBOX.length);
+    const found = [];
+    for (let index = 0; index < window.localStorage.length; index += 1) {
+      const name = window.localStorage.key(index);
+      if (name && name !== key && name.startsWith(OUTBOX) && name.slice(OUTBOX.length).replace(LANGUAGE_PREFIX, "") === path) {
+        found.push(name);
+      }
+    }
+    return found;
+  }
+
   function load(url) {
     try {
-      const items = JSON.parse(window.localStorage.getItem(OUTBOX + url) || "[]");
-      return Array.isArray(items) ? items.filter((item) => item && item.key) : [];
+      const key = storeKey(url);
+      let items = read(key);
+      const older = olderKeys(key);
+      if (older.length) {
+        const moved = [];
+        older.forEach((name) => read(name).forEach((item) => moved.push(item)));
+        const fresh = moved.filter((item, index) => !items.some((each) => each.key === item.key) && moved.findIndex((each) => each.key === item.key) === index);
+        // In the order they were kept, where lists of two links meet.
+        const mixed = items.length > 0 || older.length > 1;
+        items = items.concat(fresh);
+        if (mixed) items.sort((a, b) => (a.at || 0) - (b.at || 0));
+        // Written where they belong before the old lists go: never in neither place.
+        window.localStorage.setItem(key, JSON.stringify(items));
+        older.forEach((name) => window.localStorage.removeItem(name));
+      }
+      return items;
     } catch (error) {
       return [];
     }
@@ -55,21 +99,32 @@
 
   function save(url, items) {
     try {
-      if (items.length) window.localStorage.setItem(OUTBOX + url, JSON.stringify(items));
-      else window.localStorage.removeItem(OUTBOX + url);
+      if (items.length) window.localStorage.setItem(storeKey(url), JSON.stringify(items));
+      else window.localStorage.removeItem(storeKey(url));
       return true;
     } catch (error) {
       return false;
     }
   }
 
-  function update(url, key, change) {
+  // ``shift``: the deals kept after this one were entered as the ones following it; when
+  // it goes as another number than it was entered as (sent anyway, corrected in the form
+  // as the sheet's next) or not at all (discarded), so do they.
+  function update(url, key, change, shift) {
     const items = load(url);
     const item = items.find((each) => each.key === key);
     if (!item) return;
+    renumberAfter(items, items.indexOf(item), shift);
     if (change === null) items.splice(items.indexOf(item), 1);
     else Object.assign(item, change);
     save(url, items);
+  }
+
+  function renumberAfter(items, index, shift) {
+    if (!shift) return;
+    items.slice(index + 1).forEach(function (item) {
+      if (item.number) item.number += shift;
+    });
   }
 
   function newKey() {
@@ -198,6 +253,12 @@
 
   document.addEventListener("input", touched, true);
   document.addEventListener("change", touched, true);
+  // A half-entered deal brought back after a reload (entry.js, with its note) is a deal
+  // being entered too: the page is not loaded afresh under it once the deals waiting
+  // here are sent. (A refused deal put in the form to be corrected has no such note.)
+  document.addEventListener("entry:restored", function (event) {
+    if (isEntryForm(event.target) && event.target.querySelector(".restored")) typing = true;
+  });
 
   function trailingNumber(text) {
     const match = /(\d+)\D*$/.exec(text || "");
@@ -288,6 +349,10 @@
         message.textContent = data.refused + " " + item.error;
         message.hidden = false;
         row.querySelector(".outbox-actions").hidden = false;
+        // Held because the sheet went on without it (another phone saved that deal):
+        // sent as the next deal only if the player says so.
+        row.querySelector(".outbox-anyway").hidden = !item.stale;
+        row.querySelector(".outbox-retry").hidden = !!item.stale;
         row.querySelector(".outbox-mend").hidden = !!item.mending || !entryForm();
         row.querySelector(".outbox-mending").hidden = !item.mending;
       }
@@ -339,9 +404,15 @@
     if (mending) {
       // Corrected: sent in its place, under a key of its own (the refused one's answer
       // is remembered with the old key).
-      Object.assign(mending, { key: key, body: body(form), summary: summarize(form), at: Date.now() });
+      // It is the deal the form names now (a deal held because the sheet went on
+      // without it is entered again as the sheet's next one).
+      const number = nextNumber(items.slice(0, items.indexOf(mending)));
+      if (number && mending.number) renumberAfter(items, items.indexOf(mending), number - mending.number);
+      Object.assign(mending, { key: key, body: body(form), summary: summarize(form), number: number, at: Date.now() });
       delete mending.error;
       delete mending.mending;
+      delete mending.stale;
+      delete mending.anyway;
       form.dataset.mending = "";
     } else {
       items.push({
@@ -523,11 +594,28 @@
   });
 
   // After deals were sent from this page without loading it afresh (the next deal was
-  // being typed), the form's version is older than the sheet: the next deal appends.
+  // being typed), the form's version is older than the sheet: the next deal goes as the
+  // one the form names, like a deal kept here (if another phone saved that one
+  // meanwhile, the server says so: 412).
   document.addEventListener("htmx:configRequest", function (event) {
     if (sentWithoutReload && isEntryForm(event.detail.elt)) {
-      if (event.detail.formData) event.detail.formData.delete("version");
-      else if (event.detail.parameters) delete event.detail.parameters.version;
+      const number = nextNumber([]);
+      if (event.detail.formData) {
+        event.detail.formData.delete("version");
+        if (number) event.detail.formData.set("entered_as", String(number));
+      } else if (event.detail.parameters) {
+        delete event.detail.parameters.version;
+        if (number) event.detail.parameters.entered_as = String(number);
+      }
+    }
+  });
+
+  // The server drew the board again (a refusal, the sheet as it is now, an undo): its
+  // form names the sheet's next deal itself, after the deals sent from this page.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const detail = event.detail;
+    if (detail.shouldSwap && detail.target && detail.target.id === "board" && detail.swapOverride !== "none") {
+      sentWithoutReload = 0;
     }
   });
 
@@ -550,6 +638,9 @@
     const unique = reasons.filter((reason, index) => reason && reasons.indexOf(reason) === index);
     return unique.join(" ") || words(page.querySelector(".error-box, .field-error"));
   }
+
+  // Whether a deal was just held because the sheet went on without it.
+  let heldStale = false;
 
   async function sendAll(url) {
     const data = outbox() ? outbox().dataset : {};
@@ -579,13 +670,18 @@
       const fields = new URLSearchParams(item.body);
       fields.set("idempotency_key", item.key);
       fields.set("csrfmiddlewaretoken", token);
+      // Stored only as the deal it was entered as, unless the player said "anyway".
+      if (item.number && !item.anyway) fields.set("entered_as", String(item.number));
       let answer;
       try {
+        // The answer is the whole page (HX-Boosted), the sheet with this deal: it is
+        // the copy kept for offline use, even if the connection is gone again before
+        // the page can be loaded afresh.
         answer = await fetch(url, {
           method: "POST",
           credentials: "same-origin",
           cache: "no-store",
-          headers: { "X-CSRFToken": token, "HX-Request": "true" },
+          headers: { "X-CSRFToken": token, "HX-Request": "true", "HX-Boosted": "true" },
           body: fields,
         });
       } catch (error) {
@@ -593,14 +689,22 @@
         break;
       }
       if (answer.ok) {
-        update(url, item.key, null);
+        // The number it has on the sheet (another than it was entered as if sent anyway).
+        const landed = Number(answer.headers.get("X-Deal-Number")) || 0;
+        update(url, item.key, null, landed && item.number ? landed - item.number : 0);
         sent += 1;
+        await keepCopy(url, answer);
         continue;
       }
       if (answer.status === 404 || answer.status === 410) {
         update(url, item.key, { error: data.gone });
       } else if (answer.status === 403) {
         update(url, item.key, { error: data.forbidden });
+      } else if (answer.status === 412) {
+        // The sheet went on without it (another phone saved that deal meanwhile): held
+        // until the player sends it anyway or discards it.
+        update(url, item.key, { error: refusal(await answer.text()) || String(answer.status), stale: true });
+        heldStale = true;
       } else if (answer.status >= 400 && answer.status < 500 && answer.status !== 429) {
         update(url, item.key, { error: refusal(await answer.text()) || String(answer.status) });
       } else {
@@ -642,13 +746,20 @@
     sending = true;
     render();
     const run = () => sendAll(url);
+    heldStale = false;
     // One tab at a time sends a sheet's deals (the keys would make a second copy
     // harmless, but the order is kept best by one sender).
-    const done = navigator.locks ? navigator.locks.request(OUTBOX + url, run) : run();
+    const done = navigator.locks ? navigator.locks.request(storeKey(url), run) : run();
     done
       .then(function (sent) {
         sending = false;
         if (sent) backoff = 0;
+        if (heldStale && !typing && entryForm()) {
+          // Held because the sheet went on: the page shows the sheet as it is now, to
+          // be checked (the held deal opens in the form, as the next one).
+          window.location.reload();
+          return undefined;
+        }
         if (!sent) {
           render();
           autoMend();
@@ -683,10 +794,20 @@
       update(url, row.dataset.key, { error: null });
       render();
       flush();
+    } else if (row && button.classList.contains("outbox-anyway")) {
+      // As it was kept, as the sheet's next deal (the same key: a deal the server has
+      // stored already is not stored again).
+      stopMending(url, row.dataset.key);
+      update(url, row.dataset.key, { error: null, stale: false, anyway: true });
+      render();
+      flush();
     } else if (row && button.classList.contains("outbox-discard")) {
       if (!window.confirm(outbox().dataset.confirmDiscard)) return;
       stopMending(url, row.dataset.key);
-      update(url, row.dataset.key, null);
+      // The ones after it follow one number sooner; not after a deal held because the
+      // sheet went on without it (another phone saved that deal: the sheet has it).
+      const item = load(url).find((each) => each.key === row.dataset.key);
+      update(url, row.dataset.key, null, item && item.stale ? 0 : -1);
       render();
       flush();
     }
@@ -708,16 +829,44 @@
   const SHEET_PAGE = /^\/(?:[a-z]{2}\/)?[sv]\/[A-Za-z0-9_-]+\/$/;
   const PAGES_CACHE = "scorekeeper-pages"; // the service worker's copies of sheets (sw.js)
   let refreshTimer = null;
+  // A change shown here that the copy does not have yet (its fetch found no connection).
+  let copyBehind = false;
 
   // After a change shown by htmx, the copy kept for offline use is fetched again, so
-  // that a reload without a connection shows the sheet as it was last seen.
-  function refreshCopy() {
+  // that a reload without a connection shows the sheet as it was last seen: at once
+  // (the answer of a save starts it before the page shows the change; a connection
+  // lost a moment later does not stop a request already sent), and again once the
+  // connection is back if it found none. ``delay``: the read-only sheet's updates wait
+  // a moment, several in a row make one fetch.
+  function refreshCopy(delay) {
     if (!SHEET_PAGE.test(window.location.pathname)) return;
     if (!navigator.serviceWorker || !navigator.serviceWorker.controller) return;
     window.clearTimeout(refreshTimer);
-    refreshTimer = window.setTimeout(function () {
-      fetch(window.location.pathname, { credentials: "same-origin" }).catch(() => undefined);
-    }, 800);
+    copyBehind = true;
+    function fetchCopy() {
+      // no-store: from the server or not at all (the worker answers no copy of itself).
+      fetch(window.location.pathname, { credentials: "same-origin", cache: "no-store" })
+        .then(function (response) {
+          if (response.status === 200 && !response.redirected) copyBehind = false;
+        })
+        .catch(() => undefined);
+    }
+    if (delay) refreshTimer = window.setTimeout(fetchCopy, delay);
+    else fetchCopy();
+  }
+
+  // The whole page a deal sent from the outbox was answered with (the sheet with it) is
+  // the copy from now on: the connection may be gone again before anything else loads.
+  async function keepCopy(url, answer) {
+    const path = new URL(url, window.location.origin).pathname;
+    if (!window.caches || !("serviceWorker" in navigator) || !SHEET_PAGE.test(path) || answer.redirected) return;
+    try {
+      const cache = await window.caches.open(PAGES_CACHE);
+      await cache.put(new URL(path, window.location.origin).href, answer);
+      if (path === window.location.pathname) copyBehind = false;
+    } catch (error) {
+      // Not kept: the next load with a connection keeps one.
+    }
   }
 
   // A sheet opened before the service worker was there (the first visit) has no copy
@@ -757,10 +906,12 @@
   document.addEventListener("htmx:beforeOnLoad", function (event) {
     const detail = event.detail;
     const config = detail.requestConfig || {};
-    if (!detail.xhr || detail.xhr.status < 200 || detail.xhr.status >= 300 || detail.xhr.status === 204) return;
+    // (412: nothing was changed, but the answer shows the sheet another phone changed.)
+    const status = detail.xhr ? detail.xhr.status : 0;
+    if (status !== 412 && (status < 200 || status >= 300 || status === 204)) return;
     const path = String(config.path || "");
     if (config.verb === "post" && !/\/preview$/.test(path)) refreshCopy();
-    else if (detail.elt && detail.elt.matches && detail.elt.matches(".live")) refreshCopy();
+    else if (detail.elt && detail.elt.matches && detail.elt.matches(".live")) refreshCopy(800);
   });
 
   // -- the read-only sheet: live or not -----------------------------------------------------
@@ -851,6 +1002,7 @@
     backoff = 0;
     render();
     flush();
+    if (copyBehind) refreshCopy();
   });
 
   window.addEventListener("offline", function () {
@@ -875,6 +1027,8 @@
   // does. The deals waiting here are listed and sent, a refused one opens in the form
   // (entry.js has set the form up by then).
   function start() {
+    const restored = entryForm() && entryForm().querySelector(".restored");
+    if (restored) typing = true;
     render();
     if (!navigator.onLine) setLive(false, "connection");
     flush();
@@ -883,6 +1037,16 @@
   if (document.readyState === "complete") window.setTimeout(start, 0);
   else document.addEventListener("DOMContentLoaded", () => window.setTimeout(start, 0));
   if (navigator.serviceWorker) navigator.serviceWorker.ready.then(ensureCopy, () => undefined);
+  // The worker shows its offline page in the language of the pages read here, also for
+  // a link without one ("/", the installed app's start).
+  function tellLanguage() {
+    const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (worker && document.documentElement.lang) worker.postMessage({ language: document.documentElement.lang });
+  }
+  if (navigator.serviceWorker) {
+    navigator.serviceWorker.addEventListener("controllerchange", tellLanguage);
+    window.addEventListener("load", tellLanguage);
+  }
   if (entryForm()) {
     window.addEventListener("load", function () {
       const later = window.requestIdleCallback || ((run) => window.setTimeout(run, 2000));

@@ -30,13 +30,22 @@
     }
   }
 
+  // offline.js keeps a sheet's deals under its link without the language (/s/…/), and
+  // under the page's link (/en/s/…/) before it moved them.
+  function outboxKeys(url) {
+    const path = String(url).replace(/^\/[a-z]{2}(?:-[a-z0-9]+)?(?=\/[sv]\/)/i, "");
+    return path === url ? [OUTBOX + url] : [OUTBOX + path, OUTBOX + url];
+  }
+
   function waiting(url) {
-    try {
-      const items = JSON.parse(window.localStorage.getItem(OUTBOX + url) || "[]");
-      return Array.isArray(items) ? items.length : 0;
-    } catch (error) {
-      return 0;
-    }
+    return outboxKeys(url).reduce(function (count, key) {
+      try {
+        const items = JSON.parse(window.localStorage.getItem(key) || "[]");
+        return count + (Array.isArray(items) ? items.length : 0);
+      } catch (error) {
+        return count;
+      }
+    }, 0);
   }
 
   function remember() {
@@ -66,7 +75,7 @@
   function forget(sheet) {
     save(load().filter((each) => each.id !== sheet.id));
     try {
-      window.localStorage.removeItem(OUTBOX + sheet.url);
+      outboxKeys(sheet.url).forEach((key) => window.localStorage.removeItem(key));
     } catch (error) {
       // Nothing was kept.
     }

@@ -7,12 +7,15 @@
 // - the score sheets this phone opened (/s/<token>/ and /v/<token>/), network first:
 //   each time a sheet is loaded with a connection its copy here is replaced, and without
 //   one the copy is shown (the deals entered meanwhile wait on the phone: offline.js);
-// - the page shown offline for anything else;
+// - the page shown offline for anything else, in the language of the link asked for, or
+//   for a link without one ("/", the installed app's start URL) in the language of the
+//   pages last read here (STATE_CACHE), else the first of the phone's it has;
 // - any other answer the server marks "Cache-Control: public" (shared by everybody, such
 //   as the card pickers a form loads when they are shown), for use without a connection.
 // What it never keeps: answers to POSTs, the read-only sheet's poll, answers that are not
-// a plain 200 page, and any page this phone did not open itself. A sheet taken off the
-// home page's list (recent.js) is deleted from PAGES_CACHE there.
+// a plain 200 page, and any page this phone did not open itself. (offline.js keeps the
+// whole page a deal sent from its outbox is answered with as the sheet's copy itself.)
+// A sheet taken off the home page's list (recent.js) is deleted from PAGES_CACHE there.
 "use strict";
 
 const VERSION = "{{ version }}";
@@ -85,10 +88,54 @@ async function forgetPage(key) {
   await cache.delete(key);
 }
 
+// The language of the pages last read on this phone (each page says it: offline.js),
+// kept for a link without one ("/", the installed app's start URL).
+const STATE_CACHE = "scorekeeper-state";
+const LANGUAGE_KEY = "/sw-state/language";
+let language = null;
+
+function offered(code) {
+  return typeof code === "string" && Object.prototype.hasOwnProperty.call(OFFLINE_URLS, code);
+}
+
+function rememberLanguage(event, code) {
+  if (!offered(code) || code === language) return;
+  language = code;
+  event.waitUntil(
+    caches
+      .open(STATE_CACHE)
+      .then((cache) => cache.put(LANGUAGE_KEY, new Response(code)))
+      .catch(() => undefined)
+  );
+}
+
+async function readersLanguage() {
+  if (language) return language;
+  try {
+    const kept = await caches.match(LANGUAGE_KEY, { cacheName: STATE_CACHE });
+    if (kept) language = await kept.text();
+  } catch (error) {
+    // Nothing kept: the phone's languages below.
+  }
+  if (offered(language)) return language;
+  // As the server chooses for a first visit: the first of the phone's languages it has.
+  for (const each of self.navigator.languages || []) {
+    const code = each.toLowerCase().split("-")[0];
+    if (offered(code)) return code;
+  }
+  return null;
+}
+
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  if (typeof data.language === "string") rememberLanguage(event, data.language.toLowerCase().split("-")[0]);
+});
+
 async function offlinePage(url) {
-  // In the language of the page asked for (its prefix: /de/…), else the default one.
-  const language = new URL(url).pathname.split("/")[1];
-  const cached = await caches.match(OFFLINE_URLS[language] || Object.values(OFFLINE_URLS)[0]);
+  // In the language of the page asked for (its prefix: /de/…), else in the reader's.
+  const prefix = new URL(url).pathname.split("/")[1];
+  const code = offered(prefix) ? prefix : await readersLanguage();
+  const cached = await caches.match(offered(code) ? OFFLINE_URLS[code] : Object.values(OFFLINE_URLS)[0]);
   return cached || Response.error();
 }
 
@@ -161,6 +208,7 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET") return; // POSTs go to the network, never to a cache.
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
+  if (request.mode === "navigate") rememberLanguage(event, url.pathname.split("/")[1]);
   if (SHEET_PAGE.test(url.pathname) && !request.headers.get("HX-Request")) {
     event.respondWith(sheetPage(event, url));
   } else if (SHELL.includes(url.pathname)) {
