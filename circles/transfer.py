@@ -3,42 +3,59 @@
 ``export_circle`` writes everything the circle owns: its members (by user name, never
 an e-mail address or a password), players, seasons with their club rules, and every sheet
 with its seats and deals exactly as entered (undone deals included, so "bring back"
-still works), and the standings' change log. It writes none of the circle's links
+still works) and whether it is in the trash (since when: it stays there, and its days
+there count on), and the standings' change log. The apps built on circles add their
+parts (``Part``): the club evenings (``evenings/transfer.py``) write the circle's usual
+money rules and every evening with its roll, series, tables, seats, notes and cash
+box. It writes none of the circle's links
 (tokens): not the invite link, not a season's share link, not a sheet's edit or view
-link. An import never used them, and in the file they would open the circle on its
+link, not an evening's organiser, view or player links. An import never used them, and
+in the file they would open the circle on its
 own server to whoever reads it. Nor does it write the members' e-mail addresses: an
 account's address is for its password reset alone (the sign-up page says so), not for
 whoever owns a circle; an import maps members to accounts by user name. The file is
 still personal data (names and games), for its owner alone.
 
+The document's ``version`` says what it holds; an import reads every version so far:
+
+- 1: the circle, its members, players, seasons, sheets and change log.
+- 2 adds a sheet's ``deleted_at`` (in the trash since then, or null), the circle's
+  ``evening_money`` (the money rules its club evenings start with, ``{}`` for none) and
+  the list ``evenings``. A file of version 1 has none of them: its sheets are live, and
+  it has no club evenings and no usual money rules.
+
 ``import_circle`` reads such a document as hostile input: anybody could have written
 the file. Everything in it goes through the checks the pages and the API use (the
 names, a sheet's game, seats and options, the seasons, every deal through the game's
-referee, the live deals numbered 1 to n as the sheets keep them) and through checks of
+referee, the live deals numbered 1 to n as the sheets keep them; an evening's settings,
+roll and money rules as the evening's pages check them) and through checks of
 its own shape (types, whole numbers in range, real moments, nothing nested deeper than
-an export nests). A file that fails any of them is refused with a message that names
+an export nests, every reference to a player or a sheet one of the file's). A file that
+fails any of them is refused with a message that names
 the field, and nothing is stored. What a file cannot be trusted with is never taken
 from it:
 
-- Links: the circle, its seasons and its sheets get new tokens. An export holds none;
-  the links an older export holds (``invite_token``, ``view_token``, ``edit_token``)
-  are read by nothing and open nothing here. So every import is a new circle: one file
-  imported twice is two circles.
+- Links: the circle, its seasons, its sheets and its evenings get new tokens. An export
+  holds none; the links an older export holds (``invite_token``, ``view_token``,
+  ``edit_token``) are read by nothing and open nothing here. So every import is a new
+  circle: one file imported twice is two circles.
 - Accounts: none is made, and none is attached unless the operator maps the export's
   user name to an account here (``accounts``). A member left unmapped is left out; their
   player stays, under its name, without an account. Someone here must own the circle:
   a mapped owner of the export, or the ``owner`` named.
 
 What standings need is derived again from the deals, as it always can be; the moments
-of the export (made, joined, changed) are kept when they are real ones.
+of the export (made, joined, changed, moved to the trash) are kept when they are real
+ones.
 
 Both ways work a batch of sheets at a time (``BATCH``), so that a circle of thousands
 of sheets costs no more memory than a small one and a few queries a batch, not a few
 dozen a sheet: ``export_chunks`` gives out the document's text as it reads it (one
 sheet a line, the C encoder, no indentation), and the import checks a batch of sheets,
 plays their deals through the referee (in helper processes for a large import, one a
-core) and stores them with one statement a table. The import is one transaction all
-the same: a refusal in its last sheet stores nothing.
+core) and stores them with one statement a table. A part works its items a batch at a
+time too (one evening a line). The import is one transaction all
+the same: a refusal in its last sheet, or its last evening, stores nothing.
 """
 
 from __future__ import annotations
@@ -64,6 +81,7 @@ from django.db import DataError, IntegrityError, connections, models, router, tr
 from django.db.models.functions import Cast
 from django.utils import timezone, translation
 from django.utils.dateparse import parse_datetime
+from django.utils.module_loading import autodiscover_modules
 from django.utils.translation import gettext as _
 
 from circles import season_totals, services
@@ -86,9 +104,14 @@ from games.models import Hand, Seat, Sheet, SheetEvent, SheetSnapshot
 from games.rules.errors import Problem, RuleError
 
 FORMAT = "scorekeeper-circle"
-# The document is the same since version 1; only its layout changed (no indentation,
-# one sheet a line), which a JSON reader does not see: files of every export read alike.
-VERSION = 1
+# What an export writes (the module docstring says what each version adds), and the
+# versions an import reads. The layout changed within version 1 (no indentation, one
+# sheet a line), which a JSON reader does not see: files of every export read alike.
+VERSION = 2
+READS = (1, 2)
+# The version that added a sheet's deleted_at, the circle's evening_money and the
+# evenings: a file of an older version has none of them (a newer one must have them).
+ADDED_IN_2 = 2
 # Sheets read, or checked and stored, at a time: the export's and the import's memory
 # holds one batch, and each batch costs the same few queries.
 BATCH = 500
@@ -132,6 +155,73 @@ class NoOwner(RuleError):
         )
 
 
+# -- Parts of the document that apps built on circles keep -------------------------------
+
+
+@dataclass(frozen=True)
+class Loading:
+    """What a part's import reads and writes to: the document and its version, the new
+    circle, the accounts here the operator mapped (by the export's user name), the
+    export's players by their id in the file (stored), the sheets stored in the file's
+    order (a sheet's place in the file is its index here) and how many items a batch
+    holds at most."""
+
+    data: Mapping[str, Any]
+    version: int
+    circle: Circle
+    accounts: Mapping[str, Any]
+    players: Mapping[int, Player]
+    sheets: Sequence[_Stored]
+    batch: int
+
+    def holds(self, item: Mapping[str, Any], key: str) -> bool:
+        """Whether ``item`` is read for ``key``, which version 2 added
+        (``key_in_version``)."""
+        return key_in_version(item, key, self.version)
+
+
+@dataclass(frozen=True)
+class Part:
+    """A part of the document kept by an app built on circles, which circles never
+    imports: the app registers its part (``register``) in a module ``transfer`` of its
+    own, found as Django finds admin modules (``parts``).
+
+    ``key`` is the document's list the part writes, one item a line, after the change
+    log. ``circle`` gives the fields it adds to the document's ``circle`` (what the app
+    keeps with a circle). ``export`` gives a circle's items as JSON texts, a batch of
+    them at a time, given each sheet's place in the file by the sheet's id and the
+    largest batch. ``usernames`` reads the user names the part's items name from the
+    document (an operator may map them to accounts here). ``load`` checks and stores
+    the part of the document, as hostile as the rest of it."""
+
+    key: str
+    circle: Callable[[Circle], Mapping[str, Any]]
+    export: Callable[[Circle, Mapping[int, int], int], Iterator[Sequence[str]]]
+    usernames: Callable[[Mapping[str, Any]], Iterable[str]]
+    load: Callable[[Loading], None]
+
+
+_PARTS: dict[str, Part] = {}
+
+
+def register(part: Part) -> None:
+    """Write and read ``part`` with every circle (once, however often it is registered)."""
+    _PARTS[part.key] = part
+
+
+@functools.cache
+def _discovered() -> None:
+    # Each installed app's module "transfer" (this one too), imported once: it registers
+    # the app's part.
+    autodiscover_modules("transfer")
+
+
+def parts() -> tuple[Part, ...]:
+    """The parts of the document, in the order the apps registered them."""
+    _discovered()
+    return tuple(_PARTS.values())
+
+
 def _when(value: datetime.datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
@@ -152,11 +242,17 @@ def export_chunks(
     hears the sheets written so far and their number after each batch.
 
     A sheet removed while the export runs is left out; a change naming a sheet that
-    is not in the file names none (null), as a change of a sheet since deleted does."""
+    is not in the file names none (null), as a change of a sheet since deleted does.
+    Then each part's list (``parts``: the club evenings), its items read and written a
+    batch at a time too; an item naming a sheet names its place in the file."""
+    own = parts()
+    info = {"name": circle.name, "created_at": _when(circle.created_at)}
+    for part in own:
+        info.update(part.circle(circle))
     head = {
         "format": FORMAT,
         "version": VERSION,
-        "circle": {"name": circle.name, "created_at": _when(circle.created_at)},
+        "circle": info,
         "members": [
             {
                 "username": m.user.get_username(),
@@ -233,6 +329,13 @@ def export_chunks(
             first, lines = False, []
     if lines:
         yield _lines(lines, first=first)
+    for part in own:
+        yield f"\n],{_json(part.key)}:[\n"
+        first = True
+        for items in part.export(circle, index, batch):
+            if items:
+                yield _lines(items, first=first)
+                first = False
     yield "\n]}\n"
 
 
@@ -271,6 +374,7 @@ def _sheet_batch(ids: Sequence[int]) -> Iterator[tuple[int, str]]:
             "sheet__version",
             "sheet__created_at",
             "sheet__updated_at",
+            "sheet__deleted_at",
             "played_on",
             "excluded",
             "tally",
@@ -311,6 +415,7 @@ def _sheet_batch(ids: Sequence[int]) -> Iterator[tuple[int, str]]:
         version,
         created,
         updated,
+        deleted,
         played_on,
         excluded,
         tally,
@@ -324,6 +429,7 @@ def _sheet_batch(ids: Sequence[int]) -> Iterator[tuple[int, str]]:
             "version": version,
             "created_at": _when(created),
             "updated_at": _when(updated),
+            "deleted_at": _when(deleted),
             "played_on": _day(played_on),
             "excluded": excluded,
             **({"tally": tally} if tally is not None else {}),
@@ -573,6 +679,12 @@ def _moment(
     return found
 
 
+def key_in_version(item: Mapping[str, Any], key: str, version: int) -> bool:
+    """Whether ``item`` is read for ``key``, which version 2 added: a file of version 2
+    on must hold it (a missing one is refused as it is read), an older one has none."""
+    return key in item or version >= ADDED_IN_2
+
+
 def _date(item: Mapping[str, Any], key: str, where: str) -> datetime.date:
     value, path = _value(item, key, where)
     try:
@@ -646,7 +758,7 @@ def _check_head(data: Any) -> None:
     if data.get("format") != FORMAT:
         raise _refuse("format", _("This is not a Scorekeeper circle export."))
     version = data.get("version")
-    if type(version) is not int or version != VERSION:
+    if type(version) is not int or version not in READS:
         if type(version) is int and 0 <= version < 10**6:
             message = _(
                 "This export has version %(version)s; this Scorekeeper reads version %(ours)s."
@@ -700,11 +812,13 @@ class _Planned:
 
 @dataclass(frozen=True)
 class _Stored:
-    """What the change log needs of a stored sheet."""
+    """What the change log and the parts (an evening's tables) need of a stored sheet:
+    its id here, game, day played and number of seats."""
 
     sheet_id: int
     game: str
     played_on: datetime.date
+    seats: int
 
 
 @dataclass
@@ -721,6 +835,10 @@ class _Import:
     players: dict[int, Player] = field(default_factory=dict)
     sheets: list[_Stored] = field(default_factory=list)
 
+    @property
+    def version(self) -> int:
+        return self.data["version"]  # checked by _check_head
+
     def run(self) -> Circle:
         members = self._members()
         self._check_accounts(members)
@@ -729,6 +847,17 @@ class _Import:
         self._seasons()
         self._sheets()
         self._changes()
+        loading = Loading(
+            data=self.data,
+            version=self.version,
+            circle=self.circle,
+            accounts=self.accounts,
+            players=self.players,
+            sheets=self.sheets,
+            batch=self.batch,
+        )
+        for part in parts():
+            part.load(loading)
         # The sheets came in by the batch: every season is added up once, at the end.
         season_totals.moved(self.circle.pk)
         return self.circle
@@ -754,6 +883,8 @@ class _Import:
         named = set(members)
         for where, item in _records(self.data, "sheets"):
             named.add(_username(item, "owner", where, empty=True))
+        for part in parts():
+            named.update(part.usernames(self.data))
         seen: dict[Any, str] = {}
         for name, account in self.accounts.items():
             if name not in named:
@@ -938,6 +1069,10 @@ class _Import:
             sheet.created_at = _moment(item, "created_at", where)
             sheet.version = _whole(item, "version", where, least=0, most=MAX_NUMBER)
             sheet.updated_at = _moment(item, "updated_at", where)
+            # In the trash since then (version 2 on): it stays there, and its days there
+            # count on (it is emptied TRASH_DAYS after this moment).
+            if key_in_version(item, "deleted_at", self.version):
+                sheet.deleted_at = _moment(item, "deleted_at", where, empty=True)
         except RuleError as error:
             checked.after_play = error
         return checked
@@ -1002,7 +1137,9 @@ class _Import:
             ("sheet", "version", "engine"),
             [(p.sheet.pk, p.sheet.version, p.engine) for p in planned],
         )
-        # As sheet_create notes a new sheet, dated when the sheet was made.
+        # As sheet_create notes a new sheet, dated when the sheet was made, and
+        # sheet_delete one moved to the trash, dated when it was.
+        via = sheet_services.ANONYMOUS.via
         _rows(
             SheetEvent,
             ("sheet", "kind", "after", "via", "recovered", "at"),
@@ -1011,11 +1148,16 @@ class _Import:
                     p.sheet.pk,
                     SheetEvent.STARTED,
                     {"players": p.names},
-                    sheet_services.ANONYMOUS.via,
+                    via,
                     False,
                     p.sheet.created_at,
                 )
                 for p in planned
+            ]
+            + [
+                (p.sheet.pk, SheetEvent.DELETED, None, via, False, p.sheet.deleted_at)
+                for p in planned
+                if p.sheet.deleted_at is not None
             ],
         )
         _rows(
@@ -1061,7 +1203,9 @@ class _Import:
                 for position, (player, stats) in enumerate(zip(p.players, p.stats, strict=True))
             ],
         )
-        self.sheets.extend(_Stored(p.sheet.pk, p.sheet.game, p.sheet.played_on) for p in planned)
+        self.sheets.extend(
+            _Stored(p.sheet.pk, p.sheet.game, p.sheet.played_on, len(p.names)) for p in planned
+        )
         if self.progress is not None:
             self.progress(len(self.sheets), len(self.data["sheets"]))
 
@@ -1408,7 +1552,7 @@ def _insert(model: type[models.Model], objs: Sequence[models.Model]) -> None:
 
 
 # Columns whose values the database driver cannot take as Python has them.
-PREPARED = frozenset({"DateTimeField", "DateField", "JSONField", "BinaryField"})
+PREPARED = frozenset({"DateTimeField", "DateField", "JSONField", "BinaryField", "DecimalField"})
 
 
 def _rows(model: type[models.Model], columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:

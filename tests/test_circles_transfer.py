@@ -5,7 +5,9 @@ The round trip is checked the strict way: export, write the JSON text, empty the
 database, make the members' accounts again, import with each member mapped to their
 account, export again, and the two documents are the same (player ids are the
 database's, so they are mapped first; an export holds no links); the standings read
-the same too. tests/test_import_hostile.py refuses damaged files.
+the same too. A second circle (``build_club``) has a sheet in the trash, usual money
+rules and club evenings (format version 2): they travel too, and a version 1 file still
+imports. tests/test_import_hostile.py refuses damaged files.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from django.core.management.base import CommandError
 from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from circles import services
 from circles.models import (
@@ -40,6 +43,21 @@ from circles.models import (
 from circles.results import rebuild_results
 from circles.selectors import season_standings
 from circles.transfer import export_chunks, export_circle, import_circle, read_document
+from evenings import accounts as evening_accounts
+from evenings import selectors as evening_selectors
+from evenings import services as evening_services
+from evenings import transfer as evenings_transfer
+from evenings.models import (
+    BillChange,
+    Evening,
+    EveningChange,
+    EveningPlayer,
+    EveningTable,
+    Payment,
+    Series,
+    TableSeat,
+)
+from evenings.rules import money as money_rules
 from games import services as sheet_services
 from games.models import Hand, Seat, Sheet, SheetEvent, SheetSnapshot
 from games.rules.errors import RuleError
@@ -517,8 +535,8 @@ def test_the_commands_refuse_what_they_cannot_read(circle, tmp_path):
 
 
 def test_the_export_file_is_its_owners_alone_whatever_the_umask(circle, tmp_path):
-    # It holds no link, but the members' e-mail addresses and the circle's names and
-    # games: 0600, also when it overwrites a file others could read.
+    # It holds no link and no e-mail address, but the members' user names and the
+    # circle's names and games: 0600, also when it overwrites a file others could read.
     fresh, again = tmp_path / "fresh.json", tmp_path / "again.json"
     again.write_text("old", encoding="utf-8")
     again.chmod(0o644)
@@ -529,8 +547,8 @@ def test_the_export_file_is_its_owners_alone_whatever_the_umask(circle, tmp_path
             call_command("export_circle", str(circle.pk), "--output", str(path), stdout=out)
             assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
             assert json.loads(path.read_text(encoding="utf-8"))["format"] == "scorekeeper-circle"
-            assert "e-mail addresses" in out.text
-            assert "none of the circle's links" in out.text
+            assert "user names" in out.text
+            assert "none of the circle's links and no e-mail address" in out.text
     finally:
         os.umask(before)
 
@@ -766,3 +784,439 @@ class _Sink:
 
     def flush(self) -> None:
         pass
+
+
+# -- The trash and the club evenings (format version 2) ----------------------------------
+
+PITCH_POINTS = ("ace", "jack", "off_jack", "high_joker", "low_joker", "ten", "two", "three")
+CLUB_MONEY = {
+    "currency": "EUR",
+    "entry_fee": "6.00",
+    "lost_game_fees": [{"from": 1, "amount": "0.50"}, {"from": 2, "amount": "1.00"}],
+    "payout": {"count": "fixed", "prizes": 2, "series_prize": "1.00"},
+}
+EVENING_MODELS = (
+    Evening,
+    EveningPlayer,
+    Series,
+    EveningTable,
+    TableSeat,
+    EveningChange,
+    Payment,
+    BillChange,
+)
+
+
+def build_club() -> Circle:
+    """Fiona's circle "Friday club" with a season around today, its usual money rules, a
+    sheet in the trash and two club evenings:
+
+    - "Club night" (Skat, the circle's money rules): Fiona (the circle's player), Anna
+      and Bernd (team "Aces", categories women and seniors), Carla, Dieter, Eva and
+      Frank. Series 1: table 1 of four plays on its sheet, is signed and corrected after
+      (a change note and a bill change), table 2 of three on paper. Fiona pays, Anna's
+      payment is undone and she pays again; Frank leaves; series 2 is drawn (two tables
+      of three, not played) and two players are swapped.
+    - "Pitch party" (progressive, match points, no money): five players, one of whom
+      sits out each round; round 1 on its sheet, round 2 from its tally card."""
+    owner = User.objects.create_user("fiona", "fiona@example.org", "pw-long-enough-1")
+    circle = services.circle_create(owner=owner, name="Friday club", player_name="Fiona")
+    today = datetime.date.today()
+    services.season_save(
+        circle=circle,
+        data={
+            "name": "Autumn",
+            "starts_on": today - datetime.timedelta(days=30),
+            "ends_on": today + datetime.timedelta(days=30),
+        },
+    )
+    evening_accounts.keep_for_circle(circle=circle, rules=money_rules.read_rules(CLUB_MONEY))
+    club = evening_services.evening_create(
+        name="Club night", played_on=today, series_deals={"3": 3, "4": 4}, circle=circle, by=owner
+    )
+    evening_services.players_add(evening=club, circle_players=[circle.players.get(name="Fiona").pk])
+    evening_services.players_add(
+        evening=club, names=["Anna", "Bernd"], team="Aces", tags="women, seniors"
+    )
+    evening_services.players_add(evening=club, names=["Carla", "Dieter", "Eva", "Frank"])
+    four, three = evening_services.series_draw(evening=club, seed=7).tables.order_by("number")
+    for deal in SKAT_FOUR:
+        sheet_services.hand_record(sheet=four.sheet, data=deal)
+    paper = [seat.player_id for seat in three.seats.order_by("position")]
+    evening_services.table_paper_result(
+        table=three,
+        foot=[
+            {"player": paper[0], "points": 48, "won": 1, "lost": 0},
+            {"player": paper[1], "points": -96, "won": 0, "lost": 1},
+            {"player": paper[2], "points": 0, "won": 0, "lost": 0},
+        ],
+    )
+    evening_services.table_sign(table=EveningTable.objects.get(pk=four.pk))
+    # Corrected after it was signed: the ranking moved, and Ben's lost-game fee.
+    sheet_services.hand_correct(sheet=four.sheet, number=1, data=skat(1, "diamonds", "won"))
+    anna, fiona = club.players.get(name="Anna"), club.players.get(name="Fiona")
+    evening_accounts.payment_add(evening=club, player=fiona, amount="6.00", by="fiona")
+    wrong = evening_accounts.payment_add(evening=club, player=anna, amount="6.00", by="fiona")
+    evening_accounts.payment_undo(evening=club, payment=wrong, by="fiona")
+    evening_accounts.payment_add(evening=club, player=anna, amount="6.50")
+    evening_services.player_leave(evening=club, player=club.players.get(name="Frank"))
+    second = evening_services.series_draw(evening=club, seed=8)
+    one, two = second.tables.order_by("number")
+    evening_services.series_swap(
+        series=second,
+        first=one.seats.get(position=0).player_id,
+        second=two.seats.get(position=0).player_id,
+    )
+
+    party = evening_services.evening_create(
+        name="Pitch party",
+        played_on=today,
+        game="pitch",
+        series_count=2,
+        movement="progressive",
+        counts="match_points",
+        sit_out=True,
+        circle=circle,
+        money={},
+    )
+    evening_services.players_add(evening=party, names=["Anna", "Bernd", "Carla", "Dieter", "Eva"])
+    table = evening_services.series_draw(evening=party, seed=2).tables.get()
+    for bid in (4, "moon"):
+        sheet_services.hand_record(
+            sheet=table.sheet,
+            data={"pitcher": 0, "bid": bid, "points": dict.fromkeys(PITCH_POINTS, "A")},
+        )
+    tally = evening_services.series_draw(evening=party).tables.get()
+    evening_services.table_tally_result(table=tally, scores=[30, 52])
+
+    loose = services.sheet_create_in_circle(
+        circle=circle, game="skat", players=["Fiona", "Anna", "Bernd"], options={"series_deals": 3}
+    )
+    for deal in SKAT_THREE:
+        sheet_services.hand_record(sheet=loose, data=deal)
+    sheet_services.sheet_delete(sheet=loose)
+    return circle
+
+
+@pytest.fixture(scope="module")
+def _club(django_db_setup, django_db_blocker) -> Iterator[int]:
+    """The club is built once for the module, as the circle is (``_built``)."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield build_club().pk
+        transaction.set_rollback(True)
+
+
+@pytest.fixture
+def club(_club) -> Circle:
+    return Circle.objects.get(pk=_club)
+
+
+def wipe_club() -> None:
+    """A fresh database: the evenings first (their tables keep their sheets; their
+    seats and payments keep their players), then as ``wipe``."""
+    TableSeat.objects.all().delete()
+    Payment.objects.all().delete()
+    Evening.objects.all().delete()
+    wipe()
+
+
+def club_mapped(document: dict, second: dict) -> dict:
+    """``document`` with the ids of ``second`` (an export of its import): the circle's
+    players' and each evening's players' ids, in the order both were made."""
+    circle_ids = player_ids(document, second)
+    document = mapped(document, circle_ids)
+    for evening, other in zip(document["evenings"], second["evenings"], strict=True):
+        ids = {
+            old["id"]: new["id"]
+            for old, new in zip(evening["players"], other["players"], strict=True)
+        }
+        for player in evening["players"]:
+            player["id"] = ids[player["id"]]
+            if player["player"] is not None:
+                player["player"] = circle_ids[player["player"]]
+        for series in evening["series"]:
+            series["sitting_out"] = [ids[old] for old in series["sitting_out"]]
+            for swap in series["swaps"]:
+                swap["first"], swap["second"] = ids[swap["first"]], ids[swap["second"]]
+            for table in series["tables"]:
+                for seat in table["seats"]:
+                    seat["player"] = ids[seat["player"]]
+        for change in evening["changes"]:
+            for move in change["moves"]:
+                move["player"] = ids[move["player"]]
+        for item in (*evening["payments"], *evening["bill_changes"]):
+            item["player"] = ids[item["player"]]
+    return document
+
+
+def evenings_by_name(circle: Circle) -> dict:
+    """Each evening's ranking, its series' rankings and money (bills, payments, the
+    pot, the prize list) with players named, not numbered."""
+    found = {}
+    for evening in Evening.objects.filter(circle=circle).order_by("pk"):
+        view = evening_selectors.evening_view(evening)
+        names = view.names
+        money = evening_accounts.money_view(evening, view)
+        found[evening.name] = {
+            "ranking": [(names[r.player], r.place, r.total) for r in view.brief_ranking.rows],
+            "series": [
+                [
+                    (names[r.player], r.place, r.total)
+                    for r in evening_selectors.series_ranking(view, s.number).rows
+                ]
+                for s in view.series
+            ],
+            "bills": {
+                names[line.player.pk]: (line.account.owes, line.account.paid, line.won)
+                for line in money.lines
+            },
+            "payments": [(names[p.player_id], p.amount, p.undone_at) for p in money.payments],
+            "changes": [
+                (names[c.player_id], c.table.number, c.fee_before, c.fee_after)
+                for c in money.changes
+            ],
+            "pot": money.pot,
+            "prize_problem": money.prize_problem,
+        }
+    return found
+
+
+def evening_links(circle: Circle) -> set[str]:
+    """Every link of the circle's evenings: organiser, view and the players' own."""
+    found: set[str] = set()
+    for organiser, view in Evening.objects.filter(circle=circle).values_list(
+        "organiser_token", "view_token"
+    ):
+        found |= {organiser, view}
+    found |= set(
+        EveningPlayer.objects.filter(evening__circle=circle).values_list("token", flat=True)
+    )
+    return found
+
+
+def test_the_export_writes_a_sheets_trash_the_circles_money_rules_and_its_evenings(club):
+    """Version 2 of the document: every sheet says since when it is in the trash (null:
+    it is not), the circle its usual money rules, and the list "evenings" holds each
+    club evening with its roll, series, tables, seats, notes and cash box."""
+    document = export_circle(club)
+    assert document["version"] == 2
+    trashed = [item for item in document["sheets"] if item["deleted_at"] is not None]
+    sheet = Sheet.objects.get(deleted_at__isnull=False, circle_link__circle=club)
+    assert [item["deleted_at"] for item in trashed] == [sheet.deleted_at.isoformat()]
+    assert document["circle"]["evening_money"] == club.evening_money
+    assert club.evening_money["entry_fee"] == "6.00"
+    night, party = document["evenings"]
+    assert (night["name"], party["name"]) == ("Club night", "Pitch party")
+    assert night["money"] == club.evening_money
+    assert party["money"] == {}
+    assert night["created_by"] == "fiona"
+    assert len(night["players"]) == 7
+    assert [p["team"] for p in night["players"]][1:3] == ["Aces", "Aces"]
+    assert night["players"][1]["tags"] == ["women", "seniors"]
+    assert night["players"][0]["player"] == document["players"][0]["id"]  # Fiona
+    assert [s["number"] for s in night["series"]] == [1, 2]
+    assert [len(s["tables"]) for s in night["series"]] == [2, 2]
+    assert night["series"][0]["tables"][1]["paper"] is True
+    assert len(night["series"][1]["swaps"]) == 1
+    assert len(night["changes"]) == 1
+    assert night["changes"][0]["moves"]
+    assert len(night["payments"]) == 3
+    assert [p["undone_at"] is not None for p in night["payments"]] == [False, True, False]
+    assert [p["amount"] for p in night["payments"]] == ["6.00", "6.00", "6.50"]
+    assert len(night["bill_changes"]) == 1
+    assert [len(s["sitting_out"]) for s in party["series"]] == [1, 1]
+    # Each table names its sheet by its place in the file; no sheet is two tables'.
+    places = [t["sheet"] for e in document["evenings"] for s in e["series"] for t in s["tables"]]
+    assert len(places) == len(set(places)) == 6
+    tables = EveningTable.objects.filter(series__evening__circle=club).order_by(
+        "series__evening_id", "series__number", "number"
+    )
+    ids = list(
+        CircleSheet.objects.filter(circle=club).order_by("sheet_id").values_list("sheet", flat=True)
+    )
+    assert [ids[place] for place in places] == [table.sheet_id for table in tables]
+
+
+def test_export_then_import_keeps_the_club_evenings_their_money_and_the_trash(club):
+    """The club's round trip: the second export is the first (ids mapped), the
+    evenings rank, bill and pay as before, the sheet in the trash stays there with the
+    moment it went there, and the standings read the same."""
+    first = export_circle(club)
+    text = json.dumps(first, ensure_ascii=False)
+    standings, evenings = standings_by_name(club), evenings_by_name(club)
+    deleted = Sheet.objects.get(deleted_at__isnull=False, circle_link__circle=club).deleted_at
+    assert evenings["Club night"]["payments"]
+    assert evenings["Club night"]["changes"]
+
+    wipe_club()
+    owner = User.objects.create_user("fiona", "fiona@example.org", "pw-long-enough-1")
+    imported = import_circle(json.loads(text), accounts={"fiona": owner})
+
+    second = export_circle(Circle.objects.get(pk=imported.pk))
+    assert club_mapped(first, second) == second
+    assert standings_by_name(imported) == standings
+    assert evenings_by_name(imported) == evenings
+    assert Circle.objects.get(pk=imported.pk).evening_money == first["circle"]["evening_money"]
+    assert Evening.objects.get(name="Club night").created_by == owner
+    # The sheet in the trash is there still, since the moment it went there; its
+    # history says so.
+    trashed = Sheet.objects.get(deleted_at__isnull=False)
+    assert trashed.deleted_at == deleted
+    assert list(trashed.events.values_list("kind", "at")) == [
+        ("deleted", deleted),
+        ("started", trashed.created_at),
+    ]
+    assert not CircleSheet.objects.filter(sheet=trashed, sheet__deleted_at__isnull=True).exists()
+    # Every table keeps its sheet, each evening's players their circle's players.
+    for table in EveningTable.objects.select_related("sheet"):
+        assert table.sheet.circle_link.circle_id == imported.pk
+    fiona = EveningPlayer.objects.get(evening__name="Club night", name="Fiona")
+    assert fiona.circle_player == imported.players.get(name="Fiona")
+
+
+def test_the_purge_of_an_imported_sheet_in_the_trash_counts_from_when_it_went_there(club):
+    """A sheet in the trash is emptied TRASH_DAYS after it went there, on the server it
+    came from or on the one it was imported to."""
+    document = export_circle(club)
+    wipe_club()
+    import_circle(document, accounts={"fiona": User.objects.create_user("fiona")})
+    trashed = Sheet.objects.get(deleted_at__isnull=False)
+    purge = trashed.deleted_at + datetime.timedelta(days=sheet_services.TRASH_DAYS)
+    sheet_services.clear_expired(now=purge - datetime.timedelta(seconds=1))
+    assert Sheet.objects.filter(pk=trashed.pk).exists()
+    sheet_services.clear_expired(now=purge + datetime.timedelta(seconds=1))
+    assert not Sheet.objects.filter(pk=trashed.pk).exists()
+
+
+def test_an_imported_evening_has_links_of_its_own_and_its_pages_answer(club):
+    """The export holds none of an evening's links (organiser, view, the players' own):
+    the import makes new ones, and the evening's pages answer through them."""
+    old_links = evening_links(club)
+    assert len(old_links) == 2 * 2 + 7 + 5
+    text = json.dumps(export_circle(club), ensure_ascii=False)
+    assert not [token for token in old_links if token in text]
+    assert "token" not in text
+    imported = import_circle(
+        json.loads(text), accounts={"fiona": User.objects.get(username="fiona")}
+    )
+    new_links = evening_links(imported)
+    assert len(new_links) == len(old_links)
+    assert not new_links & old_links
+    client = Client()
+    for evening in Evening.objects.filter(circle=imported):
+        for page in (
+            reverse("evenings:board", args=[evening.organiser_token]),
+            reverse("evenings:money", args=[evening.organiser_token]),
+            reverse("evenings:ranking", args=[evening.view_token]),
+            reverse("evenings:screen", args=[evening.view_token]),
+        ):
+            assert client.get(page).status_code == 200, page
+        for player in evening.players.all():
+            assert client.get(reverse("evenings:own", args=[player.token])).status_code == 200
+
+
+def test_a_file_of_version_1_still_imports_its_sheets_live_and_no_evenings(club):
+    """A file an older export wrote (version 1) has no deleted_at, no evening_money and
+    no evenings: it imports, its sheets live, without club evenings or money rules."""
+    document = export_circle(club)
+    document["version"] = 1
+    del document["circle"]["evening_money"], document["evenings"]
+    for item in document["sheets"]:
+        del item["deleted_at"]
+    wipe_club()
+    imported = import_circle(document, accounts={"fiona": User.objects.create_user("fiona")})
+    assert Sheet.objects.count() == len(document["sheets"])
+    assert not Sheet.objects.filter(deleted_at__isnull=False).exists()
+    assert not Evening.objects.exists()
+    assert Circle.objects.get(pk=imported.pk).evening_money == {}
+
+
+def test_the_import_says_how_many_evenings_came_with_new_links(club, tmp_path):
+    """The operator reads that the club evenings came along, and that their links are
+    new (the old ones open nothing here)."""
+    path = tmp_path / "club.json"
+    call_command("export_circle", str(club.pk), "--output", str(path), stdout=_Sink())
+    wipe_club()
+    User.objects.create_user("fiona", "", "pw-long-enough-1")
+    out = _Sink()
+    call_command("import_circle", str(path), "--map-user", "fiona=fiona", stdout=out)
+    assert "Club evenings: 2, each with new organiser, view and player links." in out.text
+    assert Evening.objects.count() == 2
+
+
+def with_evenings(document: dict, count: int) -> dict:
+    """The document with copies of its Skat evening (evenings.0, its tables without
+    sheets: a sheet is one table's) added until it holds ``count`` evenings."""
+    document = copy.deepcopy(document)
+    copied = copy.deepcopy(document["evenings"][0])
+    for series in copied["series"]:
+        for table in series["tables"]:
+            table["sheet"] = None
+    document["evenings"] += [
+        copy.deepcopy(copied) for _ in range(count - len(document["evenings"]))
+    ]
+    return document
+
+
+def test_the_evenings_are_written_and_read_a_batch_at_a_time(club):
+    """The export reads the evenings a batch at a time, with the same eight queries a
+    batch (evenings, rolls, series, tables, seats, notes, payments, bill changes); the
+    import stores a batch with one statement for each of those, whatever it holds."""
+    index = {
+        sheet_id: place
+        for place, sheet_id in enumerate(
+            CircleSheet.objects.filter(circle=club)
+            .order_by("sheet_id")
+            .values_list("sheet", flat=True)
+        )
+    }
+
+    def written(batch: int) -> tuple[list[str], int]:
+        with CaptureQueriesContext(connection) as captured:
+            items = [
+                item
+                for part in evenings_transfer.export_evenings(club, index, batch)
+                for item in part
+            ]
+        return items, len(captured)
+
+    one_by_one, queries_by_one = written(1)
+    at_once, queries_at_once = written(2)
+    assert (
+        one_by_one
+        == at_once
+        == [
+            json.dumps(item, ensure_ascii=False, separators=(",", ":"))
+            for item in export_circle(club)["evenings"]
+        ]
+    )
+    assert queries_by_one == queries_at_once + 8
+
+    document = export_circle(club)
+    sheets = len(document["sheets"])
+    accounts = {"fiona": User.objects.get(username="fiona")}
+
+    def queries(evenings: int, batch: int) -> int:
+        with CaptureQueriesContext(connection) as captured:
+            import_circle(
+                with_evenings(document, evenings), accounts=accounts, batch=batch, helpers=0
+            )
+        return len(captured)
+
+    queries(2, batch=sheets)  # anything read once a process
+    # The sheets in one batch: the evenings' batches alone make the difference.
+    assert queries(2, batch=sheets) == queries(sheets, batch=sheets)
+    assert queries(2 * sheets, batch=sheets) - queries(sheets, batch=sheets) == 8
+
+
+def test_a_refusal_in_the_last_evening_stores_nothing(club):
+    """The evenings are stored in the import's one transaction: a refusal in the last
+    one, after the sheets and the evenings before it were stored, leaves nothing."""
+    document = with_evenings(export_circle(club), 5)
+    document["evenings"][4]["payments"][0]["amount"] = "6.005"
+    before = {model.__name__: model.objects.count() for model in (*STORED, *EVENING_MODELS)}
+    with pytest.raises(RuleError) as error:
+        import_circle(document, accounts={"fiona": User.objects.get(username="fiona")}, batch=2)
+    assert error.value.problems[0].field == "evenings.4.payments.0.amount"
+    after = {model.__name__: model.objects.count() for model in (*STORED, *EVENING_MODELS)}
+    assert after == before

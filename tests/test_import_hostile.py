@@ -4,7 +4,9 @@ Every case starts from a real export (``tests.test_circles_transfer.build_circle
 members, players, two seasons, Skat, Pitch and Manipulation sheets with deals, an
 undone round and a correction in the change log) and damages it in one place. Each
 bad file is answered with a one-line ``CommandError`` that says what is wrong where,
-and nothing is stored. The good file imports with new links only (an export holds
+and nothing is stored. The club's export (``build_club``: a sheet in the trash, usual
+money rules, a Skat evening with its cash box and a Pitch night) is damaged the same
+way in every field of its evenings. The good file imports with new links only (an export holds
 none, an older one's are never used), its pages answer, and no account is attached or
 made unless the operator maps it.
 """
@@ -36,9 +38,19 @@ from circles.models import (
     StandingsChange,
 )
 from circles.transfer import export_circle
+from evenings.models import (
+    BillChange,
+    Evening,
+    EveningChange,
+    EveningPlayer,
+    EveningTable,
+    Payment,
+    Series,
+    TableSeat,
+)
 from games import services as sheet_services
 from games.models import Hand, Seat, Sheet, SheetEvent
-from tests.test_circles_transfer import _Sink, build_circle
+from tests.test_circles_transfer import _Sink, build_circle, build_club
 
 pytestmark = pytest.mark.django_db
 
@@ -58,6 +70,14 @@ STORED = (
     SheetResult,
     StandingsChange,
     User,
+    Evening,
+    EveningPlayer,
+    Series,
+    EveningTable,
+    TableSeat,
+    EveningChange,
+    Payment,
+    BillChange,
 )
 # The export's owner olga is this account here.
 OWNER = ["--map-user", "olga=olga_here"]
@@ -200,6 +220,7 @@ def other(damage: Callable[[dict], None], where: str, name: str) -> Any:
 
 
 MOVE = "changes.0.moves.0"
+MONEY = "circle.evening_money"
 CASES = [
     # Finding 1: the change log's moves are read by the standings pages and the API.
     case(f"{MOVE}.before", "12", "1-before-text"),
@@ -328,6 +349,42 @@ CASES = [
     case("sheets.0.created_at", None, "9-null"),
     case("sheets.4.hands.1.removed_at", "soon", "9-removed-words"),
     case("changes.0.at", "x" * 5000, "9-long-text"),
+    # Version 2: a sheet in the trash since a real moment, the circle's usual money rules
+    # as the money form takes them, and the keys version 2 added are there.
+    case("sheets.0.deleted_at", "9999-01-01T00:00:00+00:00", "v2-trashed-in-the-future"),
+    case("sheets.0.deleted_at", "1999-12-31T23:00:00+00:00", "v2-trashed-too-early"),
+    case("sheets.0.deleted_at", "2025-01-01T10:00:00", "v2-trashed-naive"),
+    case("sheets.0.deleted_at", "last week", "v2-trashed-words"),
+    case("sheets.0.deleted_at", 5, "v2-trashed-number"),
+    other(drop("sheets.0.deleted_at"), "sheets.0.deleted_at", "v2-trashed-missing"),
+    case(
+        "circle.evening_money", {"entry_fee": "6.005"}, "v2-money-fee", where=f"{MONEY}.entry_fee"
+    ),
+    case(
+        "circle.evening_money", {"entry_fee": -3}, "v2-money-negative", where=f"{MONEY}.entry_fee"
+    ),
+    case("circle.evening_money", {"entry_fee": 6.5}, "v2-money-float", where=f"{MONEY}.entry_fee"),
+    case(
+        "circle.evening_money", {"currency": "XYZ"}, "v2-money-currency", where=f"{MONEY}.currency"
+    ),
+    case(
+        "circle.evening_money",
+        {"lost_game_fees": [{"from": 0, "amount": "1.00"}]},
+        "v2-money-tier",
+        where=f"{MONEY}.lost_game_fees.0.from",
+    ),
+    case(
+        "circle.evening_money",
+        {"payout": {"curve": "steep"}},
+        "v2-money-curve",
+        where=f"{MONEY}.payout.curve",
+    ),
+    case("circle.evening_money", "EUR", "v2-money-text"),
+    case("circle.evening_money", [], "v2-money-list"),
+    other(drop("circle.evening_money"), MONEY, "v2-money-missing"),
+    case("evenings", {}, "v2-evenings-mapping"),
+    case("evenings", [5], "v2-evening-number", where="evenings.0"),
+    other(drop("evenings"), "evenings", "v2-evenings-missing"),
 ]
 
 
@@ -575,3 +632,285 @@ def test_an_owner_named_here_owns_the_circle(document, tmp_path):
     assert list(circle.memberships.values_list("user", "role")) == [(admin.pk, "owner")]
     assert not Player.objects.exclude(user=None).exists()
     pages_answer(admin)
+
+
+# -- Club evenings -----------------------------------------------------------------------
+
+# The club's export (tests.test_circles_transfer.build_club): its owner fiona is this
+# account here. Evening 0 "Club night" (Skat, with money): players 0 Fiona (the circle's
+# player), 1 Anna, 2 Bernd (team "Aces", categories), 3 Carla, 4 Dieter, 5 Eva, 6 Frank
+# (left); series 0 with table 0 of four (sheets.0) and table 1 of three on paper
+# (sheets.1), series 1 with two tables of three (sheets.2 and 3) and a swap; one change
+# note, three payments (the second undone), one bill change. Evening 1 "Pitch party"
+# (progressive, match points): a table of four and one player sitting out each round
+# (sheets.4 and 5). sheets.6 is a Skat sheet of three in the trash, no table's.
+CLUB_OWNER = ["--map-user", "fiona=fiona_here"]
+E = "evenings.0"
+P = "evenings.1"
+T = f"{E}.series.0.tables.0"
+SEAT = f"{T}.seats.0"
+SWAP = f"{E}.series.1.swaps.0"
+NOTE = f"{E}.changes.0"
+PAID = f"{E}.payments.0"
+BILL = f"{E}.bill_changes.0"
+
+
+@pytest.fixture(scope="module")
+def club_text(django_db_setup, django_db_blocker) -> str:
+    with django_db_blocker.unblock(), transaction.atomic():
+        text = json.dumps(export_circle(build_club()))
+        transaction.set_rollback(True)
+    return text
+
+
+@pytest.fixture
+def club(club_text) -> dict:
+    User.objects.create_user("fiona_here", "fiona@here.example", "pw-long-enough-1")
+    return json.loads(club_text)
+
+
+def club_refused(tmp_path: Path, document: dict) -> str:
+    return refused(tmp_path, document, *CLUB_OWNER)
+
+
+CLUB_CASES = [
+    # The evening's settings, as evening_create checks them.
+    case(f"{E}.name", "", "e-name-empty"),
+    case(f"{E}.name", "x" * 81, "e-name-long"),
+    case(f"{E}.name", "Club\x00night", "e-name-nul"),
+    case(f"{E}.name", "Club\x1b[2Jnight", "e-name-escape"),
+    case(f"{E}.played_on", "2025-02-30", "e-day-none"),
+    case(f"{E}.played_on", 20250101, "e-day-number"),
+    case(f"{E}.game", "chess", "e-game"),
+    case(f"{E}.series_count", 0, "e-series-none"),
+    case(f"{E}.series_count", 21, "e-series-many"),
+    case(f"{E}.series_count", "3", "e-series-text"),
+    case(f"{E}.series_count", True, "e-series-bool"),
+    case(f"{E}.series_count", 1, "e-series-fewer-than-drawn", where=f"{E}.series.1.number"),
+    case(f"{E}.series_deals", {"4": 30}, "e-deals-not-multiple", where=f"{E}.series_deals.4"),
+    case(f"{E}.series_deals", {"7": 36}, "e-deals-table-size", where=f"{E}.series_deals.7"),
+    case(f"{E}.series_deals", {"3": 10**6}, "e-deals-huge", where=f"{E}.series_deals.3"),
+    case(f"{E}.series_deals", "36", "e-deals-text"),
+    case(f"{E}.table_order", "random", "e-order"),
+    case(f"{E}.sit_out", "yes", "e-sit-out-text"),
+    case(f"{E}.movement", "progressive", "e-movement-not-pitch"),
+    case(f"{E}.movement", "zigzag", "e-movement-unknown"),
+    case(f"{E}.counts", "match_points", "e-counts-not-pitch"),
+    case(f"{E}.counts", "goals", "e-counts-unknown"),
+    case(f"{E}.round_format", "hands", "e-round-format-not-pitch"),
+    case(f"{P}.round_format", "hands", "p-round-hands-missing", where=f"{P}.round_hands"),
+    case(f"{P}.round_hands", 61, "p-round-hands-many"),
+    case(f"{P}.round_minutes", "5", "p-round-minutes-text"),
+    case(f"{P}.pitch_options", {"target": 3}, "p-options-value", where=f"{P}.pitch_options.target"),
+    case(f"{P}.pitch_options", {"speed": 1}, "p-options-unknown", where=f"{P}.pitch_options.speed"),
+    case(f"{P}.pitch_options", {"hands": 4}, "p-options-hands", where=f"{P}.pitch_options.hands"),
+    case(f"{P}.pitch_options", "fast", "p-options-text"),
+    case(f"{E}.money", {"entry_fee": "6.005"}, "e-money-fee", where=f"{E}.money.entry_fee"),
+    case(f"{E}.money", {"currency": "XYZ"}, "e-money-currency", where=f"{E}.money.currency"),
+    case(
+        f"{E}.money",
+        {"payout": {"amounts": ["5", "9"], "curve": "manual"}},
+        "e-money-prizes-rising",
+        where=f"{E}.money.payout.amounts",
+    ),
+    case(f"{E}.money", [1], "e-money-list"),
+    case(f"{E}.money", "6.00", "e-money-text"),
+    case(f"{E}.created_by", "fi\x1bona", "e-creator-escape"),
+    case(f"{E}.created_by", 5, "e-creator-number"),
+    case(f"{E}.version", -1, "e-version-negative"),
+    case(f"{E}.version", 2**40, "e-version-huge"),
+    case(f"{E}.created_at", "9999-01-01T00:00:00+00:00", "e-made-in-the-future"),
+    case(f"{E}.created_at", None, "e-made-null"),
+    other(drop(f"{E}.players"), f"{E}.players", "e-roll-missing"),
+    case(f"{E}.series", {}, "e-series-mapping"),
+    # The roll, as players_add checks it.
+    case(f"{E}.players.0.id", 0, "r-id-zero"),
+    case(f"{E}.players.0.id", "1", "r-id-text"),
+    other(same(f"{E}.players.1.id", f"{E}.players.0.id"), f"{E}.players.1.id", "r-id-twice"),
+    case(f"{E}.players.1.name", "", "r-name-empty"),
+    case(f"{E}.players.1.name", "x" * 41, "r-name-long"),
+    case(f"{E}.players.1.name", "An\x00na", "r-name-nul"),
+    case(f"{E}.players.1.name", "\u200b", "r-name-invisible"),
+    case(f"{E}.players.2.name", "ANNA", "r-name-twice"),
+    case(f"{E}.players.0.player", 10**6, "r-circle-player-unknown"),
+    case(f"{E}.players.0.player", "1", "r-circle-player-text"),
+    case(f"{E}.players.0.left", "no", "r-left-text"),
+    case(f"{E}.players.1.team", "x" * 41, "r-team-long"),
+    case(f"{E}.players.1.team", "Ac\x07es", "r-team-bell"),
+    case(f"{E}.players.1.team", 5, "r-team-number"),
+    case(f"{E}.players.1.tags", "women", "r-tags-text"),
+    case(f"{E}.players.1.tags", [5], "r-tag-number", where=f"{E}.players.1.tags.0"),
+    case(f"{E}.players.1.tags", ["x" * 31], "r-tag-long"),
+    case(f"{E}.players.1.tags", ["a", "b", "c", "d", "e", "f"], "r-tags-many"),
+    case(f"{E}.players.1.tags", ["wo\x1bmen"], "r-tag-escape", where=f"{E}.players.1.tags.0"),
+    case(f"{E}.players.0.joined_at", "yesterday", "r-joined-words"),
+    # Series, tables and seats, as the draw makes them.
+    case(f"{E}.series.0.number", 2, "s-number-order"),
+    case(f"{E}.series.0.number", 99, "s-number-above-count"),
+    case(f"{E}.series.0.method", "progressive", "s-method-not-the-nights"),
+    case(f"{P}.series.0.method", "lot", "s-method-not-the-movement"),
+    case(f"{E}.series.0.seed", -1, "s-seed-negative"),
+    case(f"{E}.series.0.seed", "7", "s-seed-text"),
+    case(f"{E}.series.0.keep_apart", 1, "s-keep-apart-number"),
+    case(f"{E}.series.0.attempt", 100, "s-attempt-many"),
+    case(f"{E}.series.0.swaps", "x", "s-swaps-text"),
+    case(f"{SWAP}.first", 10**6, "s-swap-unknown"),
+    case(f"{SWAP}.second", "2", "s-swap-text"),
+    case(f"{SWAP}.at", "soon", "s-swap-when"),
+    case(
+        f"{P}.series.0.sitting_out", [10**6], "s-out-unknown", where=f"{P}.series.0.sitting_out.0"
+    ),
+    case(f"{P}.series.0.sitting_out", ["1"], "s-out-text", where=f"{P}.series.0.sitting_out.0"),
+    case(f"{P}.series.0.sitting_out", "x", "s-out-list"),
+    other(
+        same(f"{P}.series.0.sitting_out.0", f"{P}.series.0.tables.0.seats.0.player"),
+        f"{P}.series.0.tables.0.seats.0.player",
+        "s-out-and-seated",
+    ),
+    case(f"{E}.series.0.time_called_at", "x", "s-time-called"),
+    case(f"{E}.series.0.closed", "yes", "s-closed-text"),
+    case(f"{E}.series.0.created_at", None, "s-made-null"),
+    case(f"{T}.number", 3, "t-number-order"),
+    case(f"{T}.size", 6, "t-size-skat"),
+    case(f"{P}.series.0.tables.0.size", 3, "t-size-pitch"),
+    case(f"{T}.sheet", 99, "t-sheet-missing"),
+    case(f"{T}.sheet", -1, "t-sheet-negative"),
+    case(f"{T}.sheet", "0", "t-sheet-text"),
+    case(f"{T}.sheet", 4, "t-sheet-other-game"),
+    case(f"{T}.sheet", 6, "t-sheet-other-size"),
+    other(
+        same(f"{E}.series.1.tables.0.sheet", f"{E}.series.0.tables.1.sheet"),
+        f"{E}.series.1.tables.0.sheet",
+        "t-sheet-two-tables",
+    ),
+    other(
+        same(f"{P}.series.0.tables.0.sheet", f"{T}.sheet"),
+        f"{P}.series.0.tables.0.sheet",
+        "t-sheet-two-evenings",
+    ),
+    case(f"{T}.deals", -1, "t-deals-negative"),
+    case(f"{T}.deals", 40000, "t-deals-huge"),
+    case(f"{T}.of", "4", "t-of-text"),
+    case(f"{T}.paper", "no", "t-paper-text"),
+    case(f"{T}.done", 1, "t-done-number"),
+    case(f"{T}.signed_at", "2025-13-01T00:00:00+00:00", "t-signed-month"),
+    case(f"{T}.last_entry_at", 5, "t-entry-number"),
+    case(f"{T}.winning_team", 2, "t-winner-team"),
+    case(f"{T}.ends_after", -1, "t-ends-after"),
+    case(f"{T}.level_winner", 5, "t-level-winner"),
+    other(drop(f"{T}.seats.3"), f"{T}.seats", "t-seat-missing"),
+    case(f"{SEAT}.position", 1, "t-seat-position", where=f"{T}.seats"),
+    case(f"{SEAT}.player", 10**6, "t-seat-player-unknown"),
+    other(same(f"{T}.seats.1.player", f"{SEAT}.player"), f"{T}.seats.1.player", "t-seat-twice"),
+    other(
+        same(f"{E}.series.0.tables.1.seats.0.player", f"{SEAT}.player"),
+        f"{E}.series.0.tables.1.seats.0.player",
+        "t-seat-two-tables",
+    ),
+    case(f"{SEAT}.points", 2**40, "t-points-huge"),
+    case(f"{SEAT}.points", "48", "t-points-text"),
+    case(f"{SEAT}.won", -1, "t-won-negative"),
+    case(f"{SEAT}.lost", 1.5, "t-lost-float"),
+    case(f"{SEAT}.others_lost", True, "t-others-bool"),
+    case(f"{SEAT}.signed", "yes", "t-signed-text"),
+    # Change notes.
+    case(f"{NOTE}.series", 9, "n-series"),
+    case(f"{NOTE}.table", 9, "n-table"),
+    case(f"{NOTE}.moves", "x", "n-moves-text"),
+    case(f"{NOTE}.moves.0.player", 10**6, "n-player-unknown"),
+    case(f"{NOTE}.moves.0.name", "x" * 41, "n-name-long"),
+    case(f"{NOTE}.moves.0.name", "An\x1bna", "n-name-escape"),
+    case(f"{NOTE}.moves.0.before", "12", "n-before-text"),
+    case(f"{NOTE}.moves.0.after", True, "n-after-bool"),
+    case(f"{NOTE}.moves.0.after", 2**40, "n-after-huge"),
+    case(f"{NOTE}.moves.0.place_before", -1, "n-place-negative"),
+    other(drop(f"{NOTE}.moves.0.place_after"), f"{NOTE}.moves.0.place_after", "n-place-missing"),
+    case(f"{NOTE}.at", "x", "n-at"),
+    # The cash box, in the evening's currency.
+    case(f"{PAID}.player", 10**6, "m-player-unknown"),
+    case(f"{PAID}.amount", "6.005", "m-amount-decimals"),
+    case(f"{PAID}.amount", "-6", "m-amount-negative"),
+    case(f"{PAID}.amount", "0", "m-amount-zero"),
+    case(f"{PAID}.amount", 6.5, "m-amount-float"),
+    case(f"{PAID}.amount", "abc", "m-amount-words"),
+    case(f"{PAID}.amount", "999999", "m-amount-huge"),
+    case(f"{PAID}.at", None, "m-at-null"),
+    case(f"{PAID}.by", "x" * 151, "m-by-long"),
+    case(f"{PAID}.by", "fi\x00ona", "m-by-nul"),
+    case(f"{E}.payments.1.undone_at", "x", "m-undone-at"),
+    case(f"{E}.payments.1.undone_by", 5, "m-undone-by-number"),
+    case(f"{BILL}.player", 10**6, "b-player-unknown"),
+    case(f"{BILL}.series", 9, "b-series"),
+    case(f"{BILL}.table", 0, "b-table"),
+    case(f"{BILL}.change", "rewritten", "b-change"),
+    case(f"{BILL}.lost_before", -1, "b-lost-negative"),
+    case(f"{BILL}.fee_before", "1.005", "b-fee-decimals"),
+    case(f"{BILL}.fee_after", "-1", "b-fee-negative"),
+    case(f"{BILL}.at", "x", "b-at"),
+]
+
+
+@pytest.mark.parametrize(("damage", "where"), CLUB_CASES)
+def test_a_hostile_evening_is_refused_with_a_message_and_stores_nothing(
+    club, tmp_path, damage, where
+):
+    """Every field of a club evening is checked as the evening's pages check it, and
+    every reference (a player of its roll, a circle's player, a sheet of the file, a
+    table of the evening) as one of the file's: one damaged field, one message naming
+    it, nothing stored."""
+    damage(club)
+    assert where in club_refused(tmp_path, club)
+
+
+def _evening_fields(document: dict) -> list[str]:
+    """The field paths of the Skat evening: its own, and those of the first of each of
+    its lists (player, series with its table and seat, swap, note with its move,
+    payment, bill change)."""
+    evening = document["evenings"][0]
+    paths = [f"{E}.{key}" for key in evening]
+    firsts = {
+        f"{E}.players.0": evening["players"][0],
+        f"{E}.series.0": evening["series"][0],
+        T: evening["series"][0]["tables"][0],
+        SEAT: evening["series"][0]["tables"][0]["seats"][0],
+        SWAP: evening["series"][1]["swaps"][0],
+        NOTE: evening["changes"][0],
+        f"{NOTE}.moves.0": evening["changes"][0]["moves"][0],
+        PAID: evening["payments"][0],
+        BILL: evening["bill_changes"][0],
+    }
+    for prefix, item in firsts.items():
+        paths += [f"{prefix}.{key}" for key in item]
+    return paths
+
+
+def test_every_field_of_an_evening_of_the_wrong_type_is_refused(club, tmp_path):
+    """A wrong type in any field of an evening is a message naming it, never a
+    traceback."""
+    fields = _evening_fields(club)
+    assert len(fields) == 88
+    for field in fields:
+        changed = json.loads(json.dumps(club))
+        target, key = part(changed, field)
+        target[key] = "x" if isinstance(target[key], list) else [1]
+        message = club_refused(tmp_path, changed)
+        assert field in message, (field, message)
+
+
+def test_a_real_club_export_imports_with_new_evening_links(club, tmp_path):
+    """The good file imports: its evenings, their rolls and cash boxes, with links of
+    their own."""
+    out = run(write(tmp_path, club), *CLUB_OWNER)
+    assert Evening.objects.count() == 2
+    assert Payment.objects.count() == 3
+    assert BillChange.objects.count() == 1
+    assert EveningChange.objects.count() == 1
+    tokens = [
+        *Evening.objects.values_list("organiser_token", flat=True),
+        *Evening.objects.values_list("view_token", flat=True),
+        *EveningPlayer.objects.values_list("token", flat=True),
+    ]
+    assert len(tokens) == len(set(tokens)) == 2 * 2 + 7 + 5
+    assert all(URLSAFE.fullmatch(token) for token in tokens)
+    assert "Club evenings: 2" in out
+    assert Evening.objects.get(name="Club night").created_by.username == "fiona_here"

@@ -1,13 +1,13 @@
 """``manage.py export_circle ID [--output FILE]``: a whole circle as one JSON file.
 
-The file is written as the circle is read, a batch of sheets at a time
-(``circles.transfer.export_chunks``), so a circle of thousands of sheets takes no more
-memory than a small one; how many sheets are written so far goes to standard error
+The file is written as the circle is read, a batch of sheets (then of club evenings) at
+a time (``circles.transfer.export_chunks``), so a circle of thousands of sheets takes no
+more memory than a small one; how many sheets are written so far goes to standard error
 (not with ``--verbosity 0``).
 
-The file holds none of the circle's links (``circles.transfer``), but it holds the
-members' user names and e-mail addresses and every name and game of the circle, so it
-is written for its owner alone (0600, whatever the umask, also over an older file)."""
+The file holds none of the circle's links and no e-mail address (``circles.transfer``),
+but it holds the members' user names and every name and game of the circle, so it is
+written for its owner alone (0600, whatever the umask, also over an older file)."""
 
 from __future__ import annotations
 
@@ -38,8 +38,9 @@ def write_private(path: str, text: str | Iterable[str]) -> None:
 
 class Command(BaseCommand):
     help = (
-        "Write a circle (members with their e-mail addresses, players, seasons, sheets and "
-        "deals) as one JSON file, without its links: import_circle makes new ones."
+        "Write a circle (members by user name, players, seasons, sheets and deals, the "
+        "sheets in the trash, club evenings with their money) as one JSON file, without "
+        "its links: import_circle makes new ones."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -60,9 +61,9 @@ class Command(BaseCommand):
             self.stdout.write(f"Wrote {circle.name} to {options['output']}.")
             self.stdout.write(
                 _(
-                    "Only you can read the file: it holds the members' e-mail addresses and "
-                    "every name and game of the circle. It holds none of the circle's links; "
-                    "an import makes new ones. Keep it private."
+                    "Only you can read the file: it holds the members' user names and every "
+                    "name and game of the circle. It holds none of the circle's links and no "
+                    "e-mail address; an import makes new links. Keep it private."
                 )
             )
         else:

@@ -9,8 +9,10 @@ must own the circle: map one of the export's owners, or name an account with
 ``--owner``. Every file that cannot be imported is answered with one line that says
 why, and nothing is stored.
 
-The sheets are checked and stored a batch at a time (``circles.transfer.BATCH``), all in
-one transaction; how many are done goes to standard error (not with ``--verbosity 0``)."""
+The sheets are checked and stored a batch at a time (``circles.transfer.BATCH``), then
+the circle's club evenings, all in one transaction; how many sheets are done goes to
+standard error (not with ``--verbosity 0``). A file of every version so far is read
+(``circles.transfer`` says what each adds)."""
 
 from __future__ import annotations
 
@@ -169,6 +171,14 @@ class Command(BaseCommand):
                     )
                     % {"names": ", ".join(left)}
                 )
+            )
+        # The circle's club evenings (circles.transfer's parts), by the reverse relation
+        # their app gives the circle.
+        evenings = circle.evenings.count()
+        if evenings:
+            self.stdout.write(
+                _("Club evenings: %(count)d, each with new organiser, view and player links.")
+                % {"count": evenings}
             )
         self.stdout.write(
             _(

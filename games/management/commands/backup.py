@@ -30,8 +30,16 @@ SUFFIXES = {"sqlite": ".sqlite3", "postgresql": ".dump"}
 
 
 def default_path(vendor: str) -> Path:
+    """DATA_DIR/backups/scorekeeper-YYYYmmdd-HHMMSS, with -2, -3 … after a backup taken in
+    the same second (two in a row from a script)."""
     stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
-    return Path(settings.DATA_DIR) / "backups" / f"scorekeeper-{stamp}{SUFFIXES[vendor]}"
+    folder = Path(settings.DATA_DIR) / "backups"
+    path = folder / f"scorekeeper-{stamp}{SUFFIXES[vendor]}"
+    again = 2
+    while path.exists() or path.with_name(path.name + ".partial").exists():
+        path = folder / f"scorekeeper-{stamp}-{again}{SUFFIXES[vendor]}"
+        again += 1
+    return path
 
 
 def check_vendor(connection: Any) -> str:
