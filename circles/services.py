@@ -33,6 +33,7 @@ from circles.results import counted_moves, note_change, replay_results
 from circles.rules.standings import ClubRules
 from circles.season_totals import moved
 from circles.signals import links_renewed, player_erased
+from circles.wording import day
 from games import privacy
 from games import selectors as sheet_selectors
 from games import services as sheet_services
@@ -733,7 +734,12 @@ def season_save(*, circle: Circle, data: Mapping[str, Any], season: Season | Non
                 Problem(
                     "starts_on",
                     _("%(name)s already runs from %(start)s to %(end)s; seasons cannot overlap.")
-                    % {"name": other.name, "start": other.starts_on, "end": other.ends_on},
+                    # The days as the reader writes them ("3. November 2026").
+                    % {
+                        "name": other.name,
+                        "start": day(other.starts_on),
+                        "end": day(other.ends_on),
+                    },
                 )
             )
     if problems:

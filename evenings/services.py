@@ -243,14 +243,7 @@ def players_add(
     who left comes back."""
     wanted: list[tuple[str, Any]] = []
     problems: list[Problem] = []
-    team_name = _tidy(team)
-    if len(team_name) > NAME_LENGTH:
-        problems.append(
-            Problem(
-                "team",
-                _("A team's name has at most %(most)s characters.") % {"most": NAME_LENGTH},
-            )
-        )
+    team_name = _team(team, problems)
     tidy_tags = _tags(tags, problems)
     for i, raw in enumerate(names):
         name = _tidy(raw)
@@ -325,6 +318,21 @@ def players_add(
     return added
 
 
+def _team(value: object, problems: list[Problem]) -> str:
+    """A team's name as typed, tidy ("" for none): checked as a name is."""
+    name = _tidy(value)
+    if len(name) > NAME_LENGTH:
+        problems.append(
+            Problem(
+                "team",
+                _("A team's name has at most %(most)s characters.") % {"most": NAME_LENGTH},
+            )
+        )
+    elif name and (problem := sheet_services.name_character_problem("team", name)):
+        problems.append(problem)
+    return name
+
+
 TAG_LENGTH = 30
 MOST_TAGS = 5
 
@@ -347,6 +355,8 @@ def _tags(value: object, problems: list[Problem]) -> list[str]:
                     _("A category has at most %(most)s characters.") % {"most": TAG_LENGTH},
                 )
             )
+        elif problem := sheet_services.name_character_problem("tags", tag):
+            problems.append(problem)
         elif tag.casefold() not in (t.casefold() for t in tags):
             tags.append(tag)
     if len(tags) > MOST_TAGS:
@@ -368,14 +378,7 @@ def player_update(
     """A player's team (a team of four or a tandem of two, by name; "" for none) and
     categories (women, juniors, seniors …), each of which gets its own list."""
     problems: list[Problem] = []
-    name = _tidy(team)
-    if len(name) > NAME_LENGTH:
-        problems.append(
-            Problem(
-                "team",
-                _("A team's name has at most %(most)s characters.") % {"most": NAME_LENGTH},
-            )
-        )
+    name = _team(team, problems)
     tidy_tags = _tags(tags, problems)
     if problems:
         raise RuleError(problems)

@@ -650,3 +650,23 @@ def test_a_practice_sheet_corrected_afterwards_notes_nothing(circle):
     # It is not in the standings, so nothing in them moved.
     assert not StandingsChange.objects.exists()
     assert SheetResult.objects.get(sheet=link, position=1).stats["penalties"] == 180
+
+
+def test_an_overlapping_season_is_refused_naming_the_days_as_the_reader_writes_them():
+    """A season that overlaps another is refused naming the other's days in the reader's
+    format: "3. November 2026" on a German page (it said "2026-11-03")."""
+    from django.utils import translation
+
+    owner = get_user_model().objects.create_user("olga", "olga@example.org", "pw-long-enough-1")
+    circle = services.circle_create(owner=owner, name="Club", player_name="Olga")
+    autumn = {
+        "name": "Herbst",
+        "starts_on": datetime.date(2026, 11, 3),
+        "ends_on": datetime.date(2027, 1, 2),
+    }
+    services.season_save(circle=circle, data=autumn)
+    with translation.override("de"), pytest.raises(RuleError) as refused:
+        services.season_save(circle=circle, data={**autumn, "name": "Winter"})
+    message = str(refused.value.problems[0].message)
+    assert "3. November 2026" in message, message
+    assert "2. Januar 2027" in message, message

@@ -283,3 +283,16 @@ def test_a_refused_draw_keeps_the_seed_typed(client, hx):
         if s.url.endswith("/draw")
     )
     assert dict(again.data)["seed"] == "1234567", dict(again.data)["seed"]
+
+
+@pytest.mark.parametrize("field", ["team", "tags"])
+def test_a_control_character_in_a_team_or_a_category_is_refused_as_in_a_name(field):
+    """A team or a category with a control character in it (a bell, pasted) is refused
+    as a player's name with one is, and nothing is added (it was taken as typed)."""
+    from games.rules.errors import RuleError
+
+    e = evening()
+    with pytest.raises(RuleError) as refused:
+        services.players_add(evening=e, names=["Anna"], **{field: "Kreuz\x07buben"})
+    assert refused.value.problems[0].field == field
+    assert not EveningPlayer.objects.filter(evening=e).exists()
