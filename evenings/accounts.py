@@ -10,7 +10,7 @@ them as it checks a person's input.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -242,15 +242,6 @@ def _tables(view: selectors.EveningView) -> int:
         return 0
 
 
-def _best(rows: Iterable[Any], played: set[int]) -> list[int]:
-    """The players of ``rows`` who played, at the best place any of them has."""
-    counted = [row for row in rows if row.player in played]
-    if not counted:
-        return []
-    best = min(row.place for row in counted)
-    return [row.player for row in counted if row.place == best]
-
-
 def money_view(
     evening: Evening,
     view: selectors.EveningView | None = None,
@@ -294,7 +285,7 @@ def money_view(
     # it (nobody before the first deal, never one sitting it out); a category's to the
     # best of its players with a result.
     series_best = {
-        series.number: _best(
+        series.number: money.best_with_a_result(
             selectors.series_ranking(view, series.number).rows,
             {
                 seat.player_id
@@ -306,7 +297,9 @@ def money_view(
         for series in view.series
     }
     played = {standing.player for standing in standings if standing.played}
-    category_best = {tag: _best(r.rows, played) for tag, r in selectors.categories(view)}
+    category_best = {
+        tag: money.best_with_a_result(r.rows, played) for tag, r in selectors.categories(view)
+    }
     prizes, problem = None, ""
     try:
         prizes = money.prize_list(

@@ -591,6 +591,17 @@ def place_amounts(payout: Payout, count: int, money: Decimal, currency: str) -> 
     return [_floor(Fraction(money) * w / whole, unit) for w in weights]
 
 
+def best_with_a_result(rows: Iterable[Any], played: set[int]) -> list[int]:
+    """Who a series' or a category's prize goes to: of the ranking's ``rows`` (each with
+    ``player`` and ``place``), those with a result (``played``), at the best place any of
+    them has; nobody before the first result, never one sitting the series out."""
+    counted = [row for row in rows if row.player in played]
+    if not counted:
+        return []
+    best = min(row.place for row in counted)
+    return [row.player for row in counted if row.place == best]
+
+
 def prize_list(
     rules: MoneyRules,
     the_pot: Pot,
